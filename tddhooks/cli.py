@@ -1,0 +1,240 @@
+"""Thin click layer: parse arguments, call commands/*, map errors to exit codes.
+
+Command modules are imported inside each command so `tddhooks hook ...` stays fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from tddhooks import __version__
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _finish(body: Callable[[], int]) -> None:
+    """Run a command body under the one error handler and exit with its code."""
+    from tddhooks.errors import error_handler
+    from tddhooks.output import report_error
+
+    with error_handler(report_error) as result:
+        result[0] = body()
+    sys.exit(result[0])
+
+
+def work_dir_option(func: F) -> F:
+    return click.option(
+        "--work-dir",
+        "-C",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=Path("."),
+        show_default=True,
+        help="The kata repository to act on.",
+    )(func)
+
+
+def llm_options(func: F) -> F:
+    """The model flags shared by drive, step and demo."""
+    options = [
+        click.option("--model", "-m", help="Model for every role, e.g. deepseek:deepseek-coder."),
+        click.option("--provider", help="Provider preset (openai, deepseek, ollama, custom, ...)."),
+        click.option("--api-key", help="The key, or the NAME of an environment variable."),
+        click.option("--base-url", help="OpenAI-compatible endpoint; overrides the preset."),
+        click.option(
+            "--role-model",
+            multiple=True,
+            metavar="ROLE=PROVIDER:MODEL",
+            help="Per-role model, e.g. tester=openai:gpt-4.1-mini (repeatable).",
+        ),
+        click.option("--no-cache", is_flag=True, help="Neither read nor write the LLM cache."),
+        click.option("--refresh-cache", is_flag=True, help="Ask the model again; store answers."),
+        click.option("--max-tokens-total", type=int, help="Stop cleanly past this token budget."),
+        click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
+                     help="Write the session (requests and answers) to this JSONL file."),
+        click.option("--quiet", "-q", is_flag=True, help="Only the final summary."),
+        click.option("--json", "as_json", is_flag=True, help="Machine-readable events on stdout."),
+        click.option("--verbose", "-v", is_flag=True, help="Show prompts sizes and plans."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="tddhooks")
+def cli() -> None:
+    """Git enforces test-driven development; LLM role agents pair under the same policy."""
+
+
+@cli.command()
+@click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
+@click.option("--language", "-l", type=click.Choice(["rust", "python"]), default=None,
+              help="Kata language (default: detected, else rust).")
+@click.option("--kata", "-k", help="A kata Markdown FILE, or a shipped kata NAME.")
+@click.option("--direct", is_flag=True, help="Install plain hook shims instead of pre-commit.")
+def init(directory: Path | None, language: str | None, kata: str | None, direct: bool) -> None:
+    """Scaffold a kata repository: project, tdd.yaml, kata.md, hooks, first commit."""
+    from tddhooks.commands import init_cmd
+
+    _finish(lambda: init_cmd.run(directory or Path("."), language=language, kata=kata,
+                                 direct=direct))
+
+
+@cli.command()
+@work_dir_option
+@click.option("--direct", is_flag=True, help="Write POSIX shims into the hooks directory.")
+def install(work_dir: Path, direct: bool) -> None:
+    """Install the pre-commit, commit-msg and prepare-commit-msg hooks."""
+    from tddhooks.commands import install as install_cmd
+
+    _finish(lambda: install_cmd.install(work_dir, direct=direct))
+
+
+@cli.command()
+@work_dir_option
+def uninstall(work_dir: Path) -> None:
+    """Remove the hooks tddhooks installed (and only those)."""
+    from tddhooks.commands import install as install_cmd
+
+    _finish(lambda: install_cmd.uninstall(work_dir))
+
+
+@cli.command()
+@work_dir_option
+def status(work_dir: Path) -> None:
+    """Phase, cycle, last commit, staged verdict and diagnostics."""
+    from tddhooks.commands import status as status_cmd
+
+    _finish(lambda: status_cmd.run(work_dir))
+
+
+@cli.command()
+@work_dir_option
+@click.option("--offline", is_flag=True, help="Skip the model endpoint checks.")
+def doctor(work_dir: Path, offline: bool) -> None:
+    """Check git, the toolchain, hooks, config, kata, key and endpoint."""
+    from tddhooks.commands import doctor as doctor_cmd
+
+    _finish(lambda: doctor_cmd.run(work_dir, offline=offline))
+
+
+@cli.command()
+@click.argument("rev_range", required=False)
+@work_dir_option
+@click.option("--json", "as_json", is_flag=True, help="Violations as JSON on stdout.")
+def audit(rev_range: str | None, work_dir: Path, as_json: bool) -> None:
+    """Re-check every commit in REV_RANGE (default: all history) against the policy."""
+    from tddhooks.commands import audit as audit_cmd
+
+    _finish(lambda: audit_cmd.run(work_dir, rev_range, as_json=as_json))
+
+
+def _drive_options(func: F) -> F:
+    options = [
+        click.option("--kata", "-k", help="Kata FILE or NAME (initialises an empty work dir)."),
+        click.option("--roles", default="tester,implementor,refactorer", show_default=True,
+                     help="Roles the agents play; the person plays the rest."),
+        click.option("--language", "-l", type=click.Choice(["rust", "python"]), default=None,
+                     help="Language when the work dir must be initialised."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+@cli.command()
+@click.option("--steps", "--max-cycles", "steps", type=int, default=None,
+              help="Red-green-refactor cycles to run (default: tdd.yaml steps).")
+@work_dir_option
+@_drive_options
+@llm_options
+def drive(**options: Any) -> None:
+    """Run tester, implementor and refactorer agents for N cycles through git."""
+    from tddhooks.commands import drive as drive_cmd
+
+    _finish(lambda: drive_cmd.run(**options))
+
+
+@cli.command()
+@work_dir_option
+@_drive_options
+@llm_options
+def step(**options: Any) -> None:
+    """Run exactly one agent turn (the role the repository's phase calls for)."""
+    from tddhooks.commands import drive as drive_cmd
+
+    _finish(lambda: drive_cmd.run(steps=None, single_turn=True, **options))
+
+
+@cli.command()
+@click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
+@click.option("--steps", type=int, default=None, help="Cycles to replay (default: all recorded).")
+@click.option("--quiet", "-q", is_flag=True, help="Only the final summary.")
+def demo(directory: Path | None, steps: int | None, quiet: bool) -> None:
+    """Init the sample kata and drive it on a recorded session: no key, no network."""
+    from tddhooks.commands import demo as demo_cmd
+
+    _finish(lambda: demo_cmd.run(directory, steps=steps, quiet=quiet))
+
+
+@cli.group()
+def hook() -> None:
+    """What the installed git hooks call."""
+
+
+@hook.command("pre-commit")
+def hook_pre_commit() -> None:
+    """Green gate on exactly the staged tree."""
+    from tddhooks.commands import hook as hook_cmd
+
+    _finish(hook_cmd.pre_commit)
+
+
+@hook.command("commit-msg")
+@click.argument("message_file", type=click.Path(dir_okay=False, path_type=Path))
+def hook_commit_msg(message_file: Path) -> None:
+    """Message and type rules against the staged diff."""
+    from tddhooks.commands import hook as hook_cmd
+
+    _finish(lambda: hook_cmd.commit_msg(message_file))
+
+
+@hook.command("prepare-commit-msg")
+@click.argument("message_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("source", required=False)
+@click.argument("sha", required=False)
+def hook_prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) -> None:
+    """Pre-fill an empty message with the context sections."""
+    from tddhooks.commands import hook as hook_cmd
+
+    _finish(lambda: hook_cmd.prepare_commit_msg(message_file, source, sha))
+
+
+@cli.group()
+def cache() -> None:
+    """The LLM answer cache."""
+
+
+@cache.command("stats")
+def cache_stats() -> None:
+    """Entries, size, and hits/misses of the last drive."""
+    from tddhooks.commands import cache as cache_cmd
+
+    _finish(cache_cmd.stats)
+
+
+@cache.command("clear")
+def cache_clear() -> None:
+    """Delete every cached answer."""
+    from tddhooks.commands import cache as cache_cmd
+
+    _finish(cache_cmd.clear)
+
+
+def main() -> None:
+    cli(prog_name="tddhooks")

@@ -1,0 +1,158 @@
+"""pydantic models of tdd.yaml (unknown fields are errors), loading and CLI/env merging."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from tddhooks.errors import ConfigError
+
+CONFIG_FILE = "tdd.yaml"
+TDD_TYPES = ("feat", "fix", "refactor", "test")
+DEFAULT_TYPES = (
+    "feat", "fix", "refactor", "test", "chore", "docs", "style", "build", "ci", "perf", "revert",
+)  # fmt: skip
+RULE_NAMES = ("green", "prefixed", "sections", "type-rules", "no-skip", "handoff")
+ROLE_NAMES = ("tester", "implementor", "refactorer")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class RoleConfig(_Strict):
+    """One agent role's model settings; `model` may be `provider:model`."""
+
+    model: str | None = None
+    provider: str | None = None
+    base_url: str | None = None
+    temperature: float = Field(default=0.2, ge=0.0, le=2.0)
+    max_tokens: int | None = Field(default=4096, gt=0)
+    timeout_s: float | None = Field(default=None, gt=0)
+
+
+class RolesConfig(_Strict):
+    tester: RoleConfig = RoleConfig(temperature=0.4)
+    implementor: RoleConfig = RoleConfig(temperature=0.2)
+    refactorer: RoleConfig = RoleConfig(temperature=0.3)
+
+    def for_role(self, role: str) -> RoleConfig:
+        config: RoleConfig = getattr(self, role)
+        return config
+
+
+class LLMConfig(_Strict):
+    provider: str | None = None
+    model: str | None = None
+    base_url: str | None = None
+    api_key_env: str | None = None
+    timeout_s: float = Field(default=120.0, gt=0)
+    max_retries: int = Field(default=3, ge=0, le=10)
+    max_tokens_total: int | None = Field(default=None, gt=0)
+    context_tokens: int = Field(default=1800, ge=200)
+
+
+class CIConfig(_Strict):
+    """Runner commands; unset ones come from the language runner's defaults."""
+
+    test_cmd: list[str] | None = None
+    check_cmd: list[str] | None = None
+    fmt_cmd: list[str] | None = None
+    fmt_check_cmd: list[str] | None = None
+    timeout_s: float = Field(default=300.0, gt=0)
+
+    @field_validator("test_cmd", "check_cmd", "fmt_cmd", "fmt_check_cmd")
+    @classmethod
+    def _non_empty(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None and not value:
+            raise ValueError("a command needs at least the program name, e.g. [cargo, test]")
+        return value
+
+
+class PolicyConfig(_Strict):
+    types: list[str] = Field(default_factory=lambda: list(DEFAULT_TYPES))
+    require_sections: list[str] = Field(default_factory=lambda: list(TDD_TYPES))
+    require_test_with: list[str] = Field(default_factory=lambda: ["feat", "fix"])
+    test_paths: list[str] | None = None
+    exempt_git_messages: bool = True
+    disabled_rules: list[str] = Field(default_factory=list)
+
+    @field_validator("disabled_rules")
+    @classmethod
+    def _known_rules(cls, value: list[str]) -> list[str]:
+        unknown = sorted(set(value) - set(RULE_NAMES))
+        if unknown:
+            raise ValueError(f"unknown rule(s) {unknown}; rules are {list(RULE_NAMES)}")
+        return value
+
+
+class CommitConfig(_Strict):
+    author_name: str = "TDD Machine"
+    author_email: str = "tdd@local"
+
+
+class TddConfig(_Strict):
+    """The whole of tdd.yaml."""
+
+    kata_description: str = "kata.md"
+    language: Literal["rust", "python"] = "rust"
+    steps: int = Field(default=10, ge=1)
+    max_attempts_per_agent: int = Field(default=5, ge=1)
+    max_failed_cycles: int = Field(default=3, ge=1)
+    roles: RolesConfig = RolesConfig()
+    llm: LLMConfig = LLMConfig()
+    ci: CIConfig = CIConfig()
+    policy: PolicyConfig = PolicyConfig()
+    commit: CommitConfig = CommitConfig()
+
+
+def _describe(error: ValidationError, path: Path) -> str:
+    lines = []
+    for item in error.errors():
+        field = ".".join(str(part) for part in item["loc"]) or "(top level)"
+        if item["type"] == "extra_forbidden":
+            lines.append(f"{path}: unknown field '{field}'")
+        else:
+            lines.append(f"{path}: field '{field}': {item['msg']} (got {item.get('input')!r})")
+    return "\n".join(lines)
+
+
+def parse_config(text: str, path: Path) -> TddConfig:
+    """Validate tdd.yaml text; every problem names the file and the field."""
+    try:
+        data: Any = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise ConfigError(f"{path}: not valid YAML: {error}", fix="correct the syntax") from error
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of settings at the top level")
+    try:
+        return TddConfig.model_validate(data)
+    except ValidationError as error:
+        raise ConfigError(
+            _describe(error, path), fix=f"edit {path}; `tddhooks doctor` re-checks it"
+        ) from error
+
+
+def load_config(root: Path) -> TddConfig:
+    """tdd.yaml at the repository root, or the defaults when there is none."""
+    path = root / CONFIG_FILE
+    if not path.exists():
+        return TddConfig()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read: {error}") from error
+    return parse_config(text, path)
+
+
+def default_config_yaml(language: str, kata_description: str = "kata.md") -> str:
+    """The tdd.yaml that `init` writes: every default spelled out, so a person can see them."""
+    from tddhooks.resources import read_template
+
+    text = read_template("tdd.yaml")
+    return text.replace("{language}", language).replace("{kata}", kata_description)

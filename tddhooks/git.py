@@ -1,0 +1,198 @@
+"""Every git CLI call, with pure parsers beside them. Child tools never see leaked GIT_* vars."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from tddhooks import proc
+from tddhooks.errors import GitError
+
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+
+def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The process environment without GIT_* variables (a leaked GIT_INDEX_FILE breaks tools)."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
+    env.update(extra or {})
+    return env
+
+
+def run_git(
+    args: Sequence[str],
+    cwd: Path,
+    *,
+    env_extra: Mapping[str, str] | None = None,
+    check: bool = True,
+    stdin: str | None = None,
+    keep_env: bool = False,
+) -> proc.ProcResult:
+    """Run `git args` in cwd. keep_env keeps the caller's GIT_* (inside a hook, git's own)."""
+    env = dict(os.environ) if keep_env else clean_env()
+    env.update(env_extra or {})
+    result = proc.run(["git", *args], cwd=cwd, env=env, stdin=stdin)
+    if check and not result.ok:
+        raise GitError(
+            f"git {' '.join(args)} failed in {cwd}: {result.output.strip()[:800]}",
+            fix="check that this is a git repository and that git works here",
+        )
+    return result
+
+
+def out(args: Sequence[str], cwd: Path, **kwargs: object) -> str:
+    """stdout of a git command, trailing newline removed."""
+    return run_git(args, cwd, **kwargs).stdout.rstrip("\n")  # type: ignore[arg-type]
+
+
+def find_root(start: Path) -> Path | None:
+    """The top of the work tree containing `start`, or None outside a repository."""
+    result = run_git(["rev-parse", "--show-toplevel"], start, check=False)
+    return Path(result.stdout.strip()) if result.ok and result.stdout.strip() else None
+
+
+def require_root(start: Path) -> Path:
+    root = find_root(start)
+    if root is None:
+        raise GitError(
+            f"{start} is not inside a git repository",
+            fix="run `tddhooks init DIR` or `git init` first",
+        )
+    return root
+
+
+def git_dir(root: Path) -> Path:
+    """The repository's common git directory (shared by worktrees), absolute."""
+    path = Path(out(["rev-parse", "--git-common-dir"], root))
+    return path if path.is_absolute() else (root / path).resolve()
+
+
+def tddhooks_dir(root: Path) -> Path:
+    """`.git/tddhooks/`: verdicts, handoff note, snapshot; never committed."""
+    path = git_dir(root) / "tddhooks"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def hooks_dir(root: Path) -> Path:
+    """Where git looks for hooks (core.hooksPath respected)."""
+    path = Path(out(["rev-parse", "--git-path", "hooks"], root))
+    return path if path.is_absolute() else (root / path).resolve()
+
+
+def head(root: Path) -> str | None:
+    result = run_git(["rev-parse", "--verify", "-q", "HEAD"], root, check=False)
+    return result.stdout.strip() or None
+
+
+def write_tree(root: Path, *, index_file: str | None = None) -> str:
+    """Tree id of the index (or of GIT_INDEX_FILE=index_file); the index is not changed."""
+    return out(["write-tree"], root, env_extra=index_env(index_file))
+
+
+def tree_of(root: Path, rev: str) -> str:
+    return out(["rev-parse", f"{rev}^{{tree}}"], root)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One path changed between two trees: status letter A/M/D/T (renames split in two)."""
+
+    status: str
+    path: str
+
+
+def parse_name_status(text: str) -> list[Change]:
+    """Parse `git diff --name-status -z --no-renames` output."""
+    parts = [part for part in text.split("\0") if part]
+    return [Change(parts[i][0], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
+
+
+def diff_trees(root: Path, old: str, new: str) -> list[Change]:
+    """Paths changed from tree/commit `old` to `new`."""
+    text = out(["diff", "--name-status", "-z", "--no-renames", old, new], root)
+    return parse_name_status(text)
+
+
+def index_env(index_file: str | None) -> dict[str, str] | None:
+    """Env for git calls that must read a specific index (a hook's GIT_INDEX_FILE)."""
+    return {"GIT_INDEX_FILE": index_file} if index_file else None
+
+
+def staged_changes(root: Path, *, index_file: str | None = None) -> list[Change]:
+    """Index against HEAD (against the empty tree before the first commit)."""
+    base = "HEAD" if head(root) else EMPTY_TREE
+    text = out(
+        ["diff", "--cached", "--name-status", "-z", "--no-renames", base],
+        root,
+        env_extra=index_env(index_file),
+    )
+    return parse_name_status(text)
+
+
+def unstaged_paths(root: Path) -> list[str]:
+    text = out(["diff", "--name-only", "-z"], root)
+    return [part for part in text.split("\0") if part]
+
+
+def untracked_paths(root: Path) -> list[str]:
+    text = out(["ls-files", "--others", "--exclude-standard", "-z"], root)
+    return [part for part in text.split("\0") if part]
+
+
+def read_blob(root: Path, rev: str, path: str) -> str | None:
+    """Text of `rev:path` (rev may be a tree id or ':' for the index); None when absent."""
+    spec = f":{path}" if rev == ":" else f"{rev}:{path}"
+    result = run_git(["show", spec], root, check=False)
+    return result.stdout if result.ok else None
+
+
+def blob_ids(root: Path, rev: str, paths: Sequence[str]) -> dict[str, str]:
+    """path -> blob id in a tree/commit (rev) or in the index (rev=':')."""
+    if not paths:
+        return {}
+    if rev == ":":
+        text = out(["ls-files", "-s", "-z", "--", *paths], root)
+        rows = [row for row in text.split("\0") if row]
+        return {row.split("\t", 1)[1]: row.split()[1] for row in rows}
+    text = out(["ls-tree", "-r", "-z", rev, "--", *paths], root)
+    rows = [row for row in text.split("\0") if row]
+    return {row.split("\t", 1)[1]: row.split()[2] for row in rows}
+
+
+def list_files(root: Path, rev: str) -> list[str]:
+    """Every file path in a tree/commit."""
+    text = out(["ls-tree", "-r", "-z", "--name-only", rev], root)
+    return [part for part in text.split("\0") if part]
+
+
+def diff_text(root: Path, old: str, new: str, paths: Sequence[str] = ()) -> str:
+    """Unified diff between two trees/commits (new may be '--cached' for the index)."""
+    args = ["diff", "--no-color", "--no-ext-diff", "-U3", old]
+    if new == "--cached":
+        args.insert(1, "--cached")
+    else:
+        args.append(new)
+    return out([*args, "--", *paths], root)
+
+
+def added_lines(diff: str) -> dict[str, list[str]]:
+    """path -> lines added in a unified diff (pure)."""
+    added: dict[str, list[str]] = {}
+    current: str | None = None
+    for line in diff.splitlines():
+        if line.startswith("+++ "):
+            target = line[4:]
+            current = target[2:] if target.startswith("b/") else None
+            if current is not None:
+                added.setdefault(current, [])
+        elif line.startswith("+") and current is not None:
+            added[current].append(line[1:])
+    return added
+
+
+@cache
+def git_version() -> str:
+    return proc.run(["git", "--version"]).stdout.strip()

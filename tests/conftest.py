@@ -1,0 +1,89 @@
+"""Shared fixtures: every test gets its own HOME, git identity and caches; cargo builds share one
+target directory for the whole session so warm builds stay fast."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import pytest
+
+_REAL_HOME = Path.home()
+
+
+@pytest.fixture(scope="session")
+def session_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("session")
+
+
+@pytest.fixture(scope="session")
+def cargo_target_dir(session_dir: Path) -> Path:
+    shared = os.environ.get("TDDHOOKS_TEST_CARGO_TARGET_DIR")
+    path = Path(shared) if shared else session_dir / "cargo-target"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    session_dir: Path,
+    cargo_target_dir: Path,
+) -> Iterator[Path]:
+    """A private HOME with a git identity; the real toolchains stay reachable."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text(
+        "[user]\n\tname = Test Person\n\temail = person@example.com\n"
+        "[init]\n\tdefaultBranch = main\n"
+        "[commit]\n\tgpgsign = false\n"
+        "[advice]\n\tdetachedHead = false\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("RUSTUP_HOME", os.environ.get("RUSTUP_HOME", str(_REAL_HOME / ".rustup")))
+    monkeypatch.setenv("CARGO_HOME", os.environ.get("CARGO_HOME", str(_REAL_HOME / ".cargo")))
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    monkeypatch.setenv("TDDHOOKS_HOME", str(home / ".tddhooks"))
+    monkeypatch.setenv("TDDHOOKS_CACHE_DIR", str(home / ".tddhooks-cache"))
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(session_dir / "pre-commit-home"))
+    monkeypatch.setenv("CARGO_TARGET_DIR", str(cargo_target_dir))
+    monkeypatch.setenv("CARGO_TERM_COLOR", "never")
+    for key in list(os.environ):
+        if key.startswith("GIT_") or key.endswith("_API_KEY"):
+            monkeypatch.delenv(key, raising=False)
+    yield home
+
+
+def git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    """Run real git in repo (test helper)."""
+    return subprocess.run(
+        ["git", *args], cwd=repo, check=check, capture_output=True, text=True
+    )
+
+
+def write_files(root: Path, files: Mapping[str, str]) -> None:
+    for relative, text in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+@pytest.fixture
+def make_repo(tmp_path: Path) -> object:
+    """make_repo(files, name='repo') -> a git repository with `files` committed (if any)."""
+
+    def factory(files: Mapping[str, str] | None = None, name: str = "repo") -> Path:
+        repo = tmp_path / name
+        repo.mkdir()
+        git(repo, "init", "-q")
+        if files:
+            write_files(repo, files)
+            git(repo, "add", "-A")
+            git(repo, "commit", "-q", "--no-verify", "-m", "chore: initial files")
+        return repo
+
+    return factory
