@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -45,6 +46,9 @@ def isolated_home(
     )
     monkeypatch.setenv("RUSTUP_HOME", os.environ.get("RUSTUP_HOME", str(_REAL_HOME / ".rustup")))
     monkeypatch.setenv("CARGO_HOME", os.environ.get("CARGO_HOME", str(_REAL_HOME / ".cargo")))
+    # installed hooks call `tddhooks`: make this interpreter's one the first on PATH
+    scripts = str(Path(sys.executable).parent)
+    monkeypatch.setenv("PATH", scripts + os.pathsep + os.environ.get("PATH", ""))
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
     monkeypatch.setenv("TDDHOOKS_HOME", str(home / ".tddhooks"))
