@@ -54,8 +54,11 @@ def llm_options(func: F) -> F:
         click.option("--no-cache", is_flag=True, help="Neither read nor write the LLM cache."),
         click.option("--refresh-cache", is_flag=True, help="Ask the model again; store answers."),
         click.option("--max-tokens-total", type=int, help="Stop cleanly past this token budget."),
-        click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
-                     help="Write the session (requests and answers) to this JSONL file."),
+        click.option(
+            "--record",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="Write the session (requests and answers) to this JSONL file.",
+        ),
         click.option("--quiet", "-q", is_flag=True, help="Only the final summary."),
         click.option("--json", "as_json", is_flag=True, help="Machine-readable events on stdout."),
         click.option("--verbose", "-v", is_flag=True, help="Show prompts sizes and plans."),
@@ -73,16 +76,22 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
-@click.option("--language", "-l", type=click.Choice(["rust", "python"]), default=None,
-              help="Kata language (default: detected, else rust).")
+@click.option(
+    "--language",
+    "-l",
+    type=click.Choice(["rust", "python"]),
+    default=None,
+    help="Kata language (default: detected, else rust).",
+)
 @click.option("--kata", "-k", help="A kata Markdown FILE, or a shipped kata NAME.")
 @click.option("--direct", is_flag=True, help="Install plain hook shims instead of pre-commit.")
 def init(directory: Path | None, language: str | None, kata: str | None, direct: bool) -> None:
     """Scaffold a kata repository: project, tdd.yaml, kata.md, hooks, first commit."""
     from tddhooks.commands import init_cmd
 
-    _finish(lambda: init_cmd.run(directory or Path("."), language=language, kata=kata,
-                                 direct=direct))
+    _finish(
+        lambda: init_cmd.run(directory or Path("."), language=language, kata=kata, direct=direct)
+    )
 
 
 @cli.command()
@@ -137,10 +146,19 @@ def audit(rev_range: str | None, work_dir: Path, as_json: bool) -> None:
 def _drive_options(func: F) -> F:
     options = [
         click.option("--kata", "-k", help="Kata FILE or NAME (initialises an empty work dir)."),
-        click.option("--roles", default="tester,implementor,refactorer", show_default=True,
-                     help="Roles the agents play; the person plays the rest."),
-        click.option("--language", "-l", type=click.Choice(["rust", "python"]), default=None,
-                     help="Language when the work dir must be initialised."),
+        click.option(
+            "--roles",
+            default="tester,implementor,refactorer",
+            show_default=True,
+            help="Roles the agents play; the person plays the rest.",
+        ),
+        click.option(
+            "--language",
+            "-l",
+            type=click.Choice(["rust", "python"]),
+            default=None,
+            help="Language when the work dir must be initialised.",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
@@ -148,8 +166,14 @@ def _drive_options(func: F) -> F:
 
 
 @cli.command()
-@click.option("--steps", "--max-cycles", "steps", type=int, default=None,
-              help="Red-green-refactor cycles to run (default: tdd.yaml steps).")
+@click.option(
+    "--steps",
+    "--max-cycles",
+    "steps",
+    type=int,
+    default=None,
+    help="Red-green-refactor cycles to run (default: tdd.yaml steps).",
+)
 @work_dir_option
 @_drive_options
 @llm_options

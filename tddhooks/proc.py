@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -48,10 +49,8 @@ def cap_text(text: str, limit: int = DEFAULT_OUTPUT_CAP) -> str:
 
 
 def _kill_group(process: subprocess.Popen[str]) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def run(

@@ -6,9 +6,11 @@ validated tdd.yaml is cached as JSON in `.git/tddhooks/` keyed by the file's sta
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from tddhooks import __version__
 
@@ -88,7 +90,7 @@ def load_settings(root: Path, cache_dir: Path | None = None) -> PolicySettings:
     try:
         cached = json.loads(cache_file.read_text(encoding="utf-8"))
         if cached.get("stamp") == stamp:
-            values = {
+            values: dict[str, Any] = {
                 key: tuple(value) if isinstance(value, list) else value
                 for key, value in cached["settings"].items()
             }
@@ -96,10 +98,8 @@ def load_settings(root: Path, cache_dir: Path | None = None) -> PolicySettings:
     except (OSError, ValueError, TypeError, KeyError):
         pass
     settings = _from_config(root)
-    try:
+    with contextlib.suppress(OSError):
         cache_file.write_text(
             json.dumps({"stamp": stamp, "settings": asdict(settings)}), encoding="utf-8"
         )
-    except OSError:
-        pass
     return settings

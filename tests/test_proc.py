@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+from tddhooks import proc
+
+
+def test_captures_output_and_exit_code() -> None:
+    code = "import sys; print('out'); print('err', file=sys.stderr); sys.exit(3)"
+    result = proc.run([sys.executable, "-c", code])
+    assert result.returncode == 3
+    assert result.stdout == "out\n"
+    assert result.stderr == "err\n"
+    assert not result.ok
+    assert result.output == "out\nerr\n"
+
+
+def test_missing_executable_is_a_clear_return_code_not_an_exception() -> None:
+    result = proc.run(["definitely-not-a-tool-xyz", "--version"])
+    assert result.returncode == proc.MISSING_EXECUTABLE
+    assert "definitely-not-a-tool-xyz: command not found" in result.stderr
+
+
+def test_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
+    pid_file = tmp_path / "grandchild.pid"
+    script = (
+        "import subprocess, sys, time\n"
+        f"child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+        f"open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+        "time.sleep(60)\n"
+    )
+    start = time.monotonic()
+    result = proc.run([sys.executable, "-c", script], timeout_s=1.5)
+    assert time.monotonic() - start < 20
+    assert result.timed_out
+    assert result.returncode == proc.TIMED_OUT
+    assert "killed after 1.5s timeout" in result.stderr
+    grandchild = int(pid_file.read_text())
+    for _ in range(50):
+        try:
+            os.kill(grandchild, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the grandchild process survived the timeout")
+
+
+def test_long_output_keeps_head_and_tail() -> None:
+    text = "".join(f"line {i}\n" for i in range(10_000))
+    capped = proc.cap_text(text, limit=200)
+    assert capped.startswith("line 0\n")
+    assert capped.endswith("line 9999\n")
+    assert "characters cut" in capped
+    assert proc.cap_text("short", limit=200) == "short"
+
+
+def test_stdin_and_env_and_cwd(tmp_path: Path) -> None:
+    result = proc.run(
+        [sys.executable, "-c", "import os,sys; print(os.getcwd(), os.environ['X'], input())"],
+        cwd=tmp_path,
+        env={**os.environ, "X": "ünïcode"},
+        stdin="piped",
+    )
+    assert result.stdout.split() == [str(tmp_path), "ünïcode", "piped"]
