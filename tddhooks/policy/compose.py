@@ -1,0 +1,282 @@
+"""Write commit messages in the DESIGN §3 format, the prepare-commit-msg template, and the texts
+the rules' hints show (pure)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from tddhooks.git import Change
+from tddhooks.policy.message import HEADER_RE, ROLES
+from tddhooks.policy.settings import PolicySettings
+
+SUBJECT_MAX = 72
+GOAL_MAX = 160
+_TYPE_RE = re.compile(r"^[a-z]+$")
+_ABBREVIATIONS = ("e.g", "i.e", "etc", "vs", "cf", "approx")
+_GOAL_HEADING_RE = re.compile(r"requirement|goal|task", re.IGNORECASE)
+_BULLET_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(?P<text>.*)$")
+_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}(?:\s+(?P<text>.*?))?\s*#*\s*$")
+_UNDERLINE_RE = re.compile(r"^\s{0,3}(?:=+|-+)\s*$")
+_EMPHASIS = (
+    (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),  # links and images keep their text
+    (re.compile(r"<[^>\n]+>"), ""),  # inline HTML
+    (re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1"), r"\2"),
+    (re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])"), r"\1"),
+    (re.compile(r"(?<![\w_])_(?=\S)(.+?)(?<=\S)_(?![\w_])"), r"\1"),
+    (re.compile(r"~~(.+?)~~"), ""),  # struck-out text is no longer wanted
+    (re.compile(r"`+([^`]*)`+"), r"\1"),
+)
+_ROLE_RATIONALE = {
+    "Tester": "pin down the next behaviour of the kata with a failing test",
+    "Implementor": "the simplest code that makes the new test pass",
+    "Refactorer": "improve the structure; behaviour and test names stay the same",
+}
+_SUMMARY_PLACEHOLDER = {
+    "feat": "<what the new test demands>",
+    "fix": "<the bug the new test pins down>",
+    "test": "<the behaviour the test pins down>",
+    "refactor": "<the structural improvement>",
+}
+
+
+def one_line(text: str) -> str:
+    """Collapse every run of whitespace (newlines included) to one space."""
+    return " ".join(text.split())
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters at a word boundary when possible, marked with '…'."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if cut.rfind(" ") > limit // 2:
+        cut = cut[: cut.rfind(" ")]
+    return cut.rstrip(" ,;:-") + "…"
+
+
+def make_header(type: str, scope: str | None, summary: str) -> str:
+    """`type(scope): summary` on one line, the summary shortened so the header fits 72 chars."""
+    if not _TYPE_RE.match(type):
+        raise ValueError(f"commit type must be a lowercase word, got {type!r}")
+    scope = one_line(scope or "")
+    if any(char in scope for char in "()"):
+        raise ValueError(f"scope may not contain parentheses: {scope!r}")
+    prefix = f"{type}({scope}): " if scope else f"{type}: "
+    summary = one_line(summary)
+    if not summary:
+        raise ValueError("the commit summary is empty")
+    if SUBJECT_MAX - len(prefix) < 12:
+        raise ValueError(f"scope {scope!r} is too long for a {SUBJECT_MAX}-character header")
+    return prefix + shorten(summary, SUBJECT_MAX - len(prefix))
+
+
+def _bullets(items: Sequence[str]) -> list[str]:
+    cleaned = (one_line(item).removeprefix("- ").strip() for item in items)
+    return [f"- {item}" for item in cleaned if item]
+
+
+def _canonical_role(role: str) -> str | None:
+    return next((name for name in ROLES if name.lower() == role.strip().lower()), None)
+
+
+def compose_message(
+    *,
+    type: str,
+    scope: str | None,
+    summary: str,
+    role: str,
+    step: int,
+    goal: str,
+    rationale: list[str],
+    diff_summary: list[str],
+    verification: list[str],
+) -> str:
+    """A complete TDD commit message in the DESIGN §3 format; ValueError on missing content."""
+    header = make_header(type, scope, summary)
+    canonical = _canonical_role(role)
+    if canonical is None:
+        raise ValueError(f"role must be one of {', '.join(ROLES)}, got {role!r}")
+    if isinstance(step, bool) or not isinstance(step, int) or step < 1:
+        raise ValueError(f"step must be a positive integer, got {step!r}")
+    if not one_line(goal):
+        raise ValueError("the kata goal is empty")
+    sections = {
+        "Rationale": _bullets(rationale),
+        "Diff summary": _bullets(diff_summary),
+        "Verification": _bullets(verification),
+    }
+    for name, lines in sections.items():
+        if not lines:
+            raise ValueError(f"the {name} section needs at least one non-empty bullet")
+    context = [f"- Role: {canonical}", f"- Step: {step}", f"- Kata goal: {one_line(goal)}"]
+    blocks = [header, "\n".join(["Context:", *context])]
+    blocks += ["\n".join([f"{name}:", *lines]) for name, lines in sections.items()]
+    return "\n\n".join(blocks) + "\n"
+
+
+def prefill_template(
+    *,
+    role: str,
+    step: int,
+    goal: str,
+    verification: list[str],
+    diff_summary: list[str],
+    handoff_intent: str | None,
+    suggested_type: str,
+    comment_char: str = "#",
+) -> str:
+    """The prepare-commit-msg text: an empty subject line to type on, help as comment lines, and
+    the sections filled with what is known, so a valid header is all a person must add."""
+    role = _canonical_role(role) or role
+    intent = one_line(handoff_intent or "")
+    placeholder = _SUMMARY_PLACEHOLDER.get(suggested_type, "<what changed>")
+    suggestion = f"{suggested_type}(<scope>): " + (shorten(intent, 50) if intent else placeholder)
+    c = comment_char
+    help_lines = [
+        f"{c} Write the subject on the first line: type(scope): summary, {SUBJECT_MAX} chars max.",
+        f"{c} suggested: {suggestion}",
+        f"{c} feat/fix: add or change a test; refactor: no test changes, same test names;",
+        f"{c} test: test files only. Keep the sections below (edit their bullets freely).",
+        f"{c} Lines starting with '{c}' are dropped; a message without a subject is rejected.",
+    ]
+    rationale = ([intent] if intent else []) + [_ROLE_RATIONALE.get(role, "<why this change now>")]
+    sections = {
+        "Context": [
+            f"- Role: {role}",
+            f"- Step: {step}",
+            f"- Kata goal: {one_line(goal)}".rstrip(),
+        ],
+        "Rationale": _bullets(rationale),
+        "Diff summary": _bullets(diff_summary) or ["- (nothing staged)"],
+        "Verification": _bullets(verification)
+        or ["- (no verdict recorded; `tddhooks status` shows the staged tree)"],
+    }
+    blocks = ["\n".join(help_lines)]
+    blocks += ["\n".join([f"{name}:", *lines]) for name, lines in sections.items()]
+    return "\n\n" + "\n\n".join(blocks) + "\n"
+
+
+def section_skeleton(names: Sequence[str], *, role: str, step: str, goal: str,
+                     paths: Sequence[str]) -> str:  # fmt: skip
+    """The text of the named sections with placeholders where nothing is known (for hints)."""
+    blocks = {
+        "Context": [f"Role: {role}", f"Step: {step}", f"Kata goal: {goal}"],
+        "Rationale": ["<why this change now>"],
+        "Diff summary": [f"{path}: <intent>" for path in paths] or ["<file>: <intent>"],
+        "Verification": ["<test summary, e.g. cargo test: 7 passed, 0 failed; clippy clean>"],
+    }
+    return "\n\n".join(
+        "\n".join([f"{name}:", *(f"- {line}" for line in blocks[name])]) for name in names
+    )
+
+
+def infer_role(changes: Sequence[Change], settings: PolicySettings) -> str:
+    """Tester when only test files change, Implementor for tests with code, else Refactorer."""
+    from tddhooks.policy.rules import split_paths  # rules imports this module for its hints
+
+    tests, others = split_paths(changes, settings)
+    return "Implementor" if tests and others else "Tester" if tests else "Refactorer"
+
+
+def suggest_type(changes: Sequence[Change], settings: PolicySettings) -> str:
+    """The commit type a diff most likely is: feat for tests with code, test, refactor, chore."""
+    from tddhooks.policy.rules import split_paths
+
+    tests, others = split_paths(changes, settings)
+    wanted = "feat" if tests and others else "test" if tests else "refactor" if others else "chore"
+    return wanted if not settings.types or wanted in settings.types else settings.types[0]
+
+
+def _strip_markdown(text: str) -> str:
+    for pattern, replacement in _EMPHASIS:
+        text = pattern.sub(replacement, text)
+    return one_line(text)
+
+
+def _first_sentence(text: str) -> str:
+    for match in re.finditer(r"[.!?](?=\s|$)", text):
+        words = text[: match.start()].split()
+        if match.group() == "." and words and words[-1].lower() in _ABBREVIATIONS:
+            continue
+        rest = text[match.end() :].lstrip()
+        if not rest or not rest[0].islower():
+            return text[: match.end()]
+    return text
+
+
+def _blocks(kata_text: str) -> list[tuple[str | None, list[str]]]:
+    """(heading above, lines) per paragraph; code fences, HTML comments and tables left out."""
+    blocks: list[tuple[str | None, list[str]]] = []
+    heading: str | None = None
+    current: list[str] = []
+    fence: str | None = None
+    in_comment = False
+    for raw in kata_text.replace("\r\n", "\n").split("\n"):
+        line = raw.rstrip()
+        stripped = line.strip()
+        if fence or stripped.startswith(("```", "~~~")):
+            fence = None if fence and stripped.startswith(fence) else fence or stripped[:3]
+            line = stripped = ""
+        elif in_comment or stripped.startswith("<!--"):
+            in_comment = "-->" not in stripped
+            line = stripped = ""
+        if _UNDERLINE_RE.match(line) and len(current) == 1:
+            heading, current = current[0].strip(), []  # setext heading: the line above it
+            continue
+        title = _HEADING_RE.match(line)
+        if title or not stripped or _UNDERLINE_RE.match(line) or stripped.startswith("|"):
+            if current:
+                blocks.append((heading, current))
+            current = []
+            heading = (title["text"] or "") if title else heading
+            continue
+        current.append(line)
+    if current:
+        blocks.append((heading, current))
+    return blocks
+
+
+def _block_text(lines: list[str]) -> str:
+    """A paragraph's text, or its first list item (with its continuation lines)."""
+    bullet = _BULLET_RE.match(lines[0])
+    if bullet is None:
+        return " ".join(line.strip().removeprefix(">").strip() for line in lines)
+    item = [bullet["text"]]
+    for line in lines[1:]:
+        if _BULLET_RE.match(line):
+            break
+        item.append(line.strip())
+    return " ".join(item)
+
+
+def kata_goal(kata_text: str) -> str:
+    """One sentence saying what the kata wants: the first item under a Requirements/Goal/Task
+    heading, else the first paragraph, else the title; '' for an empty file."""
+    blocks = _blocks(kata_text)
+    items = (
+        lines[index:]
+        for heading, lines in blocks
+        if heading and _GOAL_HEADING_RE.search(heading)
+        for index, line in enumerate(lines)
+        if _BULLET_RE.match(line)
+    )
+    chosen = next(items, blocks[0][1] if blocks else None)
+    if chosen is None:
+        titles = [line for line in kata_text.splitlines() if _HEADING_RE.match(line)]
+        match = _HEADING_RE.match(titles[0]) if titles else None
+        return shorten(_strip_markdown(match["text"] or ""), GOAL_MAX) if match else ""
+    return shorten(_first_sentence(_strip_markdown(_block_text(chosen))), GOAL_MAX)
+
+
+def example_header(subject: str, suggested_type: str, types: Sequence[str]) -> str:
+    """A valid header close to what the person wrote, for the 'prefixed' hint."""
+    loose = re.match(r"^\s*([^\W\d_]+)\s*(?:\(([^()]*)\))?\s*(!)?\s*:\s*(.*?)\s*$", subject)
+    if loose is None:
+        return f"{suggested_type}: {subject.strip() or '<what changed>'}"
+    kind = loose[1].lower()
+    kind = (
+        kind if (not types or kind in types) and HEADER_RE.match(f"{kind}: x") else suggested_type
+    )
+    scope = one_line(loose[2] or "")
+    return f"{kind}{f'({scope})' if scope else ''}{loose[3] or ''}: {loose[4] or '<what changed>'}"

@@ -1,0 +1,370 @@
+"""compose_message, prefill_template, kata_goal, infer_role: exact texts and round trips."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import git, write_files
+
+from tddhooks.config import DEFAULT_TYPES
+from tddhooks.git import Change
+from tddhooks.policy.compose import (
+    compose_message,
+    example_header,
+    infer_role,
+    kata_goal,
+    prefill_template,
+    suggest_type,
+)
+from tddhooks.policy.message import parse_message
+from tddhooks.policy.rules import CommitFacts, check_message
+from tddhooks.policy.settings import PolicySettings
+
+SETTINGS = PolicySettings(
+    types=DEFAULT_TYPES,
+    require_sections=("feat", "fix", "refactor", "test"),
+    require_test_with=("feat", "fix"),
+    test_paths=("tests/**", "test_*.py"),
+    skip_markers=(r"#\[ignore",),
+)
+FEATURE = CommitFacts(
+    changes=(Change("A", "tests/roman.rs"), Change("M", "src/lib.rs")),
+    test_names_before=frozenset(),
+    test_names_after=frozenset({"tests/roman.rs::four"}),
+    added_lines={"tests/roman.rs": ["#[test]", "fn four() {}"]},
+)
+ARGS: dict[str, Any] = {
+    "type": "feat",
+    "scope": "roman",
+    "summary": "convert 4 to IV",
+    "role": "Implementor",
+    "step": 3,
+    "goal": "Convert numbers to Roman numerals.",
+    "rationale": ["four needs the subtractive pair IV"],
+    "diff_summary": ["src/lib.rs: subtractive pairs", "tests/roman.rs: four is IV"],
+    "verification": ["cargo test: 4 passed, 0 failed; clippy clean; fmt clean"],
+}
+
+
+def compose(**changes: Any) -> str:
+    return compose_message(**{**ARGS, **changes})
+
+
+def test_compose_exact_format() -> None:
+    assert compose() == (
+        "feat(roman): convert 4 to IV\n"
+        "\n"
+        "Context:\n"
+        "- Role: Implementor\n"
+        "- Step: 3\n"
+        "- Kata goal: Convert numbers to Roman numerals.\n"
+        "\n"
+        "Rationale:\n"
+        "- four needs the subtractive pair IV\n"
+        "\n"
+        "Diff summary:\n"
+        "- src/lib.rs: subtractive pairs\n"
+        "- tests/roman.rs: four is IV\n"
+        "\n"
+        "Verification:\n"
+        "- cargo test: 4 passed, 0 failed; clippy clean; fmt clean\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("changes", "subject"),
+    [
+        ({"scope": None}, "feat: convert 4 to IV"),
+        ({"scope": ""}, "feat: convert 4 to IV"),
+        ({"scope": "  "}, "feat: convert 4 to IV"),
+        ({"summary": "convert\n4   to\tIV\n"}, "feat(roman): convert 4 to IV"),
+        ({"summary": "añade cálculo ✓", "scope": "ローマ"}, "feat(ローマ): añade cálculo ✓"),
+        ({"type": "refactor", "scope": None, "role": "refactorer"}, "refactor: convert 4 to IV"),
+    ],
+)
+def test_compose_subject(changes: dict[str, Any], subject: str) -> None:
+    assert compose(**changes).split("\n", 1)[0] == subject
+
+
+def test_long_summary_trimmed_to_72_at_a_word() -> None:
+    summary = "convert every number from one to three thousand nine hundred ninety nine correctly"
+    subject = compose(summary=summary).split("\n", 1)[0]
+    assert len(subject) <= 72
+    assert subject.endswith("…")
+    assert subject.startswith("feat(roman): convert every number")
+    assert subject[:-1] == subject[:-1].rstrip()
+    assert "ninety nine correctly" not in subject
+
+
+def test_bullets_are_cleaned() -> None:
+    text = compose(rationale=["- already a bullet", "two\nlines", "", "  "])
+    assert "Rationale:\n- already a bullet\n- two lines\n\n" in text
+
+
+@pytest.mark.parametrize(
+    ("changes", "error"),
+    [
+        ({"rationale": []}, "Rationale"),
+        ({"rationale": ["", " \n "]}, "Rationale"),
+        ({"diff_summary": []}, "Diff summary"),
+        ({"verification": []}, "Verification"),
+        ({"goal": " "}, "kata goal"),
+        ({"role": "Pilot"}, "role must be one of"),
+        ({"step": 0}, "positive integer"),
+        ({"step": True}, "positive integer"),
+        ({"type": "Feat"}, "lowercase word"),
+        ({"type": ""}, "lowercase word"),
+        ({"scope": "a(b)"}, "parentheses"),
+        ({"scope": "x" * 70}, "too long"),
+        ({"summary": " \n"}, "summary is empty"),
+    ],
+)
+def test_compose_caller_errors(changes: dict[str, Any], error: str) -> None:
+    with pytest.raises(ValueError, match=error):
+        compose(**changes)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},
+        {"scope": None, "summary": "añade cálculo ✓", "goal": "Convertir números a romanos ✓."},
+        {"summary": "x" * 200},
+        {"role": "tester", "type": "fix", "step": 12},
+    ],
+)
+def test_compose_round_trip(changes: dict[str, Any]) -> None:
+    args = {**ARGS, **changes}
+    message = parse_message(compose_message(**args))
+    assert message.header is not None
+    assert message.header.type == args["type"]
+    assert message.header.scope == (args["scope"] or None)
+    assert message.fields == {
+        "Role": args["role"].capitalize(),
+        "Step": str(args["step"]),
+        "Kata goal": args["goal"],
+    }
+    assert message.sections["Rationale"] == args["rationale"]
+    assert message.sections["Diff summary"] == args["diff_summary"]
+    assert message.sections["Verification"] == args["verification"]
+    assert check_message(message, FEATURE, SETTINGS) == []
+
+
+PREFILL: dict[str, Any] = {
+    "role": "Implementor",
+    "step": 3,
+    "goal": "Convert numbers to Roman numerals.",
+    "verification": ["cargo test: 4 passed, 0 failed"],
+    "diff_summary": ["src/lib.rs: modified", "tests/roman.rs: added"],
+    "handoff_intent": "four is written IV",
+    "suggested_type": "feat",
+}
+
+
+def prefill(**changes: Any) -> str:
+    return prefill_template(**{**PREFILL, **changes})
+
+
+def test_prefill_exact_text() -> None:
+    assert prefill() == (
+        "\n\n"
+        "# Write the subject on the first line: type(scope): summary, 72 chars max.\n"
+        "# suggested: feat(<scope>): four is written IV\n"
+        "# feat/fix: add or change a test; refactor: no test changes, same test names;\n"
+        "# test: test files only. Keep the sections below (edit their bullets freely).\n"
+        "# Lines starting with '#' are dropped; a message without a subject is rejected.\n"
+        "\n"
+        "Context:\n"
+        "- Role: Implementor\n"
+        "- Step: 3\n"
+        "- Kata goal: Convert numbers to Roman numerals.\n"
+        "\n"
+        "Rationale:\n"
+        "- four is written IV\n"
+        "- the simplest code that makes the new test pass\n"
+        "\n"
+        "Diff summary:\n"
+        "- src/lib.rs: modified\n"
+        "- tests/roman.rs: added\n"
+        "\n"
+        "Verification:\n"
+        "- cargo test: 4 passed, 0 failed\n"
+    )
+
+
+def with_subject(template: str, subject: str) -> str:
+    return subject + template  # the editor opens on the empty first line
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},
+        {"handoff_intent": None},
+        {"handoff_intent": "  ", "role": "tester", "suggested_type": "test"},
+        {"verification": [], "diff_summary": []},
+        {"verification": ["- cargo test: ok"], "diff_summary": ["- src/lib.rs: x", "  "]},
+        {"goal": "Convertir números a romanos ✓.", "handoff_intent": "el cuatro es IV\ncon resta"},
+    ],
+)
+def test_prefill_passes_once_a_subject_is_written(changes: dict[str, Any]) -> None:
+    template = prefill(**changes)
+    assert template.startswith("\n")
+    empty = check_message(parse_message(template), FEATURE, SETTINGS)
+    assert [(v.rule, v.message) for v in empty] == [("prefixed", "the subject line is empty")]
+    message = parse_message(with_subject(template, "feat(roman): convert 4 to IV"))
+    assert check_message(message, FEATURE, SETTINGS) == []
+    assert "#" not in message.text
+
+
+def test_prefill_without_handoff_uses_role_rationale_and_placeholders() -> None:
+    template = prefill(handoff_intent=None, verification=[], diff_summary=[], role="refactorer",
+                       suggested_type="refactor")  # fmt: skip
+    sections = parse_message("refactor: x" + template).sections
+    assert sections["Context"][0] == "Role: Refactorer"
+    assert sections["Rationale"] == [
+        "improve the structure; behaviour and test names stay the same"
+    ]
+    assert sections["Diff summary"] == ["(nothing staged)"]
+    assert sections["Verification"] == [
+        "(no verdict recorded; `tddhooks status` shows the staged tree)"
+    ]
+    assert "# suggested: refactor(<scope>): <the structural improvement>" in template
+
+
+def test_prefill_with_unknown_goal_asks_for_it() -> None:
+    message = parse_message("feat: x" + prefill(goal=""))
+    violations = check_message(message, FEATURE, SETTINGS)
+    assert [v.message for v in violations] == [
+        "Kata goal must be one sentence from the kata, got ''"
+    ]
+
+
+def test_prefill_other_comment_char() -> None:
+    template = prefill(comment_char=";")
+    assert "\n; suggested: feat(<scope>): four is written IV\n" in template
+    assert "#" not in template
+    message = parse_message("feat: x" + template, comment_char=";")
+    assert check_message(message, FEATURE, SETTINGS) == []
+
+
+def test_prefilled_message_is_what_git_stores(make_repo: Any, tmp_path: Path) -> None:
+    repo = make_repo({"a.txt": "a\n"})
+    write_files(repo, {"a.txt": "b\n"})
+    git(repo, "add", "a.txt")
+    text = with_subject(prefill(), "feat(roman): convert 4 to IV")
+    (tmp_path / "msg").write_text(text, encoding="utf-8")
+    git(repo, "commit", "-q", "--no-verify", "--cleanup=strip", "-F", str(tmp_path / "msg"))
+    stored = git(repo, "log", "-1", "--format=%B").stdout.rstrip("\n") + "\n"
+    assert stored == parse_message(text).text
+    assert stored.startswith("feat(roman): convert 4 to IV\n\nContext:\n- Role: Implementor\n")
+
+
+# --- kata_goal ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kata", "goal"),
+    [
+        (
+            "# Roman Numerals\n\nThe Romans were a *clever* bunch. They conquered Europe.\n\n"
+            "## Requirements\n\n- Write a **function** to convert numbers, e.g. 4 is IV.\n"
+            "- Then the other way.\n",
+            "Write a function to convert numbers, e.g. 4 is IV.",
+        ),
+        (
+            "# Bowling\n\nScore a game of __ten-pin__ bowling. A game has ten frames.\n",
+            "Score a game of ten-pin bowling.",
+        ),
+        (
+            "# FizzBuzz\n\n## Your task\n\nSome prose first:\n1. Print the numbers from 1 to 100\n"
+            "   in order.\n2. Multiples of three print Fizz.\n",
+            "Print the numbers from 1 to 100 in order.",
+        ),
+        (
+            "Goal\n====\n\n* Convertir números a [romanos](https://es.wikipedia.org) ✓.\n",
+            "Convertir números a romanos ✓.",
+        ),
+        (
+            "<!-- generated -->\n# Kata\n\n```rust\n// Write code here.\nfn main() {}\n```\n\n"
+            "Implement `add(a, b)` for *small* numbers! More later.\n",
+            "Implement add(a, b) for small numbers!",
+        ),
+        (
+            "# Kata\r\n\r\nRound the number_of_items in snake_case. Next.\r\n",
+            "Round the number_of_items in snake_case.",
+        ),
+        ("# Only A Title\n", "Only A Title"),
+        ("# Mars **Rover**\n\n| a | b |\n|---|---|\n", "Mars Rover"),
+        ("", ""),
+        ("\n\n   \n", ""),
+        (
+            "> A quote paragraph is a description too. Yes.\n",
+            "A quote paragraph is a description too.",
+        ),
+        (
+            "# Task list\n\n- [ ] ~~old~~ new item\n",
+            "new item",
+        ),
+    ],
+)
+def test_kata_goal(kata: str, goal: str) -> None:
+    assert kata_goal(kata) == goal
+
+
+def test_kata_goal_is_one_short_line() -> None:
+    goal = kata_goal("# K\n\n" + "word " * 100 + "end.\n")
+    assert len(goal) <= 160
+    assert goal.endswith("word…")
+    assert "\n" not in goal
+
+
+# --- infer_role, suggest_type, example_header ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("paths", "role", "kind"),
+    [
+        (["tests/roman.rs"], "Tester", "test"),
+        (["tests/roman.rs", "src/lib.rs"], "Implementor", "feat"),
+        (["src/lib.rs"], "Refactorer", "refactor"),
+        (["pkg/test_ñ.py", "Cargo.toml"], "Implementor", "feat"),
+        (["README.md"], "Refactorer", "refactor"),
+        ([], "Refactorer", "chore"),
+    ],
+)
+def test_infer_role_and_type(paths: list[str], role: str, kind: str) -> None:
+    changes = [Change("M", path) for path in paths]
+    assert infer_role(changes, SETTINGS) == role
+    assert suggest_type(changes, SETTINGS) == kind
+
+
+def test_suggest_type_respects_configured_types() -> None:
+    settings = dataclasses.replace(SETTINGS, types=("chore", "feat"))
+    assert suggest_type([Change("M", "src/lib.rs")], settings) == "chore"
+
+
+@pytest.mark.parametrize(
+    ("subject", "expected"),
+    [
+        ("Add roman 4", "feat: Add roman 4"),
+        ("", "feat: <what changed>"),
+        ("Feat(Roman)!:  x ", "feat(Roman)!: x"),
+        ("fëat: ç", "feat: ç"),
+        ("docs:readme", "docs: readme"),
+        ("wip: añade", "feat: añade"),
+        ("feat:", "feat: <what changed>"),
+        ("Feature(x):   ", "feat(x): <what changed>"),
+    ],
+)
+def test_example_header(subject: str, expected: str) -> None:
+    assert example_header(subject, "feat", DEFAULT_TYPES) == expected
+    assert parse_message(expected).header is not None
+
+
+def test_prefill_cleans_bullets_like_compose() -> None:
+    template = prefill(diff_summary=["- src/lib.rs: x", " ", "tests/a.rs:\nadded"])
+    assert "Diff summary:\n- src/lib.rs: x\n- tests/a.rs: added\n\n" in template
