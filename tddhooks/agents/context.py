@@ -1,0 +1,268 @@
+"""The prompt an agent sees: its role's system prompt and only the context the role needs, under a
+token budget, built deterministically (same inputs, byte-identical messages: the cache replays)."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from tddhooks.agents.edits import matches_any
+from tddhooks.agents.roles import role_spec, system_prompt
+
+DEFAULT_TEST_GLOBS = ("tests/**", "test_*.py", "*_test.py")
+# share of the budget each section may take at most; relevant files get whatever is left
+_CAPS: dict[str, dict[str, float]] = {
+    "tester": {"kata": 0.22, "commit": 0.06, "diff": 0.06, "files": 0.05, "output": 0.05,
+               "covered": 0.12, "hints": 0.06, "failure": 0.10, "handoff": 0.0},
+    "implementor": {"kata": 0.14, "commit": 0.04, "diff": 0.04, "files": 0.04, "output": 0.12,
+                    "covered": 0.0, "hints": 0.05, "failure": 0.14, "handoff": 0.05},
+    "refactorer": {"kata": 0.10, "commit": 0.06, "diff": 0.10, "files": 0.04, "output": 0.04,
+                   "covered": 0.0, "hints": 0.05, "failure": 0.12, "handoff": 0.0},
+}  # fmt: skip
+_FENCES = {".rs": "rust", ".py": "python", ".toml": "toml", ".md": "markdown"}
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_NOISE = re.compile(r"^\s*(Compiling|Checking|Finished|Blocking|Fresh|Locking|Updating)\s")
+_DURATION = re.compile(r"\bin \d+(?:\.\d+)?\s?(?:ms|s)\b")
+_ABSOLUTE = re.compile(r"(?<![\w.~/-])/(?!dev/null\b)(?:[^\s:'\"()\[\]/]+/)+([^\s:'\"()\[\]/]*)")
+_BUILD_HASH = re.compile(r"-[0-9a-f]{16}\b")
+_HEADING = re.compile(r"^(#{1,4})(?=\s)", re.MULTILINE)
+_RUST_API = re.compile(
+    r"^\s*(?:pub(?:\([^)]*\))?\s+(?:(?:const|async|unsafe)\s+)*"
+    r"(?:fn|struct|enum|trait|type|const|static|mod|use)\b|impl\b)"
+)
+_PYTHON_API = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+[A-Za-z]")
+
+
+@dataclass(frozen=True)
+class TurnContext:
+    """Everything one agent turn may be told; the loop gathers it, build_messages trims it."""
+
+    role: str
+    cycle: int
+    kata: str
+    language: str
+    last_commit_message: str
+    last_diff: str
+    files: tuple[str, ...]
+    file_texts: Mapping[str, str]  # candidate contents; ties in relevance keep this order
+    test_output_tail: str
+    hints: tuple[str, ...]
+    previous_failure: str | None
+    handoff_intent: str | None
+    covered_behaviours: tuple[str, ...]  # test names already present (tester must not repeat)
+    crate_name: str | None = None  # None: read from Cargo.toml in file_texts when present
+    staged_files: tuple[str, ...] = ()  # the implementor's staged test files, shown first
+    test_globs: tuple[str, ...] = DEFAULT_TEST_GLOBS
+    work_dir: str = ""  # only to turn absolute paths in tool output into relative ones
+
+
+def estimate_tokens(text: str) -> int:
+    """About four UTF-8 bytes per token (non-ASCII text costs more, as in real tokenizers)."""
+    return (len(text.encode("utf-8")) + 3) // 4
+
+
+def crate_name(manifest: str) -> str | None:
+    """The name tests import a Rust crate by (`[package] name` with '-' as '_'), if readable."""
+    try:
+        name = tomllib.loads(manifest).get("package", {}).get("name")
+    except tomllib.TOMLDecodeError:
+        return None
+    return name.replace("-", "_") if isinstance(name, str) and name else None
+
+
+def scrub(text: str, work_dir: str = "") -> str:
+    """Drop what changes from run to run (timings, absolute paths, build hashes, colours, cargo
+    progress lines) so the same state always gives the same prompt."""
+    if work_dir:
+        text = text.replace(work_dir.rstrip("/") + "/", "")
+    text = _ANSI.sub("", text)
+    lines = [line for line in text.splitlines() if not _NOISE.match(line)]
+    text = "\n".join(lines)
+    text = _DURATION.sub("in <time>", text)
+    text = _ABSOLUTE.sub(lambda match: "…/" + match.group(1), text)
+    return _BUILD_HASH.sub("", text)
+
+
+def _fit_line(line: str, tokens: int) -> str:
+    while line and estimate_tokens(line + " …") > tokens:
+        line = line[: max(0, len(line) - max(1, len(line) // 8))]
+    return line.rstrip() + " …" if line.strip() else ""
+
+
+def trim_head(text: str, tokens: int) -> str:
+    """The beginning of text within `tokens`, whole lines, with a note of what was cut."""
+    text = text.strip("\n")
+    if estimate_tokens(text) <= tokens:
+        return text
+    lines = text.splitlines()
+    kept: list[str] = []
+    for line in lines:
+        note = f"… ({len(lines) - len(kept) - 1} more lines)"
+        if estimate_tokens("\n".join([*kept, line, note])) > tokens:
+            break
+        kept.append(line)
+    if not kept:
+        return _fit_line(lines[0], tokens)
+    return "\n".join([*kept, f"… ({len(lines) - len(kept)} more lines)"])
+
+
+def trim_tail(text: str, tokens: int) -> str:
+    """The end of text within `tokens`, whole lines, with a note of what was cut."""
+    text = text.strip("\n")
+    if estimate_tokens(text) <= tokens:
+        return text
+    lines = text.splitlines()
+    kept: list[str] = []
+    for line in reversed(lines):
+        note = f"({len(lines) - len(kept) - 1} earlier lines) …"
+        if estimate_tokens("\n".join([note, line, *kept])) > tokens:
+            break
+        kept.insert(0, line)
+    if not kept:
+        return _fit_line(lines[-1], tokens)
+    return "\n".join([f"({len(lines) - len(kept)} earlier lines) …", *kept])
+
+
+def public_api(text: str, language: str) -> str:
+    """Signatures only (bodies dropped): what a tester may call without reading the code."""
+    pattern = _RUST_API if language == "rust" else _PYTHON_API if language == "python" else None
+    if pattern is None:
+        return text
+    api = []
+    for line in text.splitlines():
+        if not pattern.match(line):
+            continue
+        if language == "python":  # the pattern already skips _private names
+            api.append(line.rstrip().removesuffix(":") + ": ...")
+        elif line.lstrip().startswith("impl"):
+            api.append(line.split("{")[0].rstrip())
+        else:
+            signature = line.split("{")[0].rstrip().removesuffix(";")
+            api.append(signature + (" {…}" if "{" in line else ";"))
+    return "\n".join(api) if api else "(no public items yet)"
+
+
+def _is_test(path: str, ctx: TurnContext) -> bool:
+    return matches_any(path, ctx.test_globs)
+
+
+def _ranked(ctx: TurnContext) -> list[tuple[str, str, str]]:
+    """(path, label, text) in the role's order of relevance; ties keep the given order."""
+
+    def group(path: str) -> int:
+        test = _is_test(path, ctx)
+        source = not test and path.endswith((".rs", ".py"))
+        if ctx.role == "tester":
+            return 0 if source else 1 if test else 3
+        if ctx.role == "implementor":
+            return 0 if path in ctx.staged_files else 1 if source else 2 if test else 3
+        return 0 if source else 1 if test else 3
+
+    order = sorted(ctx.file_texts, key=group)  # sorted() is stable
+    ranked = []
+    for path in order:
+        text = ctx.file_texts[path]
+        if ctx.role == "tester" and group(path) == 0:
+            ranked.append((path, f"{path} (public API)", public_api(text, ctx.language)))
+        elif group(path) < 3 or ctx.role != "tester":
+            ranked.append((path, path, text))
+    return ranked
+
+
+def _file_block(label: str, path: str, text: str) -> str:
+    fence = next((lang for ext, lang in _FENCES.items() if path.endswith(ext)), "")
+    return f"### {label}\n```{fence}\n{text.rstrip()}\n```"
+
+
+def _relevant_files(ctx: TurnContext, tokens: int) -> str:
+    blocks: list[str] = []
+    left_out: list[str] = []
+    for path, label, text in _ranked(ctx):
+        block = _file_block(label, path, text)
+        cost = estimate_tokens(block) + 1
+        writable = _is_test(path, ctx) == (ctx.role == "tester")
+        if cost <= tokens:
+            blocks.append(block)
+            tokens -= cost
+        elif not writable and tokens > 80 and not blocks:
+            # a read-only file may be cut; a writable one never (a whole-file upsert from a
+            # truncated view would destroy the rest of it)
+            cut = trim_head(text, tokens - estimate_tokens(_file_block(label, path, "")) - 4)
+            blocks.append(_file_block(f"{label} (truncated)", path, cut))
+            tokens = 0
+        else:
+            left_out.append(path)
+    if left_out:
+        note = f"(not shown, over the context budget: {', '.join(left_out)})"
+        if estimate_tokens(note) <= tokens:
+            blocks.append(note)
+    return "\n\n".join(blocks)
+
+
+def _covered(ctx: TurnContext) -> str:
+    names = dict.fromkeys(name.rsplit("::", 1)[-1] for name in ctx.covered_behaviours)
+    return ", ".join(names)
+
+
+def _crate_line(ctx: TurnContext) -> str:
+    name = ctx.crate_name
+    if name is None and "Cargo.toml" in ctx.file_texts:
+        name = crate_name(ctx.file_texts["Cargo.toml"])
+    if not name:
+        return ""
+    return f"\nCrate: `{name}` (integration tests import it as `use {name}::...;`)"
+
+
+def _demote_headings(markdown: str) -> str:
+    # the kata's own headings sit below our "## " sections, so the model sees one outline
+    return _HEADING.sub(r"##\1", markdown)
+
+
+def _diff(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if not line.startswith("index "))
+
+
+def build_messages(ctx: TurnContext, *, budget_tokens: int) -> list[dict[str, str]]:
+    """[system, user]: the role's template, then the context sections trimmed so the user message
+    stays within budget_tokens; deterministic and free of volatile data."""
+    spec = role_spec(ctx.role)
+    caps = _CAPS[spec.name]
+    clean: Callable[[str], str] = lambda text: scrub(text, ctx.work_dir)  # noqa: E731
+
+    def section(title: str, body: str, cap: str, trim: Callable[[str, int], str]) -> str:
+        limit = int(budget_tokens * caps[cap]) - estimate_tokens(f"## {title}\n") - 1
+        if not body.strip() or limit <= 0:
+            return ""
+        return f"## {title}\n{trim(body, limit)}"
+
+    hints = "\n".join(f"- {hint}" for hint in ctx.hints)
+    sections = {
+        "kata": section("Kata", _demote_headings(ctx.kata), "kata", trim_head),
+        "cycle": f"## Cycle\n{ctx.cycle} · you are the {spec.title} · language: {ctx.language}"
+        + _crate_line(ctx),
+        "commit": section("Last commit message", ctx.last_commit_message, "commit", trim_head),
+        "diff": section("Last diff", _diff(ctx.last_diff), "diff", trim_head),
+        "files": section("Files", "\n".join(ctx.files), "files", trim_head),
+        "relevant": "",
+        "output": section("Test output (tail)", clean(ctx.test_output_tail), "output", trim_tail),
+        "covered": section("Covered tests", _covered(ctx), "covered", trim_tail),
+        "hints": section("Supervisor hints", hints, "hints", trim_head),
+        "failure": section(
+            "Previous attempt failed because", clean(ctx.previous_failure or ""), "failure",
+            trim_head,
+        ),
+        "handoff": section("Handoff intent", ctx.handoff_intent or "", "handoff", trim_head),
+    }  # fmt: skip
+    used = sum(estimate_tokens(text) + 1 for text in sections.values() if text)
+    header = "## Relevant files\n"
+    files = _relevant_files(ctx, budget_tokens - used - estimate_tokens(header) - 2)
+    sections["relevant"] = header + files if files else ""
+    user = "\n\n".join(text for text in sections.values() if text) + "\n"
+    if estimate_tokens(user) > budget_tokens:  # only for budgets too small for the headers
+        user = trim_head(user, budget_tokens) + "\n"
+    return [
+        {"role": "system", "content": system_prompt(spec.name)},
+        {"role": "user", "content": user},
+    ]

@@ -1,0 +1,296 @@
+"""The agents' answer (one JSON object) and the sandbox its file edits must pass before any write.
+
+Everything here is pure except `apply_edits`, which writes only after the whole plan was checked.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path, PurePosixPath
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from tddhooks.errors import LLMAnswerError, TddhooksError
+
+MAX_EDITS = 20
+MAX_FILE_BYTES = 200_000
+ANSWER_SHAPE = (
+    '{"plan": str, "edits": [{"path": str, "action": "upsert"|"delete", "content": str}], '
+    '"commit": {"type": str, "scope": str|null, "summary": str, "rationale": [str]}, '
+    '"done": bool, "reason": str|null}'
+)
+
+
+class EditRefused(TddhooksError):
+    """One or more edits of a plan were refused; the message is written for the model."""
+
+
+class AnswerInvalid(TddhooksError):
+    """The model's answer is not the JSON object the protocol asks for; message for the model."""
+
+
+class _Answer(BaseModel):
+    # strict: "done": "false" or "content": 42 are wrong types, not something to guess about
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class FileEdit(_Answer):
+    """Write the whole file (`upsert`, with content) or remove it (`delete`, without content)."""
+
+    path: str
+    action: Literal["upsert", "delete"]
+    content: str | None = None
+
+    @model_validator(mode="after")
+    def _content_matches_action(self) -> FileEdit:
+        if self.action == "upsert" and self.content is None:
+            raise ValueError(f"upsert of {self.path!r} needs 'content' (the whole file)")
+        if self.action == "delete" and self.content is not None:
+            raise ValueError(f"delete of {self.path!r} must not have 'content'")
+        return self
+
+
+class CommitIntent(_Answer):
+    """What the agent says about its change; the tool composes the real commit message."""
+
+    type: str
+    scope: str | None = None
+    summary: str
+    rationale: list[str] = []
+
+
+class AgentAnswer(_Answer):
+    """The one JSON object every agent answers with (DESIGN §5)."""
+
+    plan: str
+    edits: list[FileEdit] = []
+    commit: CommitIntent | None = None
+    done: bool = False
+    reason: str | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> AgentAnswer:
+        if self.done and not (self.reason or "").strip():
+            raise ValueError("done=true needs a non-empty 'reason' (why the kata is complete)")
+        if self.done and self.edits:
+            raise ValueError("done=true must come with an empty 'edits' list")
+        if len(self.edits) > MAX_EDITS:
+            raise ValueError(f"at most {MAX_EDITS} edits per answer (got {len(self.edits)})")
+        seen: set[str] = set()
+        for edit in self.edits:
+            key = _normal_key(edit.path)
+            if key in seen:
+                raise ValueError(f"path {edit.path!r} appears twice in 'edits'; send it once")
+            seen.add(key)
+        return self
+
+
+def _normal_key(path: str) -> str:
+    parts = [part for part in path.replace("\\", "/").split("/") if part not in ("", ".")]
+    return "/".join(parts)
+
+
+def _describe(error: ValidationError) -> list[str]:
+    problems = []
+    for item in error.errors():
+        field = ".".join(str(part) for part in item["loc"]) or "(top level)"
+        if item["type"] == "extra_forbidden":
+            problems.append(f"unknown field '{field}'")
+        elif item["type"] == "missing":
+            problems.append(f"missing field '{field}'")
+        elif item["type"] == "value_error":
+            where = f"'{field}': " if field != "(top level)" else ""
+            problems.append(where + str(item["msg"]).removeprefix("Value error, "))
+        else:
+            shown = repr(item.get("input"))
+            shown = shown if len(shown) <= 40 else shown[:37] + "..."
+            problems.append(f"'{field}': {item['msg'].lower()} (got {shown})")
+    return problems
+
+
+def _invalid(problems: Sequence[str]) -> AnswerInvalid:
+    listed = "; ".join(problems[:5]) + ("; …" if len(problems) > 5 else "")
+    return AnswerInvalid(
+        f"invalid answer: {listed}. Answer with one JSON object: {ANSWER_SHAPE}",
+        fix="the model is asked again with this message",
+    )
+
+
+def parse_answer(text: str) -> AgentAnswer:
+    """Parse a model's answer (plain or ```json fenced); AnswerInvalid says what to correct."""
+    from tddhooks.llm.jsonanswer import extract_json_object
+
+    try:
+        data: dict[str, Any] = extract_json_object(text)
+    except LLMAnswerError as error:
+        raise _invalid([error.message]) from error
+    try:
+        return AgentAnswer.model_validate(data)
+    except ValidationError as error:
+        raise _invalid(_describe(error)) from error
+
+
+@dataclass(frozen=True)
+class PathPolicy:
+    """Which repository paths a role may write: globs relative to the root, `**` aware.
+
+    A path is refused when it is protected, when it matches `foreign` (the other role's files,
+    e.g. tests for the implementor), or when it matches none of `writable`.
+    """
+
+    writable: tuple[str, ...]
+    protected: tuple[str, ...]
+    foreign: tuple[str, ...] = ()
+    owner: str = "this role"
+    foreign_reason: str = "it belongs to another role"
+
+
+@cache
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    anchored = "/" in pattern.rstrip("/")
+    body = pattern.strip("/")
+    out = []
+    i = 0
+    while i < len(body):
+        if body.startswith("**/", i):
+            out.append("(?:[^/]+/)*")
+            i += 3
+        elif body.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif body[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif body[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif body[i] == "[" and "]" in body[i + 2 :]:
+            end = body.index("]", i + 2)
+            inner = body[i + 1 : end].replace("\\", "\\\\")
+            out.append("[" + ("^" + inner[1:] if inner.startswith("!") else inner) + "]")
+            i = end + 1
+        else:
+            out.append(re.escape(body[i]))
+            i += 1
+    # like .gitignore: a pattern without a slash matches a file name at any depth
+    prefix = "" if anchored else "(?:[^/]+/)*"
+    return re.compile(prefix + "".join(out))
+
+
+def glob_match(path: str, pattern: str) -> bool:
+    """True when the repository-relative POSIX path matches the glob (`*`, `?`, `[..]`, `**`)."""
+    return _glob_regex(pattern).fullmatch(path) is not None
+
+
+def matches_any(path: str, patterns: Sequence[str]) -> bool:
+    return any(glob_match(path, pattern) for pattern in patterns)
+
+
+def normalize_path(raw: str) -> str:
+    """The clean relative POSIX form of an agent's path; ValueError says why it is unusable."""
+    if not raw.strip():
+        raise ValueError("the path is empty")
+    if "\0" in raw or any(ord(char) < 32 for char in raw):
+        raise ValueError("the path contains control characters")
+    if "\\" in raw:
+        raise ValueError("use forward slashes in paths")
+    if raw.startswith("/") or raw.startswith("~") or re.match(r"^[A-Za-z]:", raw):
+        raise ValueError("absolute paths are refused; give a path relative to the repository root")
+    parts = PurePosixPath(raw).parts
+    if ".." in parts:
+        raise ValueError("'..' is refused; give a path inside the repository")
+    clean = "/".join(part for part in parts if part != ".")
+    if not clean:
+        raise ValueError("the path names the repository root, not a file")
+    return clean
+
+
+def _refusal(root: Path, edit: FileEdit, policy: PathPolicy) -> str | None:
+    try:
+        path = normalize_path(edit.path)
+    except ValueError as error:
+        return str(error)
+    parts = path.split("/")
+    if any(part.casefold() == ".git" for part in parts):
+        return "files inside .git/ are never written"
+    if matches_any(path, policy.protected):
+        return "it is a protected file (tool configuration, hooks, kata, .tdd/)"
+    base = root.resolve()
+    for depth in range(1, len(parts) + 1):
+        if (base.joinpath(*parts[:depth])).is_symlink():
+            return f"it goes through the symlink {'/'.join(parts[:depth])!r}"
+    target = base.joinpath(*parts)
+    if not target.resolve().is_relative_to(base):
+        return "it resolves outside the repository"
+    if matches_any(path, policy.foreign):
+        return f"{policy.owner} may not write it: {policy.foreign_reason}"
+    if not matches_any(path, policy.writable):
+        return f"{policy.owner} may only write {', '.join(policy.writable)}"
+    if target.is_dir():
+        return "it is a directory"
+    if edit.action == "delete" and not target.exists():
+        return "delete of a file that does not exist"
+    size = len((edit.content or "").encode("utf-8"))
+    if size > MAX_FILE_BYTES:
+        return f"content is {size} bytes; the limit is {MAX_FILE_BYTES} per file"
+    if "\0" in (edit.content or ""):
+        return "content contains a NUL character; only text files can be written"
+    return None
+
+
+def check_edits(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> None:
+    """Refuse the whole plan (EditRefused, nothing written) when any edit breaks the rules."""
+    problems: list[str] = []
+    if len(edits) > MAX_EDITS:
+        problems.append(f"{len(edits)} edits; at most {MAX_EDITS} per answer")
+    seen: set[str] = set()
+    for edit in edits:
+        reason = _refusal(root, edit, policy)
+        key = _normal_key(edit.path)
+        if reason is None and key in seen:
+            reason = "the path appears twice in the plan"
+        seen.add(key)
+        if reason is not None:
+            problems.append(f"{edit.action} {edit.path!r}: {reason}")
+    if problems:
+        raise EditRefused(
+            "edits refused, nothing was written: "
+            + "; ".join(problems)
+            + f". Send the whole plan again; {policy.owner} may write {', '.join(policy.writable)}",
+            fix="the model is asked again with this message",
+        )
+
+
+def _write_text(target: Path, text: str) -> None:
+    # write beside the target, then rename: a Ctrl-C never leaves a half-written source file
+    temporary = target.with_name(f".{target.name}.tddhooks-tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8", newline="")
+        os.replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def apply_edits(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> list[str]:
+    """Check the whole plan, then write it (UTF-8, trailing newline); return the paths written."""
+    check_edits(root, edits, policy)
+    base = root.resolve()
+    written = []
+    for edit in edits:
+        path = normalize_path(edit.path)
+        target = base / path
+        if edit.action == "delete":
+            target.unlink()
+        else:
+            content = edit.content or ""
+            if content and not content.endswith("\n"):
+                content += "\n"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            _write_text(target, content)
+        written.append(path)
+    return written

@@ -1,0 +1,354 @@
+"""Prompt context: role relevance, the token budget, determinism, nothing volatile."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tddhooks.agents.context import (
+    TurnContext,
+    build_messages,
+    crate_name,
+    estimate_tokens,
+    public_api,
+    scrub,
+    trim_head,
+    trim_tail,
+)
+from tddhooks.agents.roles import system_prompt
+
+KATA = (
+    "# Römische Zahlen\n\nConvert arabic numbers to roman numerals.\n\n"
+    "## Requirements\n- 1 → I\n- 2 → II\n- 4 → IV\n- 9 → IX\n"
+)
+CARGO = '[package]\nname = "roman-numerals"\nversion = "0.1.0"\nedition = "2021"\n'
+LIB = (
+    "pub fn to_roman(n: u32) -> String {\n    let secret_body = 1;\n"
+    '    "I".repeat(n as usize)\n}\n\nfn helper() {}\n'
+)
+
+
+def _test_file(name: str, value: int, expected: str) -> str:
+    return (
+        f"use roman_numerals::to_roman;\n\n#[test]\nfn {name}() {{\n"
+        f'    assert_eq!(to_roman({value}), "{expected}");\n}}\n'
+    )
+
+
+FILES = {
+    "Cargo.toml": CARGO,
+    "src/lib.rs": LIB,
+    "tests/one.rs": _test_file("one", 1, "I"),
+    "tests/four.rs": _test_file("four", 4, "IV"),
+}
+RED_OUTPUT = (
+    "   Compiling roman-numerals v0.1.0 (/tmp/pytest-7/kata)\n"
+    "    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.52s\n"
+    "     Running tests/four.rs (/tmp/target/debug/deps/four-0123456789abcdef)\n"
+    "test four ... FAILED\n"
+    "thread 'four' panicked at tests/four.rs:5:5:\n"
+    '  left: "IIII"\n right: "IV"\n'
+    "test result: FAILED. 0 passed; 1 failed; finished in 0.00s\n"
+)
+
+
+def _ctx(role: str = "implementor", **overrides: object) -> TurnContext:
+    values: dict[str, object] = {
+        "role": role,
+        "cycle": 3,
+        "kata": KATA,
+        "language": "rust",
+        "last_commit_message": "feat(roman): two is II\n\nContext:\n- Role: Implementor\n",
+        "last_diff": (
+            "diff --git a/src/lib.rs b/src/lib.rs\nindex 1234567..89abcde 100644\n"
+            "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1 +1 @@\n-old\n+new\n"
+        ),
+        "files": tuple(sorted(FILES)),
+        "file_texts": dict(FILES),
+        "test_output_tail": RED_OUTPUT,
+        "hints": ("Stay minimal: implement only what the staged test demands.",),
+        "previous_failure": None,
+        "handoff_intent": "four is IV: the first subtractive numeral",
+        "covered_behaviours": ("tests/one.rs::one", "tests/two.rs::two"),
+        "staged_files": ("tests/four.rs",),
+    }
+    values.update(overrides)
+    return TurnContext(**values)  # type: ignore[arg-type]
+
+
+def _user(ctx: TurnContext, budget: int = 1800) -> str:
+    messages = build_messages(ctx, budget_tokens=budget)
+    assert [message["role"] for message in messages] == ["system", "user"]
+    assert messages[0]["content"] == system_prompt(ctx.role)
+    return messages[1]["content"]
+
+
+# ---------------------------------------------------------------- small pure helpers
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [("", 0), ("abcd", 1), ("abcde", 2), ("ü", 1), ("üüü", 2), ("数字", 2), ("x" * 400, 100)],
+)
+def test_estimate_tokens(text: str, tokens: int) -> None:
+    assert estimate_tokens(text) == tokens
+
+
+@pytest.mark.parametrize(
+    ("manifest", "name"),
+    [
+        (CARGO, "roman_numerals"),
+        ('[package]\nname = "bowling"\n', "bowling"),
+        ("[workspace]\nmembers = []\n", None),
+        ("not = [toml", None),
+        ('[package]\nname = ""\n', None),
+    ],
+)
+def test_crate_name(manifest: str, name: str | None) -> None:
+    assert crate_name(manifest) == name
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "api"),
+    [
+        (LIB, "rust", "pub fn to_roman(n: u32) -> String {…}"),
+        (
+            "pub struct Frame {\n    pins: u8,\n}\nimpl Frame {\n    pub fn new() -> Self {\n"
+            "        Frame { pins: 0 }\n    }\n    fn hidden(&self) {}\n}\n"
+            "pub(crate) const MAX: u8 = 10;\npub use inner::Zähler;\n",
+            "rust",
+            "pub struct Frame {…}\nimpl Frame\n    pub fn new() -> Self {…}\n"
+            "pub(crate) const MAX: u8 = 10;\npub use inner::Zähler;",
+        ),
+        ("fn private() {}\n", "rust", "(no public items yet)"),
+        (
+            "class Game:\n    def roll(self, pins: int) -> None:\n        pass\n"
+            "    def _frame(self):\n        pass\ndef score(game: Game) -> int:\n    return 0\n"
+            "async def fetch() -> None:\n    pass\n",
+            "python",
+            "class Game: ...\n    def roll(self, pins: int) -> None: ...\n"
+            "def score(game: Game) -> int: ...\nasync def fetch() -> None: ...",
+        ),
+        ("anything at all\n", "haskell", "anything at all\n"),
+    ],
+)
+def test_public_api(text: str, language: str, api: str) -> None:
+    assert public_api(text, language) == api
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("finished in 0.52s", "finished in <time>"),
+        ("1 passed in 12ms", "1 passed in <time>"),
+        ("\x1b[31merror\x1b[0m: boom", "error: boom"),
+        ("   Compiling kata v0.1.0 (/tmp/x)\nerror[E0425]: x", "error[E0425]: x"),
+        ("Running tests/a.rs (/tmp/t/debug/deps/a-0123456789abcdef)", "Running tests/a.rs (…/a)"),
+        ("rootdir: /home/Jörg/katas/roman", "rootdir: …/roman"),
+        ("--- /dev/null\n+++ b/tests/a.rs", "--- /dev/null\n+++ b/tests/a.rs"),
+        ("see https://example.com/a/b and a/b/c.rs", "see https://example.com/a/b and a/b/c.rs"),
+        ("x = 10 / 2", "x = 10 / 2"),
+    ],
+)
+def test_scrub_removes_volatile_data(text: str, expected: str) -> None:
+    assert scrub(text) == expected
+
+
+def test_scrub_makes_work_dir_paths_relative() -> None:
+    text = 'File "/srv/kata-ü/src/roman.py", line 3'
+    assert scrub(text, "/srv/kata-ü") == 'File "src/roman.py", line 3'
+
+
+TEN_LINES = "\n".join(f"line {i} ✓" for i in range(10))
+
+
+@pytest.mark.parametrize(
+    ("trim", "tokens", "expected"),
+    [
+        (trim_head, 100, TEN_LINES),
+        (trim_head, 12, "line 0 ✓\nline 1 ✓\n… (8 more lines)"),
+        (trim_tail, 12, "(8 earlier lines) …\nline 8 ✓\nline 9 ✓"),
+        (trim_head, 14, "line 0 ✓\nline 1 ✓\nline 2 ✓\n… (7 more lines)"),
+        (trim_head, 3, "line 0 …"),
+        (trim_tail, 3, "line 9 …"),
+        (trim_head, 0, ""),
+    ],
+)
+def test_trim(trim: object, tokens: int, expected: str) -> None:
+    result = trim(TEN_LINES, tokens)  # type: ignore[operator]
+    assert result == expected
+    assert estimate_tokens(result) <= max(tokens, 0)
+
+
+# ---------------------------------------------------------------- sections and relevance
+
+
+def test_implementor_sees_the_staged_test_first_then_source() -> None:
+    user = _user(_ctx("implementor"))
+    assert (
+        user.index("### tests/four.rs")
+        < user.index("### src/lib.rs")
+        < user.index("### tests/one.rs")
+    )
+    assert "secret_body" in user  # the implementor reads the full source
+    assert "## Handoff intent\nfour is IV" in user
+    assert "## Covered tests" not in user
+    assert "- Stay minimal" in user
+    assert "Crate: `roman_numerals`" in user
+
+
+def test_tester_sees_tests_and_only_the_public_api() -> None:
+    user = _user(_ctx("tester", staged_files=(), handoff_intent=None, hints=()))
+    assert "### src/lib.rs (public API)\n```rust\npub fn to_roman(n: u32) -> String {…}" in user
+    assert "secret_body" not in user
+    assert "fn helper" not in user
+    assert "### tests/one.rs" in user
+    assert "## Covered tests\none, two" in user
+    assert "## Handoff intent" not in user
+    assert "use roman_numerals::" in user
+
+
+def test_refactorer_sees_source_before_tests() -> None:
+    user = _user(_ctx("refactorer", handoff_intent="ignored for the refactorer"))
+    assert user.index("### src/lib.rs") < user.index("### tests/")
+    assert "secret_body" in user
+    assert "## Handoff intent" not in user
+    assert "## Covered tests" not in user
+
+
+def test_sections_come_in_a_fixed_order_and_empty_ones_are_left_out() -> None:
+    user = _user(_ctx("implementor", previous_failure="clippy: unused variable `x`"))
+    titles = [line[3:] for line in user.splitlines() if line.startswith("## ")]
+    assert titles == [
+        "Kata", "Cycle", "Last commit message", "Last diff", "Files", "Relevant files",
+        "Test output (tail)", "Supervisor hints", "Previous attempt failed because",
+        "Handoff intent",
+    ]  # fmt: skip
+    bare = _user(_ctx("implementor", last_commit_message="", last_diff="", hints=()))
+    assert "## Last commit message" not in bare
+    assert "## Supervisor hints" not in bare
+
+
+def test_explicit_crate_name_wins_and_no_manifest_means_no_crate_line() -> None:
+    assert "Crate: `zahlen`" in _user(_ctx(crate_name="zahlen"))
+    texts = {path: text for path, text in FILES.items() if path != "Cargo.toml"}
+    assert "Crate:" not in _user(_ctx(file_texts=texts))
+
+
+def test_test_output_and_failures_are_scrubbed_and_diff_index_lines_dropped() -> None:
+    user = _user(_ctx(previous_failure="boom at /tmp/pytest-7/kata/src/lib.rs:3"))
+    assert "/tmp/" not in user
+    assert "0.52s" not in user
+    assert "Compiling" not in user
+    assert "index 1234567" not in user
+    assert "…/lib.rs:3" in user
+
+
+# ---------------------------------------------------------------- budget and determinism
+
+
+@pytest.mark.parametrize("role", ["tester", "implementor", "refactorer"])
+def test_same_inputs_give_byte_identical_messages(role: str) -> None:
+    first = build_messages(_ctx(role), budget_tokens=1800)
+    second = build_messages(_ctx(role, file_texts=dict(FILES)), budget_tokens=1800)
+    assert first == second
+
+
+def test_volatile_tool_output_does_not_change_the_prompt() -> None:
+    other_run = RED_OUTPUT.replace("0.52s", "3.07s").replace("/tmp/pytest-7", "/var/elsewhere")
+    other_run = other_run.replace("0123456789abcdef", "fedcba9876543210")
+    assert build_messages(_ctx(), budget_tokens=1800) == build_messages(
+        _ctx(test_output_tail=other_run), budget_tokens=1800
+    )
+
+
+def _grown_kata(tests: int) -> TurnContext:
+    """A kata after `tests` cycles: one test file per behaviour and a long history."""
+    files = {"Cargo.toml": CARGO, "src/lib.rs": LIB * 3}
+    for index in range(tests):
+        files[f"tests/behaviour_{index:02}.rs"] = _test_file(f"behaviour_{index:02}", index, "X")
+    history = "\n".join(f"+ line {i} of a long change — ü" for i in range(40 * tests))
+    return _ctx(
+        "tester",
+        files=tuple(sorted(files)),
+        file_texts=files,
+        last_diff=history,
+        last_commit_message="feat: x\n\n" + "Rationale:\n- because\n" * tests,
+        test_output_tail="\n".join(f"test behaviour_{i:02} ... ok" for i in range(tests)),
+        covered_behaviours=tuple(
+            f"tests/behaviour_{i:02}.rs::behaviour_{i:02}" for i in range(tests)
+        ),
+        hints=tuple(f"hint {i}" for i in range(tests)),
+        previous_failure="error: " + "boom " * 50 * tests,
+        kata=KATA * tests,
+    )
+
+
+@pytest.mark.parametrize("role", ["tester", "implementor", "refactorer"])
+@pytest.mark.parametrize("budget", [200, 600, 1800, 4000])
+def test_user_message_stays_within_the_budget(role: str, budget: int) -> None:
+    ctx = dataclasses.replace(_grown_kata(30), role=role, staged_files=("tests/behaviour_29.rs",))
+    assert estimate_tokens(_user(ctx, budget)) <= budget
+
+
+def test_prompt_is_bounded_as_history_grows() -> None:
+    system = estimate_tokens(system_prompt("tester"))
+    sizes = [estimate_tokens(_user(_grown_kata(tests))) for tests in (1, 5, 30, 60)]
+    assert all(size <= 1800 for size in sizes)
+    # a small kata's whole turn (system + user) is around 2k tokens
+    assert system + max(sizes) <= 2200
+    assert sizes[2] == sizes[3] or abs(sizes[2] - sizes[3]) < 150
+
+
+def test_big_history_still_shows_kata_hints_and_failure() -> None:
+    user = _user(dataclasses.replace(_grown_kata(30), role="implementor"))
+    assert user.startswith("## Kata\n### Römische Zahlen\n")
+    assert "\n#### Requirements\n" in user  # kata headings sit below our sections
+    assert "- hint 0" in user
+    assert "## Previous attempt failed because\nerror: boom" in user
+    assert "more lines)" in user or "…" in user
+
+
+def test_a_writable_file_is_never_shown_truncated() -> None:
+    huge = "pub fn big() {}\n" + "// filler ✓\n" * 2000
+    user = _user(_ctx("implementor", file_texts={**FILES, "src/lib.rs": huge}))
+    assert "### src/lib.rs" not in user
+    assert "not shown, over the context budget: src/lib.rs" in user
+
+
+def test_a_read_only_file_that_does_not_fit_is_shown_truncated() -> None:
+    huge_test = _test_file("four", 4, "IV") + "// filler\n" * 2000
+    user = _user(_ctx("implementor", file_texts={**FILES, "tests/four.rs": huge_test}))
+    assert "### tests/four.rs (truncated)" in user
+    assert "use roman_numerals::to_roman;" in user
+
+
+_PRINT_MESSAGES = """
+import json, sys
+sys.path[:0] = [sys.argv[1], sys.argv[2]]
+from test_agent_context import _grown_kata
+from tddhooks.agents.context import build_messages
+print(json.dumps(build_messages(_grown_kata(12), budget_tokens=900)))
+"""
+
+
+def test_messages_are_identical_across_processes() -> None:
+    here = Path(__file__).parent
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", _PRINT_MESSAGES, str(here), str(here.parent)],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2")
+    }
+    assert len(outputs) == 1
+    assert json.loads(outputs.pop()) == build_messages(_grown_kata(12), budget_tokens=900)
