@@ -1,4 +1,4 @@
-"""Language runners: a registry of small, equal plug-ins."""
+"""Language runners: a registry of small, equal plug-ins (adding a language is one entry)."""
 
 from __future__ import annotations
 
@@ -6,32 +6,36 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tddhooks.errors import ConfigError
+from tddhooks.runners.python import PythonRunner
+from tddhooks.runners.rust import RustRunner
 
 if TYPE_CHECKING:
     from tddhooks.runners.base import Runner
 
-LANGUAGES = ("rust", "python")
+REGISTRY: dict[str, type[Runner]] = {
+    RustRunner.name: RustRunner,
+    PythonRunner.name: PythonRunner,
+}
+LANGUAGES = tuple(REGISTRY)
+# manifest file -> language, most specific first (a Rust crate may carry Python tooling files)
+_MANIFESTS = (("Cargo.toml", "rust"), ("pyproject.toml", "python"), ("setup.py", "python"))
 
 
 def get_runner(language: str) -> Runner:
     """The runner registered under `language`."""
-    if language == "rust":
-        from tddhooks.runners.rust import RustRunner
-
-        return RustRunner()
-    if language == "python":
-        from tddhooks.runners.python import PythonRunner
-
-        return PythonRunner()
-    raise ConfigError(
-        f"unknown language {language!r}", fix=f"use one of: {', '.join(LANGUAGES)}"
-    )
+    try:
+        runner_class = REGISTRY[language]
+    except KeyError:
+        raise ConfigError(
+            f"unknown language {language!r}",
+            fix=f"set `language:` in tdd.yaml (or --language) to one of: {', '.join(LANGUAGES)}",
+        ) from None
+    return runner_class()
 
 
 def detect_language(root: Path) -> str | None:
-    """Guess the language of an existing project from its manifest."""
-    if (root / "Cargo.toml").exists():
-        return "rust"
-    if (root / "pyproject.toml").exists() or (root / "setup.py").exists():
-        return "python"
+    """Guess the language of an existing project from its manifest file."""
+    for manifest, language in _MANIFESTS:
+        if (root / manifest).exists():
+            return language
     return None

@@ -1,0 +1,94 @@
+"""What the language runners share: scaffold writing, name cleaning, output tails, timeouts.
+
+Kept free of pydantic and of process starts so the hook path can import a runner cheaply.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tddhooks.errors import EnvironmentProblem
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
+TAIL_LINES = 40
+TIMED_OUT_EXIT = 124  # proc.TIMED_OUT, repeated here so parsing never imports the process edge
+TIMEOUT_MARKER = "[tddhooks] killed after"
+FALLBACK_NAME = "kata"
+
+
+def output_tail(output: str, lines: int = TAIL_LINES) -> str:
+    """The last `lines` lines of output, trailing blank lines dropped."""
+    return "\n".join(output.rstrip().splitlines()[-lines:])
+
+
+def was_killed(output: str, exit_code: int) -> bool:
+    """Whether proc.run killed the command for running past its timeout."""
+    return exit_code == TIMED_OUT_EXIT or TIMEOUT_MARKER in output
+
+
+def timeout_line(output: str) -> str:
+    """The proc layer's own timeout note, or a generic one."""
+    for line in reversed(output.splitlines()):
+        if TIMEOUT_MARKER in line:
+            return line.strip()
+    return "[tddhooks] the test command timed out"
+
+
+def last_lines(output: str, count: int = 5) -> list[str]:
+    """The last non-blank lines, for failures no parser rule recognised."""
+    return [line for line in output.splitlines() if line.strip()][-count:]
+
+
+def name_words(project_name: str) -> list[str]:
+    """Lower-case ASCII words of a name: accents dropped ("Café" -> "cafe"), rest split off."""
+    decomposed = unicodedata.normalize("NFKD", project_name.casefold())
+    ascii_text = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return [word for word in re.split(r"[^a-z0-9]+", ascii_text.lower()) if word]
+
+
+def _walk(node: Traversable, prefix: str = "") -> Iterator[tuple[str, Traversable]]:
+    for child in sorted(node.iterdir(), key=lambda item: item.name):
+        relative = f"{prefix}{child.name}"
+        if child.is_dir():
+            yield from _walk(child, relative + "/")
+        elif child.is_file():
+            yield relative, child
+
+
+def _substitute(text: str, replacements: Mapping[str, str]) -> str:
+    for placeholder, value in replacements.items():
+        text = text.replace("{" + placeholder + "}", value)
+    return text
+
+
+def write_scaffold(language: str, dest: Path, replacements: Mapping[str, str]) -> list[str]:
+    """Copy templates/scaffolds/<language>/ into dest with placeholders filled in.
+
+    Existing files are never touched; returns the '/'-separated relative paths written.
+    """
+    from tddhooks.resources import templates  # importlib.resources is slow to import: not on hooks
+
+    written: list[str] = []
+    for relative, source in _walk(templates() / "scaffolds" / language):
+        target_relative = _substitute(relative, replacements)
+        target = dest / target_relative
+        if target.exists() or target.is_symlink():
+            continue
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(
+                _substitute(source.read_text(encoding="utf-8"), replacements), encoding="utf-8"
+            )
+        except OSError as error:
+            raise EnvironmentProblem(
+                f"cannot write scaffold file {target}: {error.strerror or error}",
+                fix=f"make {dest} writable, or move the file that blocks {target_relative}",
+            ) from error
+        written.append(target_relative)
+    return written

@@ -1,0 +1,157 @@
+"""The Rust runner: cargo fmt, cargo clippy -D warnings, cargo test; a zero-dependency scaffold."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tddhooks.runners.common import FALLBACK_NAME, name_words, write_scaffold
+from tddhooks.runners.libtest import parse_cargo_test
+
+if TYPE_CHECKING:
+    from tddhooks.runners.base import RunnerCommands, TestReport
+
+# cargo refuses these as package names (keywords, the built-in crates, its own directories)
+_RESERVED = frozenset((
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum",
+    "extern", "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move",
+    "mut", "pub", "ref", "return", "self", "super", "static", "struct", "trait", "true", "type",
+    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "gen", "macro",
+    "override", "priv", "try", "typeof", "unsized", "virtual", "yield", "test", "core", "std",
+    "alloc", "proc_macro", "proc-macro", "deps", "examples", "build", "incremental", "con", "prn",
+    "aux", "nul", "com1", "lpt1",
+))  # fmt: skip
+
+# comments, strings and char literals: blanked before looking for #[test] so text in them is inert
+_NOISE = re.compile(
+    r"""//[^\n]*
+      | /\*
+      | (?<!\w)b?r(?P<hashes>\#*)".*?"(?P=hashes)
+      | (?<!\w)b?"(?:\\.|[^"\\])*"
+      | (?<!\w)b?'(?:\\(?:x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]{1,6}\}|.)|[^\\'\n])'
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+_TEST_FN = re.compile(
+    r"#\s*\[\s*test\s*\]"
+    r"(?:\s*#\s*\[[^\]]*\])*"  # further attributes: #[should_panic], #[ignore], ...
+    r"\s*(?:pub(?:\s*\([^)]*\))?\s+)?"
+    r"(?:(?:const|async|unsafe|extern(?:\s*\"\")?)\s+)*"
+    r"fn\s+(?:r\#)?(?P<name>[^\W\d]\w*)"
+)
+
+
+def _block_comment_end(text: str, start: int) -> int:
+    """Index just past the block comment opened before `start`; Rust block comments nest."""
+    depth, index = 1, start
+    while depth and index < len(text):
+        pair = text[index : index + 2]
+        if pair == "/*":
+            depth, index = depth + 1, index + 2
+        elif pair == "*/":
+            depth, index = depth - 1, index + 2
+        else:
+            index += 1
+    return index
+
+
+def code_only(text: str) -> str:
+    """Rust source with comments removed and string/char literals emptied."""
+    parts: list[str] = []
+    position = 0
+    while match := _NOISE.search(text, position):
+        parts.append(text[position : match.start()])
+        token = match.group(0)
+        if token == "/*":
+            position = _block_comment_end(text, match.end())
+            parts.append(" ")
+            continue
+        parts.append(" " if token.startswith("//") else '""')
+        position = match.end()
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def rust_test_names(files: Mapping[str, str]) -> set[str]:
+    """'<path>::<fn>' for every #[test] function in the .rs files given (path -> text)."""
+    names: set[str] = set()
+    for path, text in files.items():
+        if path.endswith(".rs"):
+            names.update(f"{path}::{m['name']}" for m in _TEST_FN.finditer(code_only(text)))
+    return names
+
+
+def crate_name(project_name: str) -> str:
+    """A package name cargo accepts: "Bowling Kata!" -> "bowling-kata", "2048" -> "kata-2048"."""
+    name = "-".join(name_words(project_name)) or FALLBACK_NAME
+    if name[0].isdigit():
+        name = f"{FALLBACK_NAME}-{name}"
+    if name in _RESERVED:
+        name = f"{name}-{FALLBACK_NAME}"
+    return name
+
+
+@cache
+def _toolchain_version() -> str:
+    from tddhooks import proc
+
+    parts = []
+    for tool in ("rustc", "cargo"):
+        result = proc.run([tool, "--version"], timeout_s=60)
+        parts.append(result.stdout.strip() if result.ok else f"{tool}: unavailable")
+    return "; ".join(parts)
+
+
+class RustRunner:
+    """cargo, rustfmt and clippy; tests live in tests/*.rs (integration tests)."""
+
+    name = "rust"
+    test_globs: tuple[str, ...] = ("tests/**",)
+    source_globs: tuple[str, ...] = ("src/**", "Cargo.toml")
+    skip_markers: tuple[re.Pattern[str], ...] = (
+        re.compile(r"#\s*\[\s*ignore"),
+        re.compile(r"#\s*\[\s*cfg_attr\s*\(.*\bignore\b"),
+    )
+    tool_names: tuple[str, ...] = ("cargo", "cargo-clippy", "rustfmt")
+
+    def default_commands(self) -> RunnerCommands:
+        """cargo fmt --check, clippy with warnings as errors, and every test binary."""
+        from tddhooks.runners.base import RunnerCommands
+
+        return RunnerCommands(
+            fmt_check=("cargo", "fmt", "--all", "--", "--check"),
+            fmt_fix=("cargo", "fmt", "--all"),
+            lint=("cargo", "clippy", "--all-targets", "--quiet", "--", "-D", "warnings"),
+            # --no-fail-fast: every binary runs, so every failing test is named, not just the first
+            test=("cargo", "test", "--all", "--no-fail-fast"),
+            timeout_s=300.0,
+        )
+
+    def env(self, target_dir: Path | None) -> dict[str, str]:
+        """Plain, parseable output; a shared target dir unless the caller already chose one."""
+        extra = {"CARGO_TERM_COLOR": "never", "RUST_BACKTRACE": "0"}
+        if target_dir is not None and "CARGO_TARGET_DIR" not in os.environ:
+            extra["CARGO_TARGET_DIR"] = str(target_dir)
+        return extra
+
+    def parse_test_output(self, output: str, exit_code: int) -> TestReport:
+        """Counts, names, panics and rustc errors from `cargo test` output."""
+        return parse_cargo_test(output, exit_code)
+
+    def test_names(self, files: Mapping[str, str]) -> set[str]:
+        """Static '<path>::<fn>' names of #[test] functions."""
+        return rust_test_names(files)
+
+    def toolchain_version(self) -> str:
+        """`rustc --version; cargo --version`, asked once per process."""
+        return _toolchain_version()
+
+    def scaffold(self, dest: Path, project_name: str) -> list[str]:
+        """Cargo.toml, Cargo.lock, src/lib.rs and tests/.gitkeep: green under fmt, clippy, test."""
+        package = crate_name(project_name)
+        replacements = {"project": package, "crate": package.replace("-", "_")}
+        return write_scaffold("rust", dest, replacements)

@@ -1,0 +1,1 @@
+"""The {package} kata, grown one test at a time: tests go in tests/, code here."""

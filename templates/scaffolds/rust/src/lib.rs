@@ -1,0 +1,1 @@
+//! The `{crate}` kata, grown one test at a time: tests go in `tests/`, code here.

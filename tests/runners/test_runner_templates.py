@@ -1,0 +1,56 @@
+"""Shipped templates: tdd.yaml validates with every default, katas have the agreed sections."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tddhooks.config import TddConfig, default_config_yaml, parse_config
+from tddhooks.resources import read_template, templates
+
+KATAS = ("string-calculator", "bowling", "mars-rover", "game-of-life")
+
+
+@pytest.mark.parametrize("language", ["rust", "python"])
+@pytest.mark.parametrize("kata", ["kata.md", "katas/bowling kätä.md", "docs/a: b.md"])
+def test_tdd_yaml_template_validates_and_spells_out_the_defaults(language: str, kata: str) -> None:
+    text = default_config_yaml(language, kata)
+    assert "{language}" not in text
+    assert "{kata}" not in text
+    config = parse_config(text, Path("tdd.yaml"))
+    assert config == TddConfig(language=language, kata_description=kata)  # type: ignore[arg-type]
+
+
+def test_tdd_yaml_template_comments_every_setting() -> None:
+    for line in read_template("tdd.yaml").splitlines():
+        if re.match(r"^\s*[a-z_]+:", line):
+            assert " # " in line, f"setting without a comment: {line.strip()}"
+
+
+def test_every_shipped_kata_is_listed() -> None:
+    shipped = sorted(
+        node.name.removesuffix(".md")
+        for node in (templates() / "katas").iterdir()
+        if node.name.endswith(".md")
+    )
+    assert shipped == sorted(KATAS)
+
+
+@pytest.mark.parametrize("kata", KATAS)
+def test_kata_has_title_goal_requirements_notes_and_done_when(kata: str) -> None:
+    text = read_template(f"katas/{kata}.md")
+    lines = text.splitlines()
+    assert lines[0].startswith("# ")
+    goal = text.split("\n\n")[1]
+    assert not goal.startswith("#")
+    assert goal.rstrip().endswith(".")
+    headings = [line for line in lines if line.startswith("## ")]
+    assert headings == ["## Requirements", "## Notes", "## Done when"]
+    requirements = text.split("## Requirements", 1)[1].split("## Notes", 1)[0]
+    steps = re.findall(r"^(\d+)\. ", requirements, flags=re.MULTILINE)
+    assert steps == [str(number) for number in range(1, len(steps) + 1)]
+    assert 6 <= len(steps) <= 10
+    assert text.split("## Done when", 1)[1].strip()
+    assert len(lines) <= 60
