@@ -1,0 +1,225 @@
+"""Answers on disk (diskcache), keyed by a hash of the canonical request; never by the key.
+
+The key format is a contract: sha256 of canonical JSON (sorted keys, compact separators) of
+base URL, model, temperature, messages and response format. Change it only on purpose.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from tddhooks.errors import EnvironmentProblem
+
+CACHE_ENV = "TDDHOOKS_CACHE_DIR"
+COUNTERS_FILE = "last-drive.json"
+KEY_VERSION = 1
+_BAD_PREFIX = "bad:"
+
+
+def canonical_json(value: object) -> str:
+    """Sorted keys, compact separators, UTF-8 kept: the same value always gives the same text."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def sha256_hex(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def default_cache_dir() -> Path:
+    """$TDDHOOKS_CACHE_DIR, else the platform's user cache directory + tddhooks/llm."""
+    configured = os.environ.get(CACHE_ENV)
+    if configured:
+        return Path(configured).expanduser()
+    if sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    elif os.name == "nt":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "tddhooks" / "llm"
+
+
+@dataclass(frozen=True)
+class CachedAnswer:
+    """What is stored per request: the answer and the usage it cost when it was fresh."""
+
+    content: str
+    prompt_tokens: int
+    completion_tokens: int
+    finish_reason: str | None
+    estimated_usage: bool = False
+
+
+@dataclass(frozen=True)
+class CacheStats:
+    """Entries and size on disk, plus the counters of the last drive that used the cache."""
+
+    directory: Path
+    entries: int
+    size_bytes: int
+    hits: int
+    misses: int
+    marked_bad: int
+    last_used: float | None
+
+
+def _read_counters(directory: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((directory / COUNTERS_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+class AnswerCache:
+    """read=False asks the model again (--refresh-cache); write=False stores nothing."""
+
+    def __init__(
+        self, directory: Path | None = None, *, read: bool = True, write: bool = True
+    ) -> None:
+        self.directory = directory or default_cache_dir()
+        self.read = read
+        self.write = write
+        self.hits = 0
+        self.misses = 0
+        self.marked_bad = 0
+        try:
+            import diskcache
+
+            self.directory.mkdir(parents=True, exist_ok=True)
+            self._store = diskcache.Cache(str(self.directory))
+        except Exception as error:  # diskcache raises sqlite3/OS errors of many kinds
+            raise EnvironmentProblem(
+                f"cannot open the LLM cache in {self.directory}: {error}",
+                fix=f"point {CACHE_ENV} at a writable directory, or pass --no-cache",
+            ) from error
+
+    @staticmethod
+    def key_for(
+        base_url: str,
+        model: str,
+        temperature: float,
+        messages: list[dict[str, str]],
+        response_format: dict[str, Any] | None,
+    ) -> str:
+        """The request's cache key (the API key is deliberately not an input)."""
+        request = {
+            "v": KEY_VERSION,
+            "base_url": base_url.rstrip("/"),
+            "model": model,
+            "temperature": temperature,
+            "messages": messages,
+            "response_format": response_format,
+        }
+        return sha256_hex(canonical_json(request))
+
+    def get(self, key: str) -> CachedAnswer | None:
+        """The stored answer, counting a hit or a miss; None when reading is off."""
+        if not self.read:
+            self.misses += 1
+            self._save_counters()
+            return None
+        raw = self._store.get(key)
+        answer = _decode(raw) if isinstance(raw, str) else None
+        if answer is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        self._save_counters()
+        return answer
+
+    def put(self, key: str, answer: CachedAnswer) -> bool:
+        """Store an answer; refused when writing is off or it is an answer marked bad before."""
+        if not self.write:
+            return False
+        if self._store.get(_BAD_PREFIX + key) == sha256_hex(answer.content):
+            return False
+        self._store.set(key, canonical_json(asdict(answer)))
+        return True
+
+    def mark_bad(self, key: str) -> None:
+        """Forget this answer so the same request goes to the model again, and refuse to store
+        exactly this answer for it later (a deterministic model may repeat itself)."""
+        raw = self._store.get(key)
+        answer = _decode(raw) if isinstance(raw, str) else None
+        self._store.delete(key)
+        if answer is not None:
+            self._store.set(_BAD_PREFIX + key, sha256_hex(answer.content))
+        self.marked_bad += 1
+        self._save_counters()
+
+    def stats(self) -> CacheStats:
+        return cache_stats(self.directory, store=self._store)
+
+    def close(self) -> None:
+        self._store.close()
+
+    def _save_counters(self) -> None:
+        counters = {
+            "hits": self.hits,
+            "misses": self.misses,
+            "marked_bad": self.marked_bad,
+            "last_used": time.time(),
+        }
+        target = self.directory / COUNTERS_FILE
+        temporary = target.with_suffix(f".{os.getpid()}.tmp")
+        try:
+            temporary.write_text(json.dumps(counters), encoding="utf-8")
+            temporary.replace(target)
+        except OSError:
+            pass  # counters are informative; a full disk must not stop a drive
+
+
+def _decode(raw: str) -> CachedAnswer | None:
+    try:
+        return CachedAnswer(**json.loads(raw))
+    except (ValueError, TypeError):
+        return None  # written by another version: treat as a miss
+
+
+def cache_stats(directory: Path | None = None, *, store: Any = None) -> CacheStats:
+    """Statistics without creating the cache directory when it does not exist yet."""
+    directory = directory or default_cache_dir()
+    counters = _read_counters(directory)
+    entries = size = 0
+    if store is None and (directory / "cache.db").exists():
+        import diskcache
+
+        with diskcache.Cache(str(directory)) as opened:
+            entries, size = _count(opened)
+    elif store is not None:
+        entries, size = _count(store)
+    return CacheStats(
+        directory=directory,
+        entries=entries,
+        size_bytes=size,
+        hits=int(counters.get("hits", 0)),
+        misses=int(counters.get("misses", 0)),
+        marked_bad=int(counters.get("marked_bad", 0)),
+        last_used=counters.get("last_used"),
+    )
+
+
+def _count(store: Any) -> tuple[int, int]:
+    answers = sum(1 for key in store.iterkeys() if not str(key).startswith(_BAD_PREFIX))
+    return answers, int(store.volume())
+
+
+def clear_cache(directory: Path | None = None) -> tuple[int, int]:
+    """Delete every cached answer and the counters; returns (entries, bytes) that were there."""
+    directory = directory or default_cache_dir()
+    before = cache_stats(directory)
+    if (directory / "cache.db").exists():
+        import diskcache
+
+        with diskcache.Cache(str(directory)) as opened:
+            opened.clear()
+    (directory / COUNTERS_FILE).unlink(missing_ok=True)
+    return before.entries, before.size_bytes

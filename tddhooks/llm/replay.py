@@ -1,0 +1,206 @@
+"""The `replay` provider: answers from a recorded session (JSONL), and the recorder that writes one.
+
+One line per answer: {"role", "messages_sha", "answer", "prompt_tokens", "completion_tokens"}.
+Answers are served per role, in order; a different request only warns (prompts may drift a
+little between versions while the recorded answers stay valid).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import IO
+
+from tddhooks.errors import ConfigError, LLMAnswerError
+from tddhooks.llm.cache import canonical_json, sha256_hex
+
+SESSION_SUFFIX = ".jsonl"
+
+
+def messages_sha(messages: list[dict[str, str]]) -> str:
+    """The fingerprint of a request's messages (canonical JSON, sha256)."""
+    return sha256_hex(canonical_json(messages))
+
+
+@dataclass(frozen=True)
+class ReplayEntry:
+    """One recorded answer."""
+
+    role: str
+    messages_sha: str
+    answer: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+def _parse_line(line: str, where: str) -> ReplayEntry:
+    try:
+        data = json.loads(line)
+    except ValueError as error:
+        raise ConfigError(
+            f"{where}: not a JSON line: {error}",
+            fix="record the session again with `tddhooks drive --record FILE`",
+        ) from error
+    if not isinstance(data, dict) or not isinstance(data.get("role"), str):
+        raise ConfigError(f"{where}: expected an object with a 'role'", fix="fix or re-record it")
+    if not isinstance(data.get("answer"), str):
+        raise ConfigError(f"{where}: expected a string 'answer'", fix="fix or re-record it")
+    return ReplayEntry(
+        role=data["role"],
+        messages_sha=str(data.get("messages_sha", "")),
+        answer=data["answer"],
+        prompt_tokens=int(data.get("prompt_tokens") or 0),
+        completion_tokens=int(data.get("completion_tokens") or 0),
+    )
+
+
+class ReplaySession:
+    """Per-role queues of recorded answers; `warn` hears about requests that differ."""
+
+    def __init__(
+        self,
+        entries: Iterable[ReplayEntry],
+        *,
+        source: str = "recorded session",
+        warn: Callable[[str], None] | None = None,
+    ) -> None:
+        self.source = source
+        self.mismatches = 0
+        self._warn = warn
+        self._queues: dict[str, deque[ReplayEntry]] = {}
+        for entry in entries:
+            self._queues.setdefault(entry.role, deque()).append(entry)
+        self._served: dict[str, int] = {}
+
+    @classmethod
+    def from_text(
+        cls, text: str, source: str, *, warn: Callable[[str], None] | None = None
+    ) -> ReplaySession:
+        entries = [
+            _parse_line(line, f"{source}:{number}")
+            for number, line in enumerate(text.splitlines(), start=1)
+            if line.strip()
+        ]
+        return cls(entries, source=source, warn=warn)
+
+    @classmethod
+    def from_file(cls, path: Path, *, warn: Callable[[str], None] | None = None) -> ReplaySession:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise ConfigError(
+                f"cannot read the recorded session {path}: {error}",
+                fix="give the path of a .jsonl file written by `tddhooks drive --record`",
+            ) from error
+        return cls.from_text(text, str(path), warn=warn)
+
+    def remaining(self, role: str) -> int:
+        return len(self._queues.get(role, ()))
+
+    def next_entry(self, role: str, messages: list[dict[str, str]]) -> ReplayEntry:
+        """The next recorded answer for `role`; LLMAnswerError when the session has no more."""
+        queue = self._queues.get(role)
+        if not queue:
+            raise LLMAnswerError(
+                f"the recorded session has no more answers for role {role} ({self.source})",
+                fix="run fewer steps, or record a longer session with --record",
+            )
+        entry = queue.popleft()
+        served = self._served[role] = self._served.get(role, 0) + 1
+        if entry.messages_sha and entry.messages_sha != messages_sha(messages):
+            self.mismatches += 1
+            if self.mismatches == 1:
+                self._say(
+                    f"replay: request {served} of the {role} differs from the recorded one; "
+                    "serving the recorded answer anyway (further differences are not reported)"
+                )
+        return entry
+
+    def next_answer(self, role: str, messages: list[dict[str, str]]) -> str:
+        return self.next_entry(role, messages).answer
+
+    def _say(self, text: str) -> None:
+        if self._warn is not None:
+            self._warn(text)
+            return
+        from tddhooks.output import warn
+
+        warn(text)
+
+
+def shipped_sessions(directory: Traversable | None = None) -> list[str]:
+    """Names of the sessions shipped in templates/sessions/."""
+    folder = directory if directory is not None else _sessions_dir()
+    if not folder.is_dir():
+        return []
+    names = (item.name for item in folder.iterdir() if item.name.endswith(SESSION_SUFFIX))
+    return sorted(name[: -len(SESSION_SUFFIX)] for name in names)
+
+
+def _sessions_dir() -> Traversable:
+    from tddhooks.resources import templates
+
+    return templates() / "sessions"
+
+
+def load_session(
+    name_or_path: str,
+    *,
+    directory: Traversable | None = None,
+    warn: Callable[[str], None] | None = None,
+) -> ReplaySession:
+    """A session file path, else a shipped session name (`replay:<name>`)."""
+    path = Path(name_or_path).expanduser()
+    if path.is_file():
+        return ReplaySession.from_file(path, warn=warn)
+    folder = directory if directory is not None else _sessions_dir()
+    name = name_or_path.removesuffix(SESSION_SUFFIX)
+    shipped = folder / f"{name}{SESSION_SUFFIX}"
+    if "/" not in name and shipped.is_file():
+        return ReplaySession.from_text(shipped.read_text(encoding="utf-8"), name, warn=warn)
+    known = ", ".join(shipped_sessions(folder)) or "none"
+    raise ConfigError(
+        f"no recorded session {name_or_path!r}: it is neither a file nor a shipped session",
+        fix=f"give a .jsonl path, or one of the shipped sessions: {known}",
+    )
+
+
+class Recorder:
+    """Writes one JSONL line per answer of a live run (`tddhooks drive --record FILE`)."""
+
+    def __init__(self, path: Path, *, append: bool = False) -> None:
+        self.path = path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._file: IO[str] = path.open("a" if append else "w", encoding="utf-8")
+        except OSError as error:
+            raise ConfigError(
+                f"cannot write the recording {path}: {error}",
+                fix="choose a writable path for --record",
+            ) from error
+
+    def write(
+        self,
+        role: str,
+        messages: list[dict[str, str]],
+        answer: str,
+        prompt_tokens: int = 0,
+        completion_tokens: int = 0,
+    ) -> None:
+        entry = ReplayEntry(role, messages_sha(messages), answer, prompt_tokens, completion_tokens)
+        # flushed per line so an interrupted drive still leaves a usable recording
+        self._file.write(json.dumps(asdict(entry), ensure_ascii=False) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> Recorder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

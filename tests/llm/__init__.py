@@ -1,0 +1,1 @@
+"""Tests of the LLM provider layer (tddhooks/llm)."""

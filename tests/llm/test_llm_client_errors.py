@@ -1,0 +1,179 @@
+"""ChatClient failures: retries with backoff, and one clear error per kind of failure."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from support.fake_openai import (
+    Delay,
+    Drop,
+    EmptyChoices,
+    Fail,
+    FakeOpenAI,
+    Garbage,
+    Reply,
+    unused_port,
+)
+
+from tddhooks.errors import LLMAnswerError, LLMError
+from tddhooks.llm.cache import AnswerCache
+from tddhooks.llm.client import TruncatedAnswer, UnusableAnswer
+
+from .conftest import MESSAGES, SECRET, SettingsFactory, make_client
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [Fail(429, "slow down"), Fail(500, "boom"), Fail(503, "overloaded"), Drop()],
+)
+def test_transient_failures_are_retried_with_backoff(
+    fake_openai: FakeOpenAI, make_settings: SettingsFactory, failure: Fail | Drop
+) -> None:
+    fake_openai.enqueue(failure, failure, "finally")
+    sleeps: list[float] = []
+    result = make_client(make_settings, sleeps=sleeps).complete(MESSAGES, role="tester")
+    assert result.content == "finally"
+    assert sleeps == [0.5, 1.0]
+    assert len(fake_openai.chat_requests) == 3
+
+
+def test_retry_after_is_respected_but_capped(
+    fake_openai: FakeOpenAI, make_settings: SettingsFactory
+) -> None:
+    fake_openai.enqueue(Fail(429, "wait", retry_after=3), Fail(429, "wait", retry_after=600), "ok")
+    sleeps: list[float] = []
+    make_client(make_settings, sleeps=sleeps).complete(MESSAGES, role="tester")
+    assert sleeps == [3.0, 8.0]
+
+
+@pytest.mark.parametrize(
+    ("failure", "message"),
+    [
+        (
+            Fail(429, "slow down"),
+            "still rate-limiting custom:fake-model (HTTP 429) after 3 attempts: slow down",
+        ),
+        (
+            Fail(502, "bad gateway"),
+            "keeps failing for custom:fake-model (HTTP 502) after 3 attempts: bad gateway",
+        ),
+        (Drop(), "cannot reach"),
+    ],
+)
+def test_retries_give_up_with_a_clear_error(
+    fake_openai: FakeOpenAI, make_settings: SettingsFactory, failure: Fail | Drop, message: str
+) -> None:
+    fake_openai.enqueue(failure, failure, failure, "never served")
+    sleeps: list[float] = []
+    with pytest.raises(LLMError) as caught:
+        make_client(make_settings, sleeps=sleeps).complete(MESSAGES, role="tester")
+    assert message in caught.value.message
+    assert "after 3 attempts" in caught.value.message
+    assert len(sleeps) == 2
+    assert fake_openai.pending == 1
+
+
+def test_401_names_the_key_source_not_the_key(
+    fake_openai: FakeOpenAI, make_settings: SettingsFactory
+) -> None:
+    fake_openai.enqueue(Fail(401, f"Incorrect API key provided: {SECRET}"))
+    with pytest.raises(LLMError) as caught:
+        make_client(make_settings).complete(MESSAGES, role="tester")
+    assert "HTTP 401" in caught.value.message
+    assert "FAKE_API_KEY" in caught.value.message
+    assert SECRET not in str(caught.value)
+    assert caught.value.exit_code == 3
+    assert len(fake_openai.chat_requests) == 1  # a wrong key is not retried
+
+
+def test_404_names_the_model_and_the_url(
+    fake_openai: FakeOpenAI, make_settings: SettingsFactory
+) -> None:
+    fake_openai.enqueue(Fail(404, "The model `gpt-9` does not exist"))
+    with pytest.raises(LLMError) as caught:
+        make_client(make_settings, model="gpt-9").complete(MESSAGES, role="tester")
+    assert "'gpt-9'" in caught.value.message
+    assert fake_openai.base_url in caught.value.message
+    assert "HTTP 404" in caught.value.message
+    assert "tddhooks doctor" in (caught.value.fix or "")
+
+
+def test_403_is_a_permission_problem(
+    fake_openai: FakeOpenAI, make_settings: SettingsFactory
+) -> None:
+    fake_openai.enqueue(Fail(403, "not allowed"))
+    with pytest.raises(LLMError, match="may not use custom:fake-model"):
+        make_client(make_settings).complete(MESSAGES, role="tester")
+
+
+@pytest.mark.parametrize("answer", [Garbage(), Garbage(""), Garbage("{truncated")])
+def test_a_non_json_body_is_an_unusable_answer(
+    fake_openai: FakeOpenAI, make_settings: SettingsFactory, answer: Garbage
+) -> None:
+    fake_openai.enqueue(answer)
+    with pytest.raises(UnusableAnswer) as caught:
+        make_client(make_settings).complete(MESSAGES, role="tester")
+    assert "not an OpenAI-style completion" in caught.value.message
+    assert isinstance(caught.value, LLMAnswerError)
+
+
+def test_no_choices_is_an_unusable_answer(
+    fake_openai: FakeOpenAI, make_settings: SettingsFactory
+) -> None:
+    fake_openai.enqueue(EmptyChoices())
+    with pytest.raises(UnusableAnswer, match="no choices"):
+        make_client(make_settings).complete(MESSAGES, role="tester")
+
+
+def test_an_empty_answer_is_unusable_and_not_cached(
+    fake_openai: FakeOpenAI, make_settings: SettingsFactory, answer_cache: AnswerCache
+) -> None:
+    fake_openai.enqueue(Reply("  \n", prompt_tokens=5, completion_tokens=1), "now")
+    client = make_client(make_settings, answer_cache)
+    with pytest.raises(UnusableAnswer, match="empty answer") as caught:
+        client.complete(MESSAGES, role="tester")
+    assert caught.value.result is not None
+    assert caught.value.result.prompt_tokens == 5
+    assert client.complete(MESSAGES, role="tester").content == "now"
+
+
+def test_a_cut_off_answer_names_the_setting_to_raise(
+    fake_openai: FakeOpenAI, make_settings: SettingsFactory, answer_cache: AnswerCache
+) -> None:
+    fake_openai.enqueue(Reply('{"plan": "half', finish_reason="length"), '{"plan": "whole"}')
+    client = make_client(make_settings, answer_cache, role="implementor")
+    with pytest.raises(TruncatedAnswer) as caught:
+        client.complete(MESSAGES, role="implementor")
+    assert "cut off at max_tokens=256" in caught.value.message
+    assert "not invalid" in caught.value.message
+    assert "roles.implementor.max_tokens" in (caught.value.fix or "")
+    assert caught.value.result is not None
+    assert caught.value.result.completion_tokens == 7
+    # a cut-off answer is never cached: the next identical request asks the model
+    assert client.complete(MESSAGES, role="implementor").content == '{"plan": "whole"}'
+
+
+def test_a_slow_server_times_out_with_the_setting_to_raise(
+    fake_openai: FakeOpenAI, make_settings: SettingsFactory
+) -> None:
+    fake_openai.enqueue(Delay(5), Delay(5))
+    started = time.monotonic()
+    with pytest.raises(LLMError) as caught:
+        make_client(make_settings, timeout_s=0.3, max_retries=1, role="refactorer").complete(
+            MESSAGES, role="refactorer"
+        )
+    assert time.monotonic() - started < 3
+    assert "no answer from" in caught.value.message
+    assert "within 0.3 s after 2 attempts" in caught.value.message
+    assert "roles.refactorer.timeout_s" in (caught.value.fix or "")
+
+
+def test_an_unreachable_host(make_settings: SettingsFactory) -> None:
+    url = f"http://127.0.0.1:{unused_port()}/v1"
+    sleeps: list[float] = []
+    with pytest.raises(LLMError) as caught:
+        make_client(make_settings, sleeps=sleeps, base_url=url).complete(MESSAGES, role="tester")
+    assert f"cannot reach {url} after 3 attempts" in caught.value.message
+    assert "refused" in caught.value.message.lower()
+    assert sleeps == [0.5, 1.0]

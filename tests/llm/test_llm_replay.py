@@ -1,0 +1,168 @@
+"""The replay provider and the recorder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from support.fake_openai import FakeOpenAI, Reply
+
+from tddhooks.errors import ConfigError, LLMAnswerError
+from tddhooks.llm.client import ChatClient
+from tddhooks.llm.replay import (
+    Recorder,
+    ReplayEntry,
+    ReplaySession,
+    load_session,
+    messages_sha,
+    shipped_sessions,
+)
+from tddhooks.llm.settings import ModelSettings
+
+from .conftest import SettingsFactory
+
+TESTER = [{"role": "system", "content": "tester"}, {"role": "user", "content": "Schritt 1 ✓"}]
+IMPLEMENTOR = [{"role": "system", "content": "implementor"}, {"role": "user", "content": "go"}]
+
+
+def line(role: str, answer: str, messages: list[dict[str, str]] | None = None, **extra: int) -> str:
+    sha = messages_sha(messages) if messages is not None else ""
+    return json.dumps({"role": role, "messages_sha": sha, "answer": answer, **extra})
+
+
+def test_answers_are_served_per_role_in_order() -> None:
+    text = "\n".join([
+        line("tester", "t1", TESTER),
+        line("implementor", "i1", IMPLEMENTOR),
+        line("tester", "t2", TESTER),
+        "",
+    ])  # fmt: skip
+    session = ReplaySession.from_text(text, "s.jsonl", warn=lambda _: None)
+    assert session.next_answer("implementor", IMPLEMENTOR) == "i1"
+    assert session.next_answer("tester", TESTER) == "t1"
+    assert session.next_answer("tester", TESTER) == "t2"
+    assert session.mismatches == 0
+    assert session.remaining("tester") == 0
+
+
+def test_an_exhausted_session_says_which_role() -> None:
+    session = ReplaySession.from_text(line("tester", "t1"), "kata.jsonl")
+    session.next_answer("tester", TESTER)
+    with pytest.raises(LLMAnswerError) as caught:
+        session.next_answer("tester", TESTER)
+    assert "the recorded session has no more answers for role tester" in caught.value.message
+    with pytest.raises(LLMAnswerError, match="role refactorer"):
+        session.next_answer("refactorer", TESTER)
+
+
+def test_a_different_request_only_warns_once() -> None:
+    warnings: list[str] = []
+    text = "\n".join(line("tester", f"t{i}", TESTER) for i in range(3))
+    session = ReplaySession.from_text(text, "s", warn=warnings.append)
+    other = [{"role": "user", "content": "something else"}]
+    assert [session.next_answer("tester", other) for _ in range(3)] == ["t0", "t1", "t2"]
+    assert session.mismatches == 3
+    assert len(warnings) == 1
+    assert "request 1 of the tester differs" in warnings[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "s.jsonl:1: not a JSON line"),
+        (line("tester", "ok") + "\n[1, 2]", "s.jsonl:2: expected an object with a 'role'"),
+        ('{"role": "tester", "answer": 3}', "s.jsonl:1: expected a string 'answer'"),
+    ],
+)
+def test_a_broken_session_names_file_and_line(text: str, message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        ReplaySession.from_text(text, "s.jsonl")
+    assert message in caught.value.message
+
+
+def test_load_session_by_path_or_shipped_name(tmp_path: Path) -> None:
+    shipped = tmp_path / "sessions"
+    shipped.mkdir()
+    (shipped / "römisch.jsonl").write_text(line("tester", "shipped"), encoding="utf-8")
+    (shipped / "notes.txt").write_text("ignored", encoding="utf-8")
+    own = tmp_path / "own.jsonl"
+    own.write_text(line("tester", "own"), encoding="utf-8")
+    assert shipped_sessions(shipped) == ["römisch"]
+    by_name = load_session("römisch", directory=shipped)
+    assert by_name.next_answer("tester", TESTER) == "shipped"
+    assert load_session("römisch.jsonl", directory=shipped).source == "römisch"
+    assert load_session(str(own), directory=shipped).next_answer("tester", TESTER) == "own"
+    with pytest.raises(ConfigError) as caught:
+        load_session("nosuch", directory=shipped)
+    assert "römisch" in (caught.value.fix or "")
+
+
+def test_the_recorder_writes_what_replay_reads(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "session.jsonl"
+    with Recorder(path) as recorder:
+        recorder.write("tester", TESTER, '{"plan": "ü"}', 10, 3)
+        recorder.write("implementor", IMPLEMENTOR, "impl", 20, 4)
+    rows = [json.loads(row) for row in path.read_text(encoding="utf-8").splitlines()]
+    assert rows[0] == {"role": "tester", "messages_sha": messages_sha(TESTER),
+                       "answer": '{"plan": "ü"}', "prompt_tokens": 10,
+                       "completion_tokens": 3}  # fmt: skip
+    entry = ReplaySession.from_file(path).next_entry("tester", TESTER)
+    assert entry == ReplayEntry("tester", messages_sha(TESTER), '{"plan": "ü"}', 10, 3)
+
+
+def test_recorder_truncates_unless_appending(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    with Recorder(path) as recorder:
+        recorder.write("tester", TESTER, "one")
+    with Recorder(path, append=True) as recorder:
+        recorder.write("tester", TESTER, "two")
+    assert len(path.read_text(encoding="utf-8").splitlines()) == 2
+    Recorder(path).close()
+    assert path.read_text(encoding="utf-8") == ""
+
+
+def test_a_live_run_recorded_replays_without_http(
+    fake_openai: FakeOpenAI, make_settings: SettingsFactory, tmp_path: Path
+) -> None:
+    fake_openai.enqueue(Reply("t-answer", prompt_tokens=40, completion_tokens=5), "i-answer")
+    path = tmp_path / "run.jsonl"
+    with Recorder(path) as recorder:
+        live = ChatClient(make_settings(), None, recorder=recorder)
+        live.complete(TESTER, role="tester")
+        live.complete(IMPLEMENTOR, role="implementor")
+    requests_before = len(fake_openai.requests)
+    replay_settings = ModelSettings("replay", str(path), f"replay:{path}")
+    replayed = ChatClient(replay_settings, None)
+    pieces: list[str] = []
+    first = replayed.complete(TESTER, role="tester", on_delta=pieces.append)
+    assert (first.content, first.prompt_tokens, first.completion_tokens) == ("t-answer", 40, 5)
+    assert not first.estimated_usage
+    assert not first.cached
+    assert pieces == ["t-answer"]
+    assert replayed.complete(IMPLEMENTOR, role="implementor").content == "i-answer"
+    assert len(fake_openai.requests) == requests_before
+    with pytest.raises(LLMAnswerError, match="no more answers for role tester"):
+        replayed.complete(TESTER, role="tester")
+
+
+def test_replay_without_usage_estimates_it(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text(line("tester", "x" * 8), encoding="utf-8")
+    result = ChatClient(ModelSettings("replay", str(path), "replay:"), None).complete(
+        TESTER, role="tester"
+    )
+    assert result.estimated_usage
+    assert result.completion_tokens == 2
+
+
+def test_a_replay_client_ignores_the_cache_and_mark_bad(tmp_path: Path) -> None:
+    from tddhooks.llm.cache import AnswerCache
+
+    path = tmp_path / "s.jsonl"
+    path.write_text(line("tester", "a") + "\n" + line("tester", "b"), encoding="utf-8")
+    client = ChatClient(ModelSettings("replay", str(path), "replay:"), AnswerCache(tmp_path / "c"))
+    first = client.complete(TESTER, role="tester")
+    client.mark_bad(first.cache_key)  # a no-op: the replay decides
+    assert client.complete(TESTER, role="tester").content == "b"
+    assert client.cache is None

@@ -1,0 +1,1 @@
+"""Test helpers shared across test directories (fake OpenAI-compatible server)."""
