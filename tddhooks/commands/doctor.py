@@ -1,0 +1,241 @@
+"""`tddhooks doctor`: git, the language toolchain, the hooks, tdd.yaml, the kata file, the model.
+
+Each check is a row (ok / warn / fail, with the fix). Exit 3 when a tool or the environment is
+missing, else 2 when the configuration is broken, else 0.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tddhooks import git, output, proc
+from tddhooks.errors import EXIT_ENVIRONMENT, EXIT_OK, EXIT_USAGE, ConfigError
+
+if TYPE_CHECKING:
+    from tddhooks.config import TddConfig
+
+MIN_GIT = (2, 24)  # `--end-of-options`, used by audit
+ENVIRONMENT = "environment"
+CONFIG = "config"
+_RUST_FIXES = {
+    "cargo": "install Rust with rustup (https://rustup.rs) and put ~/.cargo/bin on PATH",
+    "clippy": "rustup component add clippy",
+    "rustfmt": "rustup component add rustfmt",
+}
+
+
+@dataclass(frozen=True)
+class Check:
+    """One row of the report; `category` decides the exit code of a failure."""
+
+    name: str
+    status: str  # "ok" | "warn" | "fail"
+    detail: str
+    fix: str | None = None
+    category: str = ENVIRONMENT
+
+
+def exit_code(checks: Sequence[Check]) -> int:
+    """3 when an environment check failed, else 2 when a config check failed, else 0."""
+    failed = {check.category for check in checks if check.status == "fail"}
+    if ENVIRONMENT in failed:
+        return EXIT_ENVIRONMENT
+    return EXIT_USAGE if CONFIG in failed else EXIT_OK
+
+
+def parse_git_version(text: str) -> tuple[int, ...] | None:
+    """(2, 39, 5) from 'git version 2.39.5' (pure)."""
+    match = re.search(r"(\d+)\.(\d+)(?:\.(\d+))?", text)
+    return tuple(int(part) for part in match.groups() if part is not None) if match else None
+
+
+def tool_probes(commands: Sequence[Sequence[str]]) -> list[tuple[str, list[str], str]]:
+    """(row name, version command, fix) for the programs the gate's commands need (pure)."""
+    probes: dict[tuple[str, ...], tuple[str, list[str], str]] = {}
+    for cmd in commands:
+        if not cmd:
+            continue
+        program = cmd[0]
+        if Path(program).name == "cargo":
+            sub = next((word for word in cmd[1:] if not word.startswith(("-", "+"))), "")
+            name = {"clippy": "clippy", "fmt": "rustfmt"}.get(sub, "cargo")
+            argv = [program, sub, "--version"] if name != "cargo" else [program, "--version"]
+            cargo = [program, "--version"]
+            probes.setdefault(tuple(cargo), ("cargo", cargo, _RUST_FIXES["cargo"]))
+            probes.setdefault(tuple(argv), (name, argv, _RUST_FIXES[name]))
+        elif len(cmd) > 2 and cmd[1] == "-m":
+            python = [program, "--version"]
+            probes.setdefault(tuple(python), (Path(program).name, python, "install Python 3"))
+            argv = [program, "-m", cmd[2], "--version"]
+            probes.setdefault(tuple(argv), (cmd[2], argv, f"`{program} -m pip install {cmd[2]}`"))
+        else:
+            name = Path(program).name
+            argv = [program, "--version"]
+            probes.setdefault(tuple(argv), (name, argv, f"install {name} and put it on PATH"))
+    return list(probes.values())
+
+
+def run(work_dir: Path, *, offline: bool) -> int:
+    """Print the checks for the repository at work_dir and return the exit code."""
+    checks = [_git_check()]
+    root = git.find_root(work_dir)
+    if root is None:
+        fix = "run `tddhooks init DIR`, or `git init` then `tddhooks install`"
+        checks.append(Check("repository", "fail", f"{work_dir} is not a git repository", fix))
+    base = root or work_dir
+    config, config_check = _config_check(base)
+    checks.append(config_check)
+    if config is not None:
+        checks.append(_kata_check(base, config, (base / "tdd.yaml").exists()))
+    checks += _toolchain_checks(base, config)
+    if root is not None:
+        checks += _hook_checks(root)
+    checks.append(_on_path_check())
+    if config is not None:
+        checks += _llm_checks(base, config, offline=offline)
+    _print(checks)
+    if offline:
+        output.say("[dim]model endpoint checks skipped (--offline)[/dim]")
+    return exit_code(checks)
+
+
+def _git_check() -> Check:
+    result = proc.run(["git", "--version"], timeout_s=30)
+    if not result.ok:
+        return Check("git", "fail", result.output.strip(), "install git 2.24 or newer")
+    version = parse_git_version(result.stdout) or ()
+    text = result.stdout.strip()
+    if version < MIN_GIT:
+        return Check("git", "warn", f"{text} is older than 2.24", "upgrade git")
+    return Check("git", "ok", text)
+
+
+def _config_check(root: Path) -> tuple[TddConfig | None, Check]:
+    from tddhooks.config import CONFIG_FILE, load_config
+
+    path = root / CONFIG_FILE
+    try:
+        config = load_config(root)
+    except ConfigError as error:
+        return None, Check("tdd.yaml", "fail", error.message, error.fix, CONFIG)
+    if not path.exists():
+        detail = "no tdd.yaml: the defaults apply (language rust)"
+        return config, Check("tdd.yaml", "warn", detail, "`tddhooks init .` writes one", CONFIG)
+    return config, Check("tdd.yaml", "ok", f"{path} is valid (language {config.language})")
+
+
+def _kata_check(root: Path, config: TddConfig, has_config: bool) -> Check:
+    path = root / config.kata_description
+    if path.is_file():
+        return Check("kata", "ok", str(path))
+    status = "fail" if has_config else "warn"
+    fix = f"write {config.kata_description}, or point kata_description in tdd.yaml at your kata"
+    return Check("kata", status, f"{path} is missing", fix, CONFIG)
+
+
+def _toolchain_checks(root: Path, config: TddConfig | None) -> list[Check]:
+    from tddhooks.runners import detect_language, get_runner
+
+    language = config.language if config else detect_language(root) or "rust"
+    runner = get_runner(language)
+    defaults = runner.default_commands()
+    ci = config.ci if config else None
+    commands = [
+        (ci and ci.test_cmd) or defaults.test,
+        (ci and ci.check_cmd) or defaults.lint,
+        (ci and ci.fmt_check_cmd) or defaults.fmt_check,
+    ]
+    checks = []
+    for name, argv, fix in tool_probes([list(cmd) for cmd in commands]):
+        result = proc.run(argv, cwd=root, env=git.clean_env(), timeout_s=60)
+        first = (result.output.strip().splitlines() or [""])[0]
+        if result.ok:
+            checks.append(Check(name, "ok", first))
+        else:
+            checks.append(Check(name, "fail", f"`{' '.join(argv)}` failed: {first}", fix))
+    return checks
+
+
+def _hook_checks(root: Path) -> list[Check]:
+    from tddhooks.commands.install import current_shim, hooks_status
+    from tddhooks.commands.precommit_config import CONFIG_FILE, HOOK_IDS, hook_entries, load
+
+    status = hooks_status(root)
+    missing = [t for t, kind in status.items() if kind == "missing"]
+    foreign = [t for t, kind in status.items() if kind == "foreign"]
+    if missing or foreign:
+        parts = [f"missing: {', '.join(missing)}"] if missing else []
+        parts += [f"not written by tddhooks: {', '.join(foreign)}"] if foreign else []
+        fix = "run `tddhooks install` (pre-commit keeps a foreign hook as <hook>.legacy)"
+        return [Check("hooks", "fail", "; ".join(parts), fix)]
+    checks = []
+    direct = [t for t, kind in status.items() if kind == "direct"]
+    directory = git.hooks_dir(root)
+    stale = [t for t in direct if (directory / t).read_text(encoding="utf-8") != current_shim(t)]
+    if stale:
+        detail = f"shims from another tddhooks version or interpreter: {', '.join(stale)}"
+        checks.append(Check("hooks", "warn", detail, "run `tddhooks install --direct` again"))
+    via_pre_commit = [t for t, kind in status.items() if kind == "pre-commit"]
+    if via_pre_commit:
+        path = root / CONFIG_FILE
+        try:
+            listed = {i for _, i in hook_entries(load(path.read_text(encoding="utf-8"), path))}
+        except (OSError, ConfigError) as error:
+            return [Check("hooks", "fail", f"{path}: {error}", "run `tddhooks install`", CONFIG)]
+        absent = [HOOK_IDS[t] for t in via_pre_commit if HOOK_IDS[t] not in listed]
+        if absent:
+            detail = f"pre-commit is installed but {CONFIG_FILE} lacks {', '.join(absent)}"
+            return [Check("hooks", "fail", detail, "run `tddhooks install`")]
+    if not checks:
+        how = "direct shims" if not via_pre_commit else "pre-commit" if not direct else "mixed"
+        checks.append(Check("hooks", "ok", f"pre-commit, commit-msg, prepare-commit-msg ({how})"))
+    return checks
+
+
+def _on_path_check() -> Check:
+    from tddhooks.commands.install import tddhooks_on_path
+
+    found = tddhooks_on_path()
+    if found:
+        return Check("tddhooks on PATH", "ok", found)
+    fix = "activate the environment tddhooks is installed in (the pre-commit hooks call it)"
+    return Check("tddhooks on PATH", "warn", "`tddhooks` is not on PATH", fix)
+
+
+def _llm_checks(root: Path, config: TddConfig, *, offline: bool) -> list[Check]:
+    """The model rows (tddhooks.llm.health); offline keeps them to what needs no network."""
+    from tddhooks.errors import TddhooksError
+    from tddhooks.llm.health import llm_checks
+
+    try:
+        rows = llm_checks(root, config, offline=offline)
+    except TddhooksError as error:
+        return [Check("model", "fail", error.message, error.fix)]
+    checks = []
+    for row in rows:
+        # a missing key or model is configuration; an unreachable endpoint is environment
+        category = CONFIG if row.name.endswith(("key", "model")) else ENVIRONMENT
+        checks.append(Check(row.name, row.status, row.detail, row.fix, category))
+    return checks
+
+
+def _print(checks: Sequence[Check]) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    marks = {
+        "ok": "[green]✔ ok[/green]",
+        "warn": "[yellow]! warn[/yellow]",
+        "fail": "[red]✘ fail[/red]",
+    }
+    table = Table(title="tddhooks doctor")
+    for column in ("check", "status", "detail", "fix"):
+        table.add_column(column, overflow="fold")
+    for check in checks:
+        mark = marks.get(check.status, escape(check.status))
+        table.add_row(escape(check.name), mark, escape(check.detail), escape(check.fix or ""))
+    output.console().print(table)

@@ -1,0 +1,261 @@
+"""The phase of the TDD cycle, read from git (DESIGN §4): `decide_phase` is pure, the rest reads.
+
+The drive keeps no state between runs; every turn asks `current_phase`. The only file of ours is
+`.git/tddhooks/done.json`, written when the tester reports the kata complete and ignored (then
+removed) as soon as HEAD moves past the commit it was written for.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tddhooks.policy.settings import PolicySettings
+    from tddhooks.policy.verdicts import Verdict
+
+DONE_FILE = "done.json"
+SCRATCH_DIR = ".tdd/"
+FEATURE_TYPES = ("feat", "fix")
+MANIFESTS = {"rust": ("Cargo.toml",), "python": ("pyproject.toml", "setup.py")}
+_HEADER_TYPE = re.compile(r"^([A-Za-z]+)(?:\([^()\r\n]*\))?!?: ")
+
+
+class Phase(StrEnum):
+    UNINITIALIZED = "uninitialized"
+    DIRTY = "dirty"
+    RED = "red"
+    OVERSHOOT = "overshoot"
+    MIXED = "mixed"
+    GREEN_FEATURE = "green-feature"
+    GREEN = "green"
+    DONE = "done"
+
+
+@dataclass(frozen=True)
+class RepoFacts:
+    """Everything `decide_phase` needs, read from git; no decisions are taken here."""
+
+    is_repo: bool
+    has_commit: bool
+    has_scaffold: bool
+    dirty_paths: tuple[str, ...] = ()
+    staged_test_paths: tuple[str, ...] = ()
+    staged_other_paths: tuple[str, ...] = ()
+    staged_green: bool | None = None
+    head_type: str | None = None
+    done_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class PhaseInfo:
+    """The phase, who acts next ("scaffold", "tester", "implementor", "refactorer", "person",
+    "none"), why, and the cycle number to show (the `Step:` of the next TDD commit)."""
+
+    phase: Phase
+    next_actor: str
+    reason: str
+    cycle: int
+
+
+def _listing(paths: tuple[str, ...], limit: int = 5) -> str:
+    shown = ", ".join(paths[:limit])
+    return shown + (f" (+{len(paths) - limit} more)" if len(paths) > limit else "")
+
+
+def decide_phase(facts: RepoFacts, cycle: int) -> PhaseInfo:
+    """The phase of DESIGN §4 for these facts; `cycle` is the number of feat/fix commits so far."""
+    feature_landed = facts.head_type in FEATURE_TYPES
+    nothing_staged = not facts.staged_test_paths and not facts.staged_other_paths
+    # the cycle stays the landed feature's while the refactorer may still act on it
+    shown = cycle if feature_landed and nothing_staged else cycle + 1
+    if not facts.is_repo:
+        return PhaseInfo(Phase.UNINITIALIZED, "scaffold", "not a git repository", 0)
+    if not facts.has_commit:
+        return PhaseInfo(Phase.UNINITIALIZED, "scaffold", "the repository has no commit yet", 0)
+    if not facts.has_scaffold:
+        return PhaseInfo(
+            Phase.UNINITIALIZED, "scaffold", "HEAD has no project manifest (no scaffold)", 0
+        )
+    if facts.dirty_paths:
+        return PhaseInfo(
+            Phase.DIRTY,
+            "person",
+            f"unstaged or untracked changes: {_listing(facts.dirty_paths)}; "
+            "stage them (`git add`), or set them aside (`git stash -u`) — tddhooks never "
+            "touches them",
+            shown,
+        )
+    if facts.staged_other_paths:
+        files = facts.staged_other_paths
+        return PhaseInfo(
+            Phase.MIXED,
+            "person",
+            f"staged changes outside the test files: {_listing(files)}; a tester hands over "
+            f"tests only: unstage the rest with `git restore --staged {' '.join(files[:5])}`, "
+            "or commit test and code together yourself",
+            shown,
+        )
+    if facts.staged_test_paths:
+        tests = _listing(facts.staged_test_paths)
+        if facts.staged_green is True:
+            return PhaseInfo(
+                Phase.OVERSHOOT,
+                "tester",
+                f"the staged tests ({tests}) already pass: pick a test for behaviour that does "
+                "not exist yet, or commit these as `test:`",
+                shown,
+            )
+        verdict = "fail" if facts.staged_green is False else "are not verified yet"
+        return PhaseInfo(
+            Phase.RED,
+            "implementor",
+            f"staged tests ({tests}) {verdict}: make them pass with the least code",
+            shown,
+        )
+    if facts.done_reason is not None:
+        return PhaseInfo(Phase.DONE, "none", f"kata complete: {facts.done_reason}", cycle)
+    if feature_landed:
+        return PhaseInfo(
+            Phase.GREEN_FEATURE,
+            "refactorer",
+            f"HEAD is a `{facts.head_type}:` commit and the tree is clean: tidy up, tests stay "
+            "untouched",
+            cycle,
+        )
+    return PhaseInfo(
+        Phase.GREEN, "tester", "clean and green: write the next failing test and stage it", shown
+    )
+
+
+def head_type(subject: str) -> str | None:
+    """The Conventional Commits type of a subject line, lower-cased; None when there is none."""
+    match = _HEADER_TYPE.match(subject)
+    return match.group(1).lower() if match else None
+
+
+def _done_path(root: Path) -> Path:
+    from tddhooks import git
+
+    return git.tddhooks_dir(root) / DONE_FILE
+
+
+def mark_done(root: Path, reason: str) -> None:
+    """Record that the tester reported the kata complete at the current HEAD."""
+    from tddhooks import git
+
+    record = {"head": git.head(root), "reason": reason, "created_at": time.time()}
+    _done_path(root).write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+
+
+def clear_done(root: Path) -> None:
+    """Forget a `done` report (e.g. the person adds another test)."""
+    _done_path(root).unlink(missing_ok=True)
+
+
+def read_done(root: Path, head: str | None) -> str | None:
+    """The done reason when it was recorded for `head`; a stale record is removed."""
+    path = _done_path(root)
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        path.unlink(missing_ok=True)
+        return None
+    if not isinstance(record, dict) or record.get("head") != head:
+        path.unlink(missing_ok=True)
+        return None
+    return str(record.get("reason") or "the tester reported the kata complete")
+
+
+def _has_scaffold(root: Path, language: str) -> bool:
+    from tddhooks import git
+
+    names = MANIFESTS.get(language, ())
+    listed = git.out(["ls-tree", "--name-only", "HEAD", "--", *names], root) if names else ""
+    return bool(listed.strip())
+
+
+def read_facts(
+    root: Path, settings: PolicySettings, *, with_verdict: bool = True
+) -> tuple[RepoFacts, Verdict | None]:
+    """Read the facts from the repository at `root`. with_verdict runs (or reuses) the gate on the
+    staged tree when only tests are staged; otherwise it only looks up a cached verdict."""
+    from tddhooks import git
+    from tddhooks.policy.rules import is_test_path
+
+    top = git.find_root(root)
+    if top is None:
+        return RepoFacts(is_repo=False, has_commit=False, has_scaffold=False), None
+    root = top  # git lists untracked paths relative to the working directory
+    head = git.head(root)
+    if head is None:
+        return RepoFacts(is_repo=True, has_commit=False, has_scaffold=False), None
+    dirty = sorted(
+        {
+            path
+            for path in [*git.unstaged_paths(root), *git.untracked_paths(root)]
+            if not path.startswith(SCRATCH_DIR)
+        }
+    )
+    staged = [change.path for change in git.staged_changes(root)]
+    tests = tuple(path for path in staged if is_test_path(path, settings))
+    others = tuple(path for path in staged if not is_test_path(path, settings))
+    # the suite only runs when its verdict decides the phase (red or overshoot)
+    decides = bool(tests) and not others and not dirty
+    verdict = None
+    if with_verdict:
+        verdict = _staged_verdict(root, settings) if decides else _cached_verdict(root, settings)
+    subject = git.out(["log", "-1", "--format=%s", "HEAD"], root)
+    facts = RepoFacts(
+        is_repo=True,
+        has_commit=True,
+        has_scaffold=_has_scaffold(root, settings.language),
+        dirty_paths=tuple(dirty),
+        staged_test_paths=tests,
+        staged_other_paths=others,
+        staged_green=verdict.green if verdict is not None and tests else None,
+        head_type=head_type(subject),
+        done_reason=read_done(root, head),
+    )
+    return facts, verdict
+
+
+def _staged_verdict(root: Path, settings: PolicySettings) -> Verdict:
+    from tddhooks.policy.gate import staged_tree_verdict
+
+    return staged_tree_verdict(root, settings)
+
+
+def _cached_verdict(root: Path, settings: PolicySettings) -> Verdict | None:
+    """The index tree's verdict if the hooks already cached one; never runs the suite."""
+    from tddhooks import git
+    from tddhooks.errors import GitError
+    from tddhooks.policy.gate import memoized_key, verdicts_dir
+    from tddhooks.policy.verdicts import VerdictStore, verdict_key
+    from tddhooks.runners import get_runner
+
+    try:
+        tree = git.write_tree(root)
+    except GitError:  # unmerged paths: there is no tree to look up
+        return None
+    state = git.tddhooks_dir(root)
+    key = memoized_key(root, state, settings)
+    if key is None:
+        key = verdict_key(settings, get_runner(settings.language))
+    return VerdictStore(verdicts_dir(state)).get(tree, key)
+
+
+def current_phase(root: Path, settings: PolicySettings) -> tuple[PhaseInfo, Verdict | None]:
+    """The phase of the repository at `root` (cycle from history) and the verdict behind it."""
+    from tddhooks.history import cycle_number
+
+    facts, verdict = read_facts(root, settings)
+    cycle = cycle_number(root) if facts.has_commit else 0
+    return decide_phase(facts, cycle), verdict

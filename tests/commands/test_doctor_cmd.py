@@ -1,0 +1,183 @@
+"""`tddhooks doctor`: real git, real tools, real hooks; pure helpers table-tested."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from conftest import write_files
+
+from commands.pykata import FILES
+from tddhooks import output
+from tddhooks.cli import cli
+from tddhooks.commands.doctor import Check, exit_code, parse_git_version, tool_probes
+
+MakeRepo = Callable[..., Path]
+
+
+@pytest.fixture(autouse=True)
+def wide_console(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "250")
+    output.use_streams()
+
+
+def doctor(repo: Path) -> tuple[Result, list[str]]:
+    result = CliRunner().invoke(cli, ["doctor", "--offline", "-C", str(repo)])
+    rows = [" ".join(line.replace("│", " ").split()) for line in result.output.splitlines()]
+    return result, rows
+
+
+def row(rows: list[str], name: str) -> str:
+    return next(line for line in rows if line.startswith(name + " "))
+
+
+def installed_repo(make_repo: MakeRepo, files: dict[str, str] | None = None) -> Path:
+    repo = make_repo(files or FILES)
+    assert CliRunner().invoke(cli, ["install", "--direct", "-C", str(repo)]).exit_code == 0
+    return repo
+
+
+def test_a_healthy_repository_is_all_ok(make_repo: MakeRepo) -> None:
+    repo = installed_repo(make_repo)
+    result, rows = doctor(repo)
+    assert result.exit_code == 0, result.output
+    for name in ("git", "tdd.yaml", "kata", "ruff", "pytest", "hooks", "tddhooks on PATH"):
+        assert "✔ ok" in row(rows, name), name
+    assert "direct shims" in row(rows, "hooks")
+
+
+@pytest.mark.parametrize(
+    ("tdd_yaml", "field"),
+    [
+        ("language: python\nsteps: zéro\n", "'steps'"),
+        ("language: python\ncolour: blue\n", "'colour'"),
+        ("language: cobol\n", "'language'"),
+    ],
+)
+def test_a_broken_tdd_yaml_fails_naming_the_field(
+    make_repo: MakeRepo, tdd_yaml: str, field: str
+) -> None:
+    repo = installed_repo(make_repo, {**FILES, "tdd.yaml": tdd_yaml})
+    result, rows = doctor(repo)
+    assert result.exit_code == 2, result.output
+    line = row(rows, "tdd.yaml")
+    assert "✘ fail" in line
+    assert field in line
+    assert "tdd.yaml" in line.split("✘ fail", 1)[1]  # the detail names the file too
+
+
+def test_a_missing_kata_file_is_a_config_failure(make_repo: MakeRepo) -> None:
+    files = {k: v for k, v in FILES.items() if k != "kata.md"}
+    repo = installed_repo(make_repo, files)
+    result, rows = doctor(repo)
+    assert result.exit_code == 2
+    assert "✘ fail" in row(rows, "kata")
+
+
+def test_a_missing_tool_exits_3_with_the_fix(make_repo: MakeRepo) -> None:
+    tdd_yaml = "language: python\nci:\n  test_cmd: [no-such-test-tool-ü, -q]\n"
+    repo = installed_repo(make_repo, {**FILES, "tdd.yaml": tdd_yaml})
+    result, rows = doctor(repo)
+    assert result.exit_code == 3
+    line = row(rows, "no-such-test-tool-ü")
+    assert "✘ fail" in line
+    assert "install no-such-test-tool-ü" in line
+
+
+def test_missing_hooks_fail(make_repo: MakeRepo) -> None:
+    repo = make_repo(FILES)
+    result, rows = doctor(repo)
+    assert result.exit_code == 3
+    line = row(rows, "hooks")
+    assert "✘ fail" in line
+    assert "missing: pre-commit, commit-msg, prepare-commit-msg" in line
+    assert "tddhooks install" in line
+
+
+def test_pre_commit_without_our_ids_fails(make_repo: MakeRepo) -> None:
+    repo = make_repo(FILES)
+    assert CliRunner().invoke(cli, ["install", "-C", str(repo)]).exit_code == 0
+    (repo / ".pre-commit-config.yaml").write_text("repos: []\n", "utf-8")
+    result, rows = doctor(repo)
+    assert result.exit_code == 3
+    assert "lacks tddhooks-pre-commit" in row(rows, "hooks")
+
+
+def test_pre_commit_with_our_ids_is_ok(make_repo: MakeRepo) -> None:
+    repo = make_repo(FILES)
+    assert CliRunner().invoke(cli, ["install", "-C", str(repo)]).exit_code == 0
+    result, rows = doctor(repo)
+    assert result.exit_code == 0, result.output
+    assert "(pre-commit)" in row(rows, "hooks")
+
+
+def test_an_outdated_shim_is_a_warning(make_repo: MakeRepo) -> None:
+    repo = installed_repo(make_repo)
+    shim = repo / ".git" / "hooks" / "commit-msg"
+    shim.write_text(shim.read_text("utf-8").replace("INSTALL_PYTHON=", "INSTALL_PYTHON=/old"))
+    result, rows = doctor(repo)
+    assert result.exit_code == 0
+    line = row(rows, "hooks")
+    assert "! warn" in line
+    assert "commit-msg" in line
+    assert "tddhooks install --direct" in line
+
+
+def test_outside_a_repository_exits_3(tmp_path: Path) -> None:
+    write_files(tmp_path, {"kata.md": "# K\n"})
+    result, rows = doctor(tmp_path)
+    assert result.exit_code == 3
+    assert "✘ fail" in row(rows, "repository")
+
+
+@pytest.mark.parametrize(
+    ("text", "version"),
+    [
+        ("git version 2.39.5", (2, 39, 5)),
+        ("git version 2.24.0.windows.1", (2, 24, 0)),
+        ("git version 2.45", (2, 45)),
+        ("gît: no version", None),
+    ],
+)
+def test_parse_git_version(text: str, version: tuple[int, ...] | None) -> None:
+    assert parse_git_version(text) == version
+
+
+def test_tool_probes_for_rust_defaults() -> None:
+    commands = [
+        ["cargo", "test", "--all"],
+        ["cargo", "clippy", "--all-targets", "--", "-D", "warnings"],
+        ["cargo", "fmt", "--check"],
+    ]
+    probes = [(name, argv) for name, argv, _ in tool_probes(commands)]
+    assert probes == [
+        ("cargo", ["cargo", "--version"]),
+        ("clippy", ["cargo", "clippy", "--version"]),
+        ("rustfmt", ["cargo", "fmt", "--version"]),
+    ]
+
+
+def test_tool_probes_for_python_modules_and_plain_programs() -> None:
+    commands = [["/venv/bin/python", "-m", "pytest", "-q"], ["ruff", "check", "."], []]
+    probes = [(name, argv) for name, argv, _ in tool_probes(commands)]
+    assert probes == [
+        ("python", ["/venv/bin/python", "--version"]),
+        ("pytest", ["/venv/bin/python", "-m", "pytest", "--version"]),
+        ("ruff", ["ruff", "--version"]),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("statuses", "code"),
+    [
+        ([("ok", "environment"), ("warn", "config")], 0),
+        ([("fail", "config")], 2),
+        ([("fail", "environment")], 3),
+        ([("fail", "config"), ("fail", "environment")], 3),
+    ],
+)
+def test_exit_code(statuses: list[tuple[str, str]], code: int) -> None:
+    checks = [Check("x", status, "d", None, category) for status, category in statuses]
+    assert exit_code(checks) == code
