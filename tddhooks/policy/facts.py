@@ -1,0 +1,305 @@
+"""The facts the commit rules judge: the staged diff (or a commit's), test names, skip markers.
+
+This is on the commit-msg hook's path, so it costs a handful of git processes: one diff that
+gives statuses, blob ids and changed lines at once, one listing of the source files of HEAD,
+one `cat-file --batch`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tddhooks import git, proc
+from tddhooks.errors import GitError
+from tddhooks.policy.settings import PolicySettings
+
+if TYPE_CHECKING:
+    from tddhooks.policy.rules import CommitFacts
+
+HANDOFF_FILE = "handoff.json"
+# the files a language's static test names are read from
+CODE_SUFFIXES = {"rust": (".rs",), "python": (".py",)}
+NULL_BLOB = "0" * 40
+_HUNK_RE = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
+# Plain, predictable diff output whatever the person's git config says.
+_DIFF = (
+    "-c", "core.quotePath=false", "diff", "--no-renames", "--abbrev=40", "-U0", "--no-color",
+    "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/",
+)  # fmt: skip
+_RAW = ("--raw", "-z")
+
+Lines = dict[str, list[str]]
+
+
+_STATE_DIRS: dict[Path, Path] = {}
+
+
+def state_dir(root: Path) -> Path:
+    """`.git/tddhooks/` of the repository at root (memoised: a hook asks several times)."""
+    if root not in _STATE_DIRS:
+        _STATE_DIRS[root] = git.tddhooks_dir(root)
+    return _STATE_DIRS[root]
+
+
+def locate(cwd: Path) -> tuple[Path, Path]:
+    """(work tree root, `.git/tddhooks/`) for cwd with one git call (hooks start here)."""
+    result = git.run_git(["rev-parse", "--show-toplevel", "--git-common-dir"], cwd, check=False)
+    lines = result.stdout.splitlines()
+    if not result.ok or len(lines) != 2:
+        git.require_root(cwd)  # raises the usual "not inside a git repository" error
+        raise GitError(f"git rev-parse failed in {cwd}: {result.output.strip()[:300]}")
+    root, common = Path(lines[0]), Path(lines[1])
+    state = (common if common.is_absolute() else (cwd / common).resolve()) / "tddhooks"
+    state.mkdir(parents=True, exist_ok=True)
+    _STATE_DIRS[root] = state
+    return root, state
+
+
+def hook_index_file(root: Path, environ: Mapping[str, str] | None = None) -> str | None:
+    """The index git asked the hook to judge (GIT_INDEX_FILE), absolute; None for the default.
+
+    `git commit FILE` uses a temporary index: judging `.git/index` instead would be wrong."""
+    value = (os.environ if environ is None else environ).get("GIT_INDEX_FILE")
+    if not value:
+        return None
+    path = Path(value)
+    return str(path if path.is_absolute() else root / path)
+
+
+def staged_facts(
+    root: Path, settings: PolicySettings, index_file: str | None = None
+) -> CommitFacts:
+    """Facts of the index (or index_file) against HEAD, the empty tree before the first commit."""
+    head = git.head(root)
+    diff = _diff(root, ["--cached", head or git.EMPTY_TREE], git.index_env(index_file))
+    return _facts(root, head, diff, settings, handoff_blobs=live_handoff_blobs(root, head))
+
+
+def commit_facts(root: Path, commit: str, settings: PolicySettings) -> CommitFacts:
+    """Facts of a commit against its first parent (the empty tree for a root commit), for audit."""
+    parent = git.run_git(["rev-parse", "-q", "--verify", f"{commit}^1"], root, check=False)
+    base = parent.stdout.strip() if parent.ok else None
+    diff = _diff(root, [base or git.EMPTY_TREE, commit], None)
+    return _facts(root, base, diff, settings, handoff_blobs=None)
+
+
+def _diff(root: Path, revs: list[str], env: dict[str, str] | None) -> str:
+    """Raw records (statuses, blob ids), a NUL, then the -U0 patch: one git call normally."""
+    diff = git.out([*_DIFF, *_RAW, "-p", *revs], root, env_extra=env)
+    if not was_cut(diff):
+        return diff
+    # too long to keep whole: the records alone, then each path's patch on its own
+    raw = git.out([*_DIFF, *_RAW, *revs], root, env_extra=env)
+    patches = [
+        git.out([*_DIFF, "-p", *revs, "--", f":(literal){path}"], root, env_extra=env)
+        for _status, path, _blob in parse_raw(raw)
+    ]
+    return raw + "\0" + "\n".join(patches)
+
+
+def was_cut(text: str) -> bool:
+    """Whether proc.run kept only the head and tail of this output (see proc.cap_text)."""
+    return len(text) > proc.DEFAULT_OUTPUT_CAP and " characters cut] …\n" in text
+
+
+def _facts(
+    root: Path,
+    base: str | None,
+    diff: str,
+    settings: PolicySettings,
+    *,
+    handoff_blobs: dict[str, str] | None,
+) -> CommitFacts:
+    # imported here: the pre-commit hook needs this module's helpers, not the rules
+    from tddhooks.policy.rules import CommitFacts, is_test_path
+
+    raw, _, patch = diff.partition("\0\0") if diff.startswith(":") else ("", "", diff)
+    entries = parse_raw(raw)
+    added, removed = parse_patch(patch)
+    suffixes = CODE_SUFFIXES.get(settings.language, ())
+    before = _code_blobs(root, base, suffixes)
+    after = dict(before)
+    for _status, path, blob in entries:
+        after.pop(path, None)
+        if blob != NULL_BLOB and path.endswith(suffixes):
+            after[path] = blob
+    texts = read_blobs(root, sorted(set(before.values()) | set(after.values())))
+    names_before, names_after = _test_names(settings, before, after, texts)
+    return CommitFacts(
+        changes=tuple(git.Change(status, path) for status, path, _blob in entries),
+        test_names_before=names_before,
+        test_names_after=names_after,
+        added_lines=added,
+        removed_lines=removed,
+        handoff_blobs=handoff_blobs,
+        staged_blobs={
+            path: blob
+            for _status, path, blob in entries
+            if blob != NULL_BLOB and is_test_path(path, settings)
+        },
+    )
+
+
+def _test_names(
+    settings: PolicySettings,
+    before: dict[str, str],
+    after: dict[str, str],
+    texts: dict[str, str],
+) -> tuple[frozenset[str], frozenset[str]]:
+    if not before and not after:
+        return frozenset(), frozenset()
+    from tddhooks.runners import get_runner
+
+    runner = get_runner(settings.language)
+
+    def names(blobs: dict[str, str]) -> frozenset[str]:
+        return frozenset(runner.test_names({path: texts.get(b, "") for path, b in blobs.items()}))
+
+    return names(before), names(after)
+
+
+def _code_blobs(root: Path, rev: str | None, suffixes: tuple[str, ...]) -> dict[str, str]:
+    """path -> blob id of the language's source files in a commit (none without a commit)."""
+    if rev is None or not suffixes:
+        return {}
+    # a diff from the empty tree lists just the matching files (ls-tree has no globs)
+    globs = [f"*{suffix}" for suffix in suffixes]
+    listing = git.out([*_DIFF, *_RAW, git.EMPTY_TREE, rev, "--", *globs], root)
+    return {path: blob for _status, path, blob in parse_raw(listing) if blob != NULL_BLOB}
+
+
+def read_blobs(root: Path, blobs: list[str]) -> dict[str, str]:
+    """blob id -> text for many blobs with one `git cat-file --batch`."""
+    if not blobs:
+        return {}
+    # not git.out: it strips trailing newlines, which belong to the last blob
+    result = git.run_git(["cat-file", "--batch"], root, stdin="".join(f"{b}\n" for b in blobs))
+    if was_cut(result.stdout):  # more text than one process's output may hold: one by one
+        return {blob: git.run_git(["cat-file", "blob", blob], root).stdout for blob in blobs}
+    return split_batch(result.stdout, blobs)
+
+
+def split_batch(output: str, blobs: list[str]) -> dict[str, str]:
+    """Split `cat-file --batch` output (decoded text) into blob id -> content (pure).
+
+    Sizes count bytes, the text counts characters; the next object's header line is the
+    boundary instead (a blob containing another requested blob's header is not a real case)."""
+    texts: dict[str, str] = {}
+    position = 0
+    for index, blob in enumerate(blobs):
+        header_end = output.find("\n", position)
+        if header_end < 0:
+            break
+        header = output[position:header_end].split()
+        if len(header) != 3 or header[0] != blob:
+            position = header_end + 1
+            continue
+        start = header_end + 1
+        if index + 1 < len(blobs):
+            end = output.find(f"\n{blobs[index + 1]} ", start)
+            end = len(output) - 1 if end < 0 else end
+        else:
+            end = len(output) - 1
+        texts[blob] = output[start:end]
+        position = end + 1
+    return texts
+
+
+def parse_raw(raw: str) -> list[tuple[str, str, str]]:
+    """(status, path, new blob id) from `git diff --raw -z --no-renames` records (pure)."""
+    parts = [part for part in raw.split("\0") if part]
+    entries = []
+    for meta, path in zip(parts[0::2], parts[1::2], strict=False):
+        fields = meta.split()
+        if len(fields) >= 5:
+            entries.append((fields[4][0], path, fields[3]))
+    return entries
+
+
+def parse_patch(patch: str) -> tuple[Lines, Lines]:
+    """path -> added lines and path -> removed lines of a unified diff (pure).
+
+    Hunk line counts are followed, so a removed line that reads '-- x' is never taken for a
+    file header."""
+    added: Lines = {}
+    removed: Lines = {}
+    old_path = new_path = ""
+    old_left = new_left = 0
+    for line in patch.split("\n"):
+        if old_left or new_left:
+            if line.startswith("-") and old_left:
+                removed.setdefault(old_path, []).append(line[1:].removesuffix("\r"))
+                old_left -= 1
+            elif line.startswith("+") and new_left:
+                added.setdefault(new_path, []).append(line[1:].removesuffix("\r"))
+                new_left -= 1
+            elif line.startswith(" "):
+                old_left, new_left = max(old_left - 1, 0), max(new_left - 1, 0)
+            continue
+        if line.startswith("--- "):
+            old_path = _header_path(line[4:], "a/")
+            new_path = old_path
+        elif line.startswith("+++ "):
+            new_path = _header_path(line[4:], "b/") or old_path
+            old_path = old_path or new_path
+        elif match := _HUNK_RE.match(line):
+            old_left = int(match[1]) if match[1] is not None else 1
+            new_left = int(match[2]) if match[2] is not None else 1
+    return added, removed
+
+
+def _header_path(text: str, prefix: str) -> str:
+    """The path of a '--- a/x' / '+++ b/x' header; '' for /dev/null."""
+    text = text.rstrip("\t")
+    if text == "/dev/null":
+        return ""
+    if text.startswith('"') and text.endswith('"'):
+        text = unquote_c(text[1:-1])
+    return text.removeprefix(prefix)
+
+
+def unquote_c(text: str) -> str:
+    """Undo git's C-style quoting of a path (escapes and octal bytes) (pure)."""
+    data = bytearray()
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char == "\\" and index + 1 < len(text):
+            following = text[index + 1]
+            if following in _ESCAPES:
+                data.append(_ESCAPES[following])
+                index += 2
+                continue
+            if following in "0123" and re.fullmatch(r"[0-7]{3}", text[index + 1 : index + 4]):
+                data.append(int(text[index + 1 : index + 4], 8))
+                index += 4
+                continue
+        data.extend(char.encode("utf-8"))
+        index += 1
+    return data.decode("utf-8", errors="replace")
+
+
+def live_handoff(root: Path, head: str | None) -> dict[str, object] | None:
+    """The handoff note as plain JSON when it was written on the current HEAD, else None.
+
+    Read without the Handoff model (policy/handoff.py) to keep pydantic off the hook path."""
+    try:
+        data = json.loads((state_dir(root) / HANDOFF_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and data.get("head") == head else None
+
+
+def live_handoff_blobs(root: Path, head: str | None) -> dict[str, str] | None:
+    """Test path -> blob id handed over by a live handoff note; None without one."""
+    data = live_handoff(root, head)
+    blobs = data.get("test_blobs") if data else None
+    if not isinstance(blobs, dict):
+        return None
+    return {str(path): str(blob) for path, blob in blobs.items()}

@@ -1,0 +1,290 @@
+"""The green gate: fmt check, lint and the full test suite on exactly the tree being committed.
+
+pydantic (verdict models) and the runners are imported inside the functions that run the gate:
+the pre-commit hook on an already-verified tree only reads two small JSON files.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import importlib
+import json
+import os
+import shutil
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tddhooks import __version__, git, proc
+from tddhooks.errors import EnvironmentProblem
+from tddhooks.policy.facts import CODE_SUFFIXES
+from tddhooks.policy.settings import PolicySettings
+
+if TYPE_CHECKING:
+    from tddhooks.policy.verdicts import Verdict
+    from tddhooks.runners.base import Runner
+
+VERIFICATION_FIELD = "verification"
+KEY_MEMO = "verdict-key.json"
+OUTPUT_TAIL_CHARS = 8000
+# Variables and files that select which toolchain the runner's commands resolve to.
+_TOOLCHAIN_ENV = ("RUSTUP_TOOLCHAIN", "RUSTUP_HOME", "CARGO_HOME", "VIRTUAL_ENV", "CONDA_PREFIX")
+_TOOLCHAIN_FILES = ("rust-toolchain", "rust-toolchain.toml", ".python-version")
+_SKIP_DIRS = ("target", "node_modules", "__pycache__", "venv")
+
+
+def verdict_file(directory: Path, tree: str, key: str) -> Path:
+    """Where the verdict for (tree, key) lives inside the verdicts directory."""
+    return directory / f"{tree}-{key}.json"
+
+
+def verdicts_dir(tddhooks_dir: Path) -> Path:
+    return tddhooks_dir / "verdicts"
+
+
+def run_gate(
+    workdir: Path, settings: PolicySettings, runner: Runner, target_dir: Path | None
+) -> Verdict:
+    """Run fmt check, lint and tests in workdir (all three, even after a failure); tree=''.
+
+    The format check builds nothing, so it runs beside lint and tests instead of before them."""
+    preload = _preload_verdict_models()
+    env = git.clean_env(runner.env(target_dir))
+    every = (("fmt", settings.fmt_check), ("lint", settings.lint), ("test", settings.test))
+    commands = [(name, cmd) for name, cmd in every if cmd]
+    outcomes: dict[str, proc.ProcResult] = {}
+
+    def run_step(name: str, cmd: tuple[str, ...]) -> None:
+        outcomes[name] = proc.run(cmd, cwd=workdir, env=env, timeout_s=settings.timeout_s)
+
+    beside = threading.Thread(target=run_step, args=("fmt", settings.fmt_check))
+    if settings.fmt_check:
+        beside.start()
+    try:
+        for name, cmd in commands:
+            if name != "fmt":
+                run_step(name, cmd)
+    finally:
+        if settings.fmt_check:
+            beside.join()
+    preload.join()
+    results = [(name, cmd, outcomes[name]) for name, cmd in commands]
+    for name, _cmd, result in results:
+        _require_executable(name, result)
+    from tddhooks.policy.verdicts import StepOutcome, Verdict
+    from tddhooks.runners.base import TestReport
+
+    steps: list[StepOutcome] = []
+    report = TestReport()
+    for name, cmd, result in results:
+        returncode = result.returncode
+        if name == "test":
+            report = runner.parse_test_output(result.output, result.returncode)
+            if result.timed_out:
+                report = report.model_copy(update={"timed_out": True})
+            # the runner knows what its exit codes mean (pytest's 5: no tests yet, a green start)
+            returncode = report.exit_code if report.green else returncode
+        steps.append(
+            StepOutcome(
+                name=name,
+                cmd=list(cmd),
+                returncode=returncode,
+                timed_out=result.timed_out,
+                duration_s=round(result.duration_s, 3),
+                output_tail=result.output[-OUTPUT_TAIL_CHARS:],
+            )
+        )
+    green = bool(steps) and all(step.ok for step in steps) and report.green
+    names = runner.test_names(read_code_files(workdir, settings.language))
+    return Verdict(
+        tree="",
+        key="",
+        green=green,
+        steps=steps,
+        report=report,
+        test_names=sorted(names),
+        duration_s=round(sum(step.duration_s for step in steps), 3),
+        created_at=round(time.time(), 3),
+    )
+
+
+def _preload_verdict_models() -> threading.Thread:
+    """Import pydantic and the verdict models while the tools run, not after (~0.15 s)."""
+    thread = threading.Thread(
+        target=importlib.import_module, args=("tddhooks.policy.verdicts",), daemon=True
+    )
+    thread.start()
+    return thread
+
+
+def _require_executable(step: str, result: proc.ProcResult) -> None:
+    """A missing tool is an environment problem, not a red tree (and must not be cached)."""
+    if result.returncode == proc.MISSING_EXECUTABLE and result.stderr.startswith(
+        f"{result.cmd[0]}: "
+    ):
+        raise EnvironmentProblem(
+            f"cannot run the {step} step `{' '.join(result.cmd)}`: {result.stderr.strip()}",
+            fix="install the toolchain (see `tddhooks doctor`) or set the command under ci: in "
+            "tdd.yaml",
+        )
+
+
+def read_code_files(workdir: Path, language: str) -> dict[str, str]:
+    """Source files of the language under workdir ("/"-separated path -> text), no build dirs."""
+    suffixes = CODE_SUFFIXES.get(language, ())
+    files: dict[str, str] = {}
+    for folder, dirs, names in os.walk(workdir):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
+        for name in names:
+            if name.endswith(suffixes):
+                path = Path(folder, name)
+                relative = path.relative_to(workdir).as_posix()
+                files[relative] = path.read_text(encoding="utf-8", errors="replace")
+    return files
+
+
+def tree_verdict(
+    root: Path,
+    tree: str,
+    settings: PolicySettings,
+    *,
+    use_cache: bool = True,
+    snapshot_dir: Path | None = None,
+) -> Verdict:
+    """The verdict for a tree id: from the store when allowed, else by running the gate on it."""
+    from tddhooks.policy.facts import state_dir
+    from tddhooks.policy.snapshot import materialize
+    from tddhooks.runners import get_runner
+
+    runner = get_runner(settings.language)
+    state = state_dir(root)
+    key = _verdict_key(root, state, settings, runner)
+    dest = snapshot_dir or state / "snapshot"
+    cached = _stored(state, tree, key) if use_cache else None
+    if cached is not None:
+        return cached
+    with _locked(dest.parent / f"{dest.name}.lock"):
+        # another gate (a drive, a second terminal) may have judged this tree while we waited
+        cached = _stored(state, tree, key) if use_cache else None
+        if cached is not None:
+            return cached
+        workdir = materialize(root, tree, dest)
+        verdict = run_gate(workdir, settings, runner, state / "target")
+        verdict = verdict.model_copy(update={"tree": tree, "key": key})
+        from tddhooks.policy.verdicts import VerdictStore
+
+        VerdictStore(verdicts_dir(state)).put(verdict)  # before unlocking: waiters find it
+    return verdict
+
+
+def _stored(state: Path, tree: str, key: str) -> Verdict | None:
+    """The stored verdict; pydantic is only imported when there is one to read."""
+    if not verdict_file(verdicts_dir(state), tree, key).exists():
+        return None
+    from tddhooks.policy.verdicts import VerdictStore
+
+    return VerdictStore(verdicts_dir(state)).get(tree, key)
+
+
+def staged_tree_verdict(
+    root: Path, settings: PolicySettings, *, index_file: str | None = None, use_cache: bool = True
+) -> Verdict:
+    """The verdict for the tree of the index (or of index_file, a hook's GIT_INDEX_FILE)."""
+    tree = git.write_tree(root, index_file=index_file)
+    return tree_verdict(root, tree, settings, use_cache=use_cache)
+
+
+def cached_green_lines(
+    root: Path, tree: str, settings: PolicySettings, state: Path | None = None
+) -> list[str] | None:
+    """Verification lines of a stored green verdict for tree, without importing pydantic or
+    running any tool; None when the tree is not known to be green."""
+    state = state or git.tddhooks_dir(root)
+    key = memoized_key(root, state, settings)
+    if key is None:
+        return None
+    try:
+        data = json.loads(verdict_file(verdicts_dir(state), tree, key).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("tree") != tree or data.get("key") != key:
+        return None
+    lines = data.get(VERIFICATION_FIELD)
+    if data.get("green") is not True or not isinstance(lines, list):
+        return None
+    return [str(line) for line in lines]
+
+
+def memoized_key(root: Path, state: Path, settings: PolicySettings) -> str | None:
+    """The verdict key remembered from the last full computation, if nothing it hashes changed."""
+    try:
+        memo = json.loads((state / KEY_MEMO).read_text(encoding="utf-8"))
+        tools, key = memo["tools"], memo["key"]
+        if memo["stamp"] == toolchain_stamp(root, settings, tools) and isinstance(key, str):
+            return key
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return None
+
+
+def _verdict_key(root: Path, state: Path, settings: PolicySettings, runner: Runner) -> str:
+    key = memoized_key(root, state, settings)
+    if key is not None:
+        return key
+    from tddhooks.policy.verdicts import verdict_key, write_atomic
+
+    tools = list(runner.tool_names)
+    key = verdict_key(settings, runner)
+    memo = {"tools": tools, "stamp": toolchain_stamp(root, settings, tools), "key": key}
+    write_atomic(state / KEY_MEMO, json.dumps(memo))
+    return key
+
+
+def toolchain_stamp(root: Path, settings: PolicySettings, tools: Sequence[str]) -> list[Any]:
+    """Cheap fingerprint (stat calls only) of what could change the runner's toolchain version:
+    the tools found on PATH, the toolchain-selecting variables and files, rustup's state."""
+    rustup_home = Path(os.environ.get("RUSTUP_HOME") or Path.home() / ".rustup")
+    hashes = rustup_home / "update-hashes"
+    updates = sorted(str(_file_id(entry)) for entry in _children(hashes))
+    return [
+        __version__,
+        settings.language,
+        [list(settings.fmt_check), list(settings.lint), list(settings.test)],
+        [_file_id(shutil.which(tool)) for tool in tools],
+        [os.environ.get(name) for name in _TOOLCHAIN_ENV],
+        [_file_id(root / name) for name in _TOOLCHAIN_FILES],
+        _file_id(rustup_home / "settings.toml"),
+        updates,
+    ]
+
+
+def _children(folder: Path) -> list[Path]:
+    try:
+        return list(folder.iterdir())
+    except OSError:
+        return []
+
+
+def _file_id(path: str | Path | None) -> list[Any] | None:
+    if path is None:
+        return None
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return [str(path), None]
+    return [str(path), stat.st_mtime_ns, stat.st_size, stat.st_ino]
+
+
+@contextmanager
+def _locked(lock_file: Path) -> Iterator[None]:
+    """One gate at a time per snapshot directory (a drive and a person may commit together)."""
+    lock_file.parent.mkdir(parents=True, exist_ok=True)
+    with lock_file.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

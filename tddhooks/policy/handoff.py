@@ -1,0 +1,53 @@
+"""The handoff note: what the tester (or the person) staged as red, for the next committer.
+
+It lives in `.git/tddhooks/handoff.json`, never committed, and is only valid while HEAD is the
+commit it was written on: any commit in between makes it stale.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from tddhooks import git
+from tddhooks.policy.facts import HANDOFF_FILE
+from tddhooks.policy.verdicts import write_atomic
+
+
+class Handoff(BaseModel):
+    """The staged red test handed over: intent, test names, red output and test blob ids."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    head: str | None
+    intent: str
+    test_names: list[str]
+    red_output: str
+    test_blobs: dict[str, str]
+    by: str
+    created_at: float
+
+
+def handoff_path(root: Path) -> Path:
+    return git.tddhooks_dir(root) / HANDOFF_FILE
+
+
+def read_handoff(root: Path) -> Handoff | None:
+    """The live handoff note; None when there is none, it is unreadable, or HEAD has moved on."""
+    try:
+        handoff = Handoff.model_validate(json.loads(handoff_path(root).read_text(encoding="utf-8")))
+    except (OSError, ValueError, ValidationError):
+        return None
+    return handoff if handoff.head == git.head(root) else None
+
+
+def write_handoff(root: Path, handoff: Handoff) -> None:
+    """Store the note atomically (replacing any earlier one)."""
+    write_atomic(handoff_path(root), json.dumps(handoff.model_dump(mode="json"), indent=1))
+
+
+def clear_handoff(root: Path) -> None:
+    """Forget the note (after the commit that consumed it, or when the test is set aside)."""
+    handoff_path(root).unlink(missing_ok=True)
