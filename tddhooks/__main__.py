@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tddhooks.cli import main
+from tddhooks.entry import main
 
 if __name__ == "__main__":
     main()
