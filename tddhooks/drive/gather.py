@@ -1,0 +1,98 @@
+"""What a turn reads from the repository to build its prompt: the kata, the last commit, the test
+and source files, the covered tests. `agents.context.build_messages` ranks, scrubs and trims it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from tddhooks import git
+from tddhooks.agents.context import TurnContext
+from tddhooks.agents.edits import matches_any
+from tddhooks.policy.settings import PolicySettings
+from tddhooks.runners import get_runner
+
+LAST_DIFF_CHARS = 6_000
+MAX_FILE_CHARS = 40_000
+
+
+def kata_text(root: Path, settings: PolicySettings) -> str:
+    """The kata description (empty when the file is missing: the prompt says so itself)."""
+    path = root / settings.kata_description
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def last_commit(root: Path) -> tuple[str, str]:
+    """(message, diff) of HEAD; the diff is capped, build_messages trims it further."""
+    message = git.out(["log", "-1", "--format=%B", "HEAD"], root).strip()
+    diff = git.out(["show", "--format=", "--no-color", "--no-ext-diff", "-U2", "HEAD"], root)
+    if len(diff) > LAST_DIFF_CHARS:
+        diff = diff[:LAST_DIFF_CHARS] + "\n… (diff cut)"
+    return message, diff
+
+
+def project_files(root: Path, settings: PolicySettings) -> list[str]:
+    """Files in the index that are tests or sources (what an agent may read or write)."""
+    listed = git.out(["ls-files", "-z"], root).split("\0")
+    globs = (*settings.test_paths, *settings.source_paths)
+    return sorted(path for path in listed if path and matches_any(path, globs))
+
+
+def read_texts(root: Path, paths: Sequence[str]) -> dict[str, str]:
+    """Working-tree text of each path (equal to the index at a turn's start); binary and empty
+    files are skipped."""
+    texts: dict[str, str] = {}
+    for relative in paths:
+        try:
+            text = (root / relative).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if not text.strip():
+            continue  # .gitkeep and friends: listed under Files, nothing to read
+        texts[relative] = text if len(text) <= MAX_FILE_CHARS else text[:MAX_FILE_CHARS] + "\n…"
+    return texts
+
+
+def test_names(settings: PolicySettings, texts: Mapping[str, str]) -> list[str]:
+    """Static test names defined in these files (the runner's own scan)."""
+    runner = get_runner(settings.language)
+    tests = {path: text for path, text in texts.items() if matches_any(path, settings.test_paths)}
+    return sorted(runner.test_names(tests)) if tests else []
+
+
+def turn_context(
+    root: Path,
+    settings: PolicySettings,
+    *,
+    role: str,
+    cycle: int,
+    staged: Iterable[str] = (),
+    test_output: str = "",
+    handoff_intent: str | None = None,
+    hints: Sequence[str] = (),
+) -> TurnContext:
+    """Everything the role's prompt is built from, read from the repository now."""
+    message, diff = last_commit(root)
+    files = project_files(root, settings)
+    texts = read_texts(root, files)
+    return TurnContext(
+        role=role,
+        cycle=cycle,
+        kata=kata_text(root, settings),
+        language=settings.language,
+        last_commit_message=message,
+        last_diff=diff,
+        files=tuple(files),
+        file_texts=texts,
+        test_output_tail=test_output,
+        hints=tuple(hints),
+        previous_failure=None,
+        handoff_intent=handoff_intent,
+        covered_behaviours=tuple(test_names(settings, texts)),
+        staged_files=tuple(staged),
+        test_globs=settings.test_paths,
+        work_dir=str(root),
+    )

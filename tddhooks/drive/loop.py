@@ -1,0 +1,263 @@
+"""The drive: read the phase from git, give the turn to the role it calls for, repeat until a stop
+reason. Nothing of ours survives between runs except what git (and `.git/tddhooks/`) holds, so a
+drive stopped anywhere resumes with the next `tddhooks drive`."""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+
+from tddhooks import git
+from tddhooks.drive import workspace
+from tddhooks.drive.attempts import Crew
+from tddhooks.drive.outcome import BLOCKED_FIX, PERSON_TURN, RESUME, DriveSummary
+from tddhooks.drive.state import Phase, PhaseInfo, current_phase
+from tddhooks.drive.supervisor import Decision
+from tddhooks.drive.turns import (
+    TurnResult,
+    implementor_turn,
+    refactorer_turn,
+    staged_tests,
+    tester_turn,
+)
+from tddhooks.errors import PolicyRejection, TddhooksError, UsageError
+from tddhooks.policy.handoff import clear_handoff, read_handoff, write_handoff
+from tddhooks.policy.verdicts import Verdict
+
+
+@dataclass(frozen=True)
+class DrivePlan:
+    """Which roles the agents play and how long to drive."""
+
+    agent_roles: frozenset[str]
+    single_turn: bool = False
+
+
+class Drive:
+    """One run of the loop over a prepared Crew."""
+
+    def __init__(self, crew: Crew, plan: DrivePlan) -> None:
+        self.crew = crew
+        self.plan = plan
+        self.summary = DriveSummary(work_dir=str(crew.root))
+        self.turns = 0
+        self.cycles_done = 0
+        self.cycle_active = False  # this run has worked on the current cycle
+        self.tester_answer = ""  # cache key of the answer behind the test handed over last
+        self.tester_hints: tuple[str, ...] = ()  # what the supervisor cannot tell the tester
+
+    def run(self) -> DriveSummary:
+        """Drive until a stop reason; Ctrl-C stops cleanly (exit 130), errors propagate."""
+        start = time.monotonic()
+        try:
+            while not self._should_stop() and self._turn():
+                pass
+        except KeyboardInterrupt:
+            self._stop("interrupted", "Ctrl-C; the turn's own changes were undone")
+            self.crew.display.emit(
+                "interrupted", message=f"interrupted: the turn's own changes were undone; {RESUME}"
+            )
+        except TddhooksError as error:
+            self._stop("error", error.message)
+            raise
+        finally:
+            self._finish(time.monotonic() - start)
+        return self.summary
+
+    def _stop(self, reason: str, detail: str) -> bool:
+        if not self.summary.stop_reason:
+            self.summary.stop_reason, self.summary.stop_detail = reason, detail
+        return False
+
+    def _should_stop(self) -> bool:
+        if self.summary.stop_reason:
+            return True
+        if self.plan.single_turn and self.turns >= 1:
+            self._stop("turn", "one agent turn done")
+            return True
+        supervisor, used = self.crew.supervisor, self.crew.ledger.total
+        decision = supervisor.should_stop(
+            cycles_done=self.cycles_done, tokens_used=used, done_reason=None
+        )
+        if decision is None:
+            return False
+        self.crew.decide(decision)
+        if self.cycles_done >= supervisor.steps:
+            reason = "steps"
+        elif supervisor.budget_tokens is not None and used >= supervisor.budget_tokens:
+            reason = "budget"
+        else:
+            reason = "failed-cycles"
+        self._stop(reason, decision.reason)
+        return True
+
+    def _close_cycle(self, committed: bool) -> None:
+        self.crew.decide(self.crew.supervisor.record_cycle_done(committed))
+        self.cycles_done += 1
+        self.cycle_active = False
+
+    def _plays(self, role: str) -> bool:
+        return role in self.plan.agent_roles
+
+    def _turn(self) -> bool:
+        """One turn of the role the phase calls for; False when the drive must stop."""
+        root = self.crew.root
+        info, verdict = current_phase(root, self.crew.settings)
+        if info.phase is Phase.GREEN_FEATURE and (
+            not self._plays("refactorer") or workspace.refactor_turn_taken(root)
+        ):
+            # the refactorer had its turn on this feature (or the person plays it and moved on)
+            if self.cycle_active:
+                self._close_cycle(committed=True)
+                if self._should_stop():
+                    return False
+            info = PhaseInfo(Phase.GREEN, "tester", "the refactorer had its turn", info.cycle + 1)
+        if info.phase is Phase.OVERSHOOT and self._discard_agent_overshoot():
+            return True
+        if info.phase in (Phase.DIRTY, Phase.MIXED, Phase.OVERSHOOT):
+            return self._blocked(info)
+        if info.phase is Phase.UNINITIALIZED:
+            raise UsageError(
+                f"{root}: {info.reason}",
+                fix="run `tddhooks init` there, or pass --kata FILE to drive an "
+                "empty directory from scratch",
+            )
+        if info.phase is Phase.DONE:
+            self.crew.display.emit("done", message=info.reason)
+            return self._stop("done", info.reason)
+        role = {Phase.GREEN: "tester", Phase.RED: "implementor"}.get(info.phase, "refactorer")
+        if not self._plays(role):
+            self.crew.display.emit("person-turn", role=role, message=PERSON_TURN[role])
+            return self._stop("person", PERSON_TURN[role])
+        self.turns += 1
+        self.cycle_active = True
+        return self._play(role, info, verdict)
+
+    def _discard_agent_overshoot(self) -> bool:
+        """A test our tester handed over passes already (a preparatory refactor implemented it):
+        discard it like any overshoot. A person's passing test is theirs to decide about."""
+        crew, root = self.crew, self.crew.root
+        handoff = read_handoff(root)
+        if handoff is None or handoff.by != "tester":
+            return False
+        workspace.restore_to_head(root, staged_tests(root))
+        clear_handoff(root)
+        crew.display.emit("overshoot", role="tester", tests=handoff.test_names)
+        crew.decide(crew.supervisor.record_overshoot(handoff.test_names))
+        return True
+
+    def _blocked(self, info: PhaseInfo) -> bool:
+        """A person's changes are in the way: stop without touching them."""
+        if self.turns == 0:
+            raise PolicyRejection(f"cannot drive: {info.reason}", fix=BLOCKED_FIX[info.phase])
+        self.crew.display.emit("note", message=f"stopped: {info.reason}")
+        return self._stop(info.phase.value, info.reason)
+
+    def _play(self, role: str, info: PhaseInfo, verdict: Verdict | None) -> bool:
+        crew = self.crew
+        if role == "tester":
+            result = tester_turn(crew, info, hints=self.tester_hints)
+            if result.outcome == "gave-up":
+                self._close_cycle(committed=False)
+            elif result.outcome == "handed-over":
+                self.tester_answer, self.tester_hints = result.cache_key, ()
+            return True
+        if role == "implementor":
+            result = implementor_turn(crew, info, verdict)
+            self._landed(result)
+            return result.outcome != "gave-up" or self._stuck(info, result)
+        result = refactorer_turn(crew, info)
+        self._landed(result)
+        workspace.mark_refactor_turn(crew.root)
+        self._close_cycle(committed=True)
+        return True
+
+    def _landed(self, result: TurnResult) -> None:
+        if result.commit and result.subject:
+            self.summary.commits.append(
+                {"sha": result.commit, "subject": result.subject, "role": result.role}
+            )
+
+    def _stuck(self, info: PhaseInfo, result: TurnResult) -> bool:
+        """The implementor gave up: set the test aside, or refactor first, as the supervisor says.
+
+        A person's staged test is never moved: the drive stops and leaves it staged.
+        """
+        crew, root = self.crew, self.crew.root
+        handoff = read_handoff(root)
+        if handoff is None or handoff.by != "tester":
+            return self._stop(
+                "stuck",
+                "the implementor could not make your staged test pass; "
+                "it stays staged (see .tdd/logs/ for the attempts)",
+            )
+        decision = crew.decide(crew.supervisor.record_implementor_stuck(result.test_names))
+        paths = staged_tests(root)
+        directory = workspace.set_aside(root, info.cycle, paths)
+        # that test was too big a step: the same prompt must not get the same answer back
+        if "tester" in crew.clients:
+            crew.clients["tester"].mark_bad(self.tester_answer)
+        if decision.action == "preparatory-refactor" and not self._plays("refactorer"):
+            # the person plays the refactorer: ask the tester for a smaller step instead
+            decision = crew.decide(
+                Decision(
+                    "set-aside-test",
+                    "no refactorer agent to prepare "
+                    "the code; the tester is asked for a smaller step",
+                )
+            )
+            self.tester_hints = (
+                f"The test {', '.join(result.test_names) or 'handed over last'} "
+                "was too big a step and was set aside; write a smaller test.",
+            )
+        crew.display.emit(
+            "note", message=f"set aside {', '.join(paths)} in {directory.relative_to(root)}"
+        )
+        # the note would make the hooks demand the test in the refactor commit; it comes back below
+        clear_handoff(root)
+        if decision.action != "preparatory-refactor":
+            if decision.action == "abandon-cycle":
+                self._close_cycle(committed=False)
+            return True
+        try:
+            self.turns += 1
+            self._landed(
+                refactorer_turn(
+                    crew, PhaseInfo(Phase.GREEN, "refactorer", "preparatory refactor", info.cycle)
+                )
+            )
+        finally:
+            workspace.bring_back(root, directory, paths)
+            write_handoff(
+                root,
+                handoff.model_copy(
+                    update={"head": git.head(root), "test_blobs": git.blob_ids(root, ":", paths)}
+                ),
+            )
+        return True
+
+    def _finish(self, duration_s: float) -> None:
+        summary, crew = self.summary, self.crew
+        summary.cycles = self.cycles_done
+        summary.overshoots = crew.supervisor.overshoots
+        summary.retries = crew.failed_attempts
+        summary.duration_s = round(duration_s, 2)
+        hits = misses = 0
+        for role, totals in crew.ledger.per_role().items():
+            summary.tokens[role] = {
+                "prompt_tokens": totals.prompt_tokens,
+                "completion_tokens": totals.completion_tokens,
+                "calls": totals.calls,
+                "cached_calls": totals.cached_calls,
+            }
+            hits += totals.cached_calls
+            misses += totals.calls - totals.cached_calls
+        summary.cache = {"enabled": int(crew.cache_enabled), "hits": hits, "misses": misses}
+        if self.turns or summary.stop_reason != "error":  # an error before any turn says it all
+            crew.display.emit("drive-finished", **summary.to_dict())
+
+
+def unbounded_steps() -> int:
+    """The step count of `tddhooks step`: only the single turn ends it."""
+    return sys.maxsize

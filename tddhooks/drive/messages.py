@@ -1,0 +1,158 @@
+"""Commit messages of the agents' commits, composed by the tool (DESIGN §3): the plan's rationale,
+the staged diff per file with its intent, the cycle, the kata goal and the gate's verification.
+The model only contributes its summary and rationale; it never writes the message itself."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from tddhooks.agents.edits import AgentAnswer, matches_any
+from tddhooks.drive.gather import kata_text
+from tddhooks.drive.workspace import numstat_staged
+from tddhooks.policy.compose import compose_message, kata_goal, one_line
+from tddhooks.policy.settings import PolicySettings
+
+FEATURE_TYPES = ("feat", "fix")
+FALLBACK_GOAL = "work through the kata one small test at a time"
+
+
+def first_sentence(text: str, limit: int = 100) -> str:
+    """The first sentence of a plan, on one line (a fallback summary)."""
+    flat = one_line(text)
+    match = re.match(r"(.+?[.!?])(?:\s|$)", flat)
+    sentence = (match.group(1) if match else flat).rstrip(".")
+    return sentence if len(sentence) <= limit else sentence[: limit - 1] + "…"
+
+
+def bare(name: str) -> str:
+    """`tests/adds.rs::empty_is_zero` -> `empty_is_zero`."""
+    return name.rsplit("::", 1)[-1]
+
+
+def intents_by_test_file(test_names: Sequence[str]) -> dict[str, str]:
+    """test file -> 'new test: a, b' from qualified test names."""
+    by_file: dict[str, list[str]] = {}
+    for name in test_names:
+        path, _, _ = name.partition("::")
+        by_file.setdefault(path, []).append(bare(name))
+    return {
+        path: f"new test{'s' if len(names) > 1 else ''}: {', '.join(names)}"
+        for path, names in by_file.items()
+    }
+
+
+def diff_lines(
+    root: Path, settings: PolicySettings, *, test_intent: Mapping[str, str], source_intent: str
+) -> list[str]:
+    """One line per staged file: `path (+added -removed): intent`."""
+    lines = []
+    for path, (added, removed) in sorted(numstat_staged(root).items()):
+        if matches_any(path, settings.test_paths):
+            intent = test_intent.get(path, "test changed as handed over")
+        else:
+            intent = source_intent
+        lines.append(f"{path} (+{added} -{removed}): {intent}")
+    return lines
+
+
+def _compose(
+    root: Path,
+    settings: PolicySettings,
+    *,
+    type: str,
+    answer: AgentAnswer,
+    summary: str,
+    role: str,
+    cycle: int,
+    rationale: list[str],
+    diff_summary: list[str],
+    verification: list[str],
+) -> str:
+    goal = kata_goal(kata_text(root, settings)) or FALLBACK_GOAL
+    scope = answer.commit.scope if answer.commit else None
+
+    def compose(scope: str | None) -> str:
+        return compose_message(
+            type=type,
+            scope=scope,
+            summary=summary,
+            role=role,
+            step=max(cycle, 1),
+            goal=goal,
+            rationale=rationale,
+            diff_summary=diff_summary,
+            verification=verification or ["gate green"],
+        )
+
+    try:
+        return compose(scope)
+    except ValueError:
+        # a scope the header cannot carry (too long, parentheses): drop it, keep the rest
+        return compose(None)
+
+
+def feature_message(
+    root: Path,
+    settings: PolicySettings,
+    *,
+    cycle: int,
+    answer: AgentAnswer,
+    handoff_intent: str | None,
+    test_names: Sequence[str],
+    verification: list[str],
+) -> str:
+    """The implementor's `feat:`/`fix:` message for the staged test plus its code."""
+    intent = answer.commit
+    kind = intent.type if intent and intent.type in FEATURE_TYPES else "feat"
+    summary = (intent.summary if intent else "") or first_sentence(handoff_intent or answer.plan)
+    rationale = []
+    if handoff_intent:
+        rationale.append(f"Test: {one_line(handoff_intent)}")
+    rationale += list(intent.rationale) if intent and intent.rationale else [answer.plan]
+    diff = diff_lines(
+        root,
+        settings,
+        test_intent=intents_by_test_file(test_names),
+        source_intent=first_sentence(summary),
+    )
+    return _compose(
+        root,
+        settings,
+        type=kind,
+        answer=answer,
+        summary=summary,
+        role="Implementor",
+        cycle=cycle,
+        rationale=rationale,
+        diff_summary=diff,
+        verification=verification,
+    )
+
+
+def refactor_message(
+    root: Path,
+    settings: PolicySettings,
+    *,
+    cycle: int,
+    answer: AgentAnswer,
+    verification: list[str],
+) -> str:
+    """The refactorer's `refactor:` message."""
+    intent = answer.commit
+    summary = (intent.summary if intent else "") or first_sentence(answer.plan)
+    rationale = list(intent.rationale) if intent and intent.rationale else [answer.plan]
+    diff = diff_lines(root, settings, test_intent={}, source_intent=first_sentence(summary))
+    return _compose(
+        root,
+        settings,
+        type="refactor",
+        answer=answer,
+        summary=summary,
+        role="Refactorer",
+        cycle=cycle,
+        rationale=rationale,
+        diff_summary=diff,
+        verification=verification,
+    )

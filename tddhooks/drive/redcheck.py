@@ -1,0 +1,86 @@
+"""Judging verdicts beyond green or red. Is the tester's red the right red (it comes from the new
+test: a failing assertion in it, or a compile error in its file, and no test that passed before
+fails now)? Does a green refactor keep behaviour (the same tests, none of them lost)?"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from tddhooks import git
+from tddhooks.drive import gather
+from tddhooks.policy.settings import PolicySettings
+from tddhooks.policy.verdicts import Verdict
+
+_LOCATED = re.compile(r"^(?P<path>[^\s:]+):\d+(?::\d+)?: ")
+# rustc: `use calc::add;` when no crate `calc` exists (a model copying an example's crate name)
+_UNRESOLVED_CRATE = re.compile(r"unresolved import `(?P<name>\w+)`")
+_BUILTIN_CRATES = ("std", "core", "alloc", "crate", "self", "super")
+
+
+def same_test(failing: str, new: str) -> bool:
+    """True when a failing test's name is the new test's (`tests/a.rs::m::t` ~ `tests/a.rs::t`)."""
+    # libtest may qualify a test by its module path; the file and the function decide
+    return failing == new or (
+        failing.split("::", 1)[0] == new.split("::", 1)[0]
+        and failing.rsplit("::", 1)[-1] == new.rsplit("::", 1)[-1]
+    )
+
+
+def misplaced_red(
+    verdict: Verdict, new_tests: Sequence[str], paths: Sequence[str], crate: str | None = None
+) -> str | None:
+    """Why a red verdict is not the red the tester's new test should cause; None when it is.
+
+    `crate` (Rust) names the kata's crate: a test importing another crate can never turn green.
+    """
+    report = verdict.report
+    if report.timed_out or verdict.timed_out:
+        return "the test suite timed out with the new test: " + verdict.failure_excerpt(8)
+    for error in report.compile_errors:
+        unresolved = _UNRESOLVED_CRATE.search(error)
+        if crate and unresolved and unresolved["name"] not in (crate, *_BUILTIN_CRATES):
+            return (
+                f"the new test imports `{unresolved['name']}`, which is not a crate here; this "
+                f"kata's crate is `{crate}`: write `use {crate}::...;`"
+            )
+    elsewhere = [
+        error
+        for error in report.compile_errors
+        if (match := _LOCATED.match(error)) and match["path"] not in paths
+    ]
+    if elsewhere:
+        return "compile errors outside the new test file: " + "; ".join(elsewhere[:3])
+    old = [
+        name for name in report.failing_tests if not any(same_test(name, new) for new in new_tests)
+    ]
+    if old:
+        return "tests that passed before now fail: " + ", ".join(old[:5])
+    if not report.failing_tests and not report.compile_errors:
+        return "the gate is red but no test fails: " + verdict.failure_excerpt(8)
+    return None
+
+
+def new_test_names(root: Path, settings: PolicySettings, paths: Sequence[str]) -> list[str]:
+    """Tests defined in the working-tree copies of `paths` that HEAD's copies do not define."""
+    before = {path: git.read_blob(root, "HEAD", path) or "" for path in paths}
+    after = gather.read_texts(root, paths)
+    return sorted(
+        set(gather.test_names(settings, after)) - set(gather.test_names(settings, before))
+    )
+
+
+def changed_behaviour(baseline: Verdict, verdict: Verdict) -> str | None:
+    """Why a green refactor does not keep behaviour (tests renamed, added, removed, or fewer
+    passing than on HEAD); None when it does."""
+    before, after = set(baseline.test_names), set(verdict.test_names)
+    if before != after:
+        changed = ", ".join(sorted(before ^ after)[:5])
+        return f"a refactor keeps the set of tests; changed: {changed}"
+    if verdict.report.passed < baseline.report.passed:
+        return (
+            f"fewer tests pass ({verdict.report.passed}, before: {baseline.report.passed}): "
+            "behaviour must stay the same"
+        )
+    return None

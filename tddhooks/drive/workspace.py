@@ -1,0 +1,210 @@
+"""The git and file operations of a drive turn: stage, restore, format, commit, set aside.
+
+Every function acts on paths the current turn names and nothing else: a person's changes are never
+touched (the loop only starts a turn on a clean tree, so "restore to HEAD" of the turn's own paths
+undoes exactly what the turn did).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from tddhooks import git, proc
+from tddhooks.policy.settings import PolicySettings
+from tddhooks.runners import get_runner
+
+SCRATCH = ".tdd"
+REFACTOR_MARK = "refactor-turn.json"
+MESSAGE_FILE = "agent-message"
+
+
+def ensure_scratch_ignored(root: Path) -> bool:
+    """Make git ignore `.tdd/` through `.git/info/exclude` when `.gitignore` does not already.
+
+    The committed `.gitignore` is never edited. Returns True when the exclude file was changed.
+    """
+    probe = git.run_git(
+        ["check-ignore", "-q", "--no-index", f"{SCRATCH}/logs/x.json"], root, check=False
+    )
+    if probe.returncode == 0:
+        return False
+    exclude = git.git_dir(root) / "info" / "exclude"
+    exclude.parent.mkdir(parents=True, exist_ok=True)
+    text = exclude.read_text(encoding="utf-8") if exclude.exists() else ""
+    separator = "" if not text or text.endswith("\n") else "\n"
+    exclude.write_text(f"{text}{separator}# tddhooks drive scratch\n{SCRATCH}/\n", encoding="utf-8")
+    return True
+
+
+def paths_in(root: Path, rev: str, paths: Collection[str]) -> set[str]:
+    """Which of `paths` exist in a commit/tree (rev) or in the index (rev=':')."""
+    return set(git.blob_ids(root, rev, sorted(paths))) if paths else set()
+
+
+def _remove_file(root: Path, relative: str) -> None:
+    path = root / relative
+    if path.is_file() or path.is_symlink():
+        path.unlink()
+    # drop directories the turn created and left empty (never the root)
+    parent = path.parent
+    while parent != root and parent.is_dir() and not any(parent.iterdir()):
+        parent.rmdir()
+        parent = parent.parent
+
+
+def restore_to_head(root: Path, paths: Collection[str]) -> None:
+    """Index and working tree of `paths` back to HEAD; paths HEAD lacks are unstaged and removed."""
+    if not paths:
+        return
+    tracked = paths_in(root, "HEAD", paths)
+    if tracked:
+        git.run_git(
+            ["restore", "--source=HEAD", "--staged", "--worktree", "--", *sorted(tracked)], root
+        )
+    new = sorted(set(paths) - tracked)
+    if new:
+        git.run_git(["rm", "-q", "--cached", "--ignore-unmatch", "--", *new], root)
+        for relative in new:
+            _remove_file(root, relative)
+
+
+def restore_from_index(root: Path, paths: Collection[str]) -> None:
+    """Working-tree copies of `paths` back to what the index holds (undo a formatter's edits)."""
+    staged = sorted(paths_in(root, ":", paths))
+    if staged:
+        git.run_git(["restore", "--worktree", "--", *staged], root)
+
+
+def stage(root: Path, paths: Collection[str]) -> None:
+    """`git add` exactly these paths (deletions included)."""
+    if paths:
+        git.run_git(["add", "-A", "--", *sorted(paths)], root)
+
+
+def changed_against_index(root: Path) -> set[str]:
+    """Paths whose working-tree copy differs from the index, plus untracked files."""
+    return set(git.unstaged_paths(root)) | set(git.untracked_paths(root))
+
+
+def format_files(root: Path, settings: PolicySettings, own_paths: Collection[str]) -> str | None:
+    """Run the formatter (`ci.fmt_cmd`) and keep its changes to `own_paths` only.
+
+    Anything else it touched is put back from the index, even when interrupted. When someone else
+    has changed files meanwhile, the formatter does not run at all (it would rewrite their work;
+    the gate's format check still judges the staged tree). Returns the formatter's output when it
+    failed or was skipped (the gate reports the same problem), else None.
+    """
+    if not settings.fmt_fix:
+        return None
+    before = changed_against_index(root)
+    others = sorted(before - set(own_paths))
+    if others:
+        return f"formatter not run: files changed outside this turn: {', '.join(others[:5])}"
+    runner = get_runner(settings.language)
+    try:
+        result = proc.run(
+            settings.fmt_fix,
+            cwd=root,
+            env=git.clean_env(runner.env(None)),
+            timeout_s=settings.timeout_s,
+        )
+    finally:
+        collateral = changed_against_index(root) - before - set(own_paths)
+        restore_from_index(root, collateral)
+    return None if result.ok else result.output
+
+
+@dataclass(frozen=True)
+class CommitOutcome:
+    """What `git commit` did: the new commit, or the hooks' rejection output."""
+
+    ok: bool
+    sha: str | None
+    output: str
+
+
+def commit(root: Path, message: str, settings: PolicySettings) -> CommitOutcome:
+    """The real `git commit -F` under the agent identity; the installed hooks judge it."""
+    message_file = git.tddhooks_dir(root) / MESSAGE_FILE
+    message_file.write_text(message, encoding="utf-8")
+    before = git.head(root)
+    args = [
+        "-c",
+        f"user.name={settings.author_name}",
+        "-c",
+        f"user.email={settings.author_email}",
+        "commit",
+        "-q",
+        "-F",
+        str(message_file),
+    ]
+    result = proc.run(
+        ["git", *args], cwd=root, env=git.clean_env(), timeout_s=4 * settings.timeout_s + 60
+    )
+    after = git.head(root)
+    if result.ok and after and after != before:
+        return CommitOutcome(True, after, result.output)
+    return CommitOutcome(False, None, result.output or f"git commit exited {result.returncode}")
+
+
+def set_aside(root: Path, cycle: int, paths: Sequence[str]) -> Path:
+    """Save the staged copies of `paths` under `.tdd/set-aside/<cycle>/`, then restore them to HEAD.
+
+    Returns the directory; `bring_back` re-stages them later.
+    """
+    directory = root / SCRATCH / "set-aside" / str(cycle)
+    for relative in paths:
+        text = git.read_blob(root, ":", relative)
+        target = directory / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if text is None:
+            target.with_name(target.name + ".deleted").write_text("", encoding="utf-8")
+        else:
+            target.write_text(text, encoding="utf-8")
+    restore_to_head(root, paths)
+    return directory
+
+
+def bring_back(root: Path, directory: Path, paths: Sequence[str]) -> None:
+    """Write set-aside files back into the working tree and stage them again."""
+    for relative in paths:
+        source = directory / relative
+        if source.exists():
+            target = root / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+        elif source.with_name(source.name + ".deleted").exists():
+            (root / relative).unlink(missing_ok=True)
+    stage(root, paths)
+
+
+def numstat_staged(root: Path) -> dict[str, tuple[int, int]]:
+    """path -> (lines added, lines removed) of the staged diff (binary files count 0)."""
+    text = git.out(["diff", "--cached", "--numstat", "--no-renames", "-z"], root)
+    stats: dict[str, tuple[int, int]] = {}
+    for row in (part for part in text.split("\0") if part):
+        added, removed, path = row.split("\t", 2)
+        stats[path] = (
+            int(added) if added.isdigit() else 0,
+            int(removed) if removed.isdigit() else 0,
+        )
+    return stats
+
+
+def mark_refactor_turn(root: Path) -> None:
+    """Remember that the refactorer had its turn on the feature at HEAD (nothing to commit)."""
+    record = {"head": git.head(root)}
+    (git.tddhooks_dir(root) / REFACTOR_MARK).write_text(json.dumps(record), encoding="utf-8")
+
+
+def refactor_turn_taken(root: Path) -> bool:
+    """True when the refactorer already had its turn on HEAD's feature (a stale mark is void)."""
+    path = git.tddhooks_dir(root) / REFACTOR_MARK
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(record, dict) and record.get("head") == git.head(root)

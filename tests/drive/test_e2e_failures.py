@@ -1,0 +1,222 @@
+"""End to end, when things go wrong: a hanging implementation, a refactor that breaks behaviour,
+a server failing mid-drive, Ctrl-C mid-turn. The repository must stay consistent and resumable."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from drive.test_e2e_kit import (
+    FIRST_FEAT,
+    Script,
+    answer,
+    assert_audit_clean,
+    assert_clean,
+    configure,
+    crate_of,
+    drive,
+    drive_args,
+    git,
+    lib,
+    role_of,
+    shipped_answers,
+    subjects,
+    upsert,
+)
+from support.fake_openai import Delay, Fail, FakeOpenAI, Reply
+
+from tddhooks.policy.handoff import read_handoff
+
+
+def staged(repo: Path) -> str:
+    return str(git(repo, "status", "--porcelain", "--untracked-files=all").stdout)
+
+
+@pytest.mark.cargo
+@pytest.mark.e2e
+def test_a_hanging_implementation_is_cut_off_by_the_ci_timeout(
+    kata_repo: Path, fake_openai: FakeOpenAI
+) -> None:
+    since = configure(kata_repo, "timeout_s: 300 ", "timeout_s: 15 ")
+    shipped = shipped_answers(crate_of(kata_repo))
+    spin = lib("_text: &str) -> i32 {\n    loop {\n        std::hint::spin_loop();\n    }\n}")
+    script = Script().add("tester", shipped["tester"][0])
+    script.add(
+        "implementor", answer("loop", [upsert("src/lib.rs", spin)]), shipped["implementor"][0]
+    )
+    fake_openai.responder = script
+
+    start = time.monotonic()
+    assert drive(kata_repo, fake_openai, "--roles", "tester,implementor") == 0
+
+    assert time.monotonic() - start < 120
+    assert subjects(kata_repo, since) == [FIRST_FEAT]
+    assert "timed out" in script.prompts("implementor")[1]
+    stray = subprocess.run(["pgrep", "-f", "deps/empty_string-"], capture_output=True, text=True)
+    assert stray.stdout == ""
+    assert_clean(kata_repo)
+    assert_audit_clean(kata_repo, since)
+
+
+@pytest.mark.cargo
+@pytest.mark.e2e
+def test_a_refactor_that_breaks_behaviour_is_reverted_after_three_attempts(
+    kata_repo: Path, fake_openai: FakeOpenAI
+) -> None:
+    shipped = shipped_answers(crate_of(kata_repo))
+    breaking = [
+        lib("_text: &str) -> i32 {\n    1\n}"),  # a test fails
+        "pub fn sum(_text: &str) -> i32 {\n    0\n}\n",  # the test no longer compiles
+        lib("_text: &str) -> i32 {\n    let zero = 0;\n    return zero;\n}"),  # clippy refuses
+    ]
+    script = Script().add("tester", shipped["tester"][0])
+    script.add("implementor", shipped["implementor"][0])
+    script.add("refactorer", *(answer("tidy", [upsert("src/lib.rs", text)]) for text in breaking))
+    fake_openai.responder = script
+
+    assert drive(kata_repo, fake_openai) == 0
+
+    assert subjects(kata_repo) == [FIRST_FEAT]
+    assert script.left() == {}
+    assert_clean(kata_repo)
+    log = json.loads((kata_repo / ".tdd/logs/step-1-refactorer.json").read_text("utf-8"))
+    assert log["outcome"] == "reverted"
+    assert [a["outcome"] for a in log["attempts"]] == ["red", "red", "red"]
+    assert_audit_clean(kata_repo)
+
+
+@pytest.mark.cargo
+@pytest.mark.e2e
+def test_a_server_failing_mid_drive_leaves_the_handoff_and_the_next_drive_resumes(
+    kata_repo: Path, fake_openai: FakeOpenAI
+) -> None:
+    shipped = shipped_answers(crate_of(kata_repo))
+    down = Script().add("tester", shipped["tester"][0])
+    down.add("implementor", *[Fail(500, "overloaded")] * 4)  # first call + 3 retries
+    fake_openai.responder = down
+
+    assert drive(kata_repo, fake_openai, "--roles", "tester,implementor") == 3
+
+    assert staged(kata_repo) == "A  tests/empty_string.rs\n"
+    assert read_handoff(kata_repo) is not None
+    assert subjects(kata_repo) == []
+    back = Script().add("implementor", Fail(500, "one more hiccup"), shipped["implementor"][0])
+    fake_openai.responder = back
+
+    assert drive(kata_repo, fake_openai, "--roles", "tester,implementor") == 0
+
+    assert subjects(kata_repo) == [FIRST_FEAT]
+    assert len(back.prompts("implementor")) == 2  # the 500 was retried by the client
+    assert_clean(kata_repo)
+    assert_audit_clean(kata_repo)
+
+
+@pytest.mark.cargo
+@pytest.mark.e2e
+def test_ctrl_c_while_the_model_thinks_leaves_a_consistent_repository_and_drive_resumes(
+    kata_repo: Path, fake_openai: FakeOpenAI
+) -> None:
+    shipped = shipped_answers(crate_of(kata_repo))
+    slow = Script().add("tester", shipped["tester"][0])
+    slow.add("implementor", Delay(120, Reply(json.dumps(shipped["implementor"][0]))))
+    fake_openai.responder = slow
+    command = [
+        sys.executable,
+        "-m",
+        "tddhooks",
+        "drive",
+        "-C",
+        str(kata_repo),
+        "--steps",
+        "1",
+        "--roles",
+        "tester,implementor",
+        *drive_args(fake_openai),
+    ]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 180
+        while not any(role_of(r.body or {}) == "implementor" for r in fake_openai.chat_requests):
+            assert child.poll() is None, "the drive ended before the implementor's request"
+            assert time.monotonic() < deadline, "no implementor request"
+            time.sleep(0.2)
+        child.send_signal(signal.SIGINT)
+        output, _ = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    assert child.returncode == 130, output
+    assert "resume" in output
+    assert staged(kata_repo) == "A  tests/empty_string.rs\n"  # the handed-over test stays staged
+    assert read_handoff(kata_repo) is not None
+    fake_openai.responder = Script().add("implementor", shipped["implementor"][0])
+
+    assert drive(kata_repo, fake_openai, "--roles", "tester,implementor") == 0
+
+    assert subjects(kata_repo) == [FIRST_FEAT]
+    assert_clean(kata_repo)
+    assert_audit_clean(kata_repo)
+
+
+@pytest.mark.cargo
+def test_ctrl_c_after_the_edits_are_written_puts_back_exactly_what_the_turn_wrote(
+    kata_repo: Path, fake_openai: FakeOpenAI
+) -> None:
+    # the formatter interrupts the drive (SIGINT to its parent) right after the test was written
+    configure(kata_repo, "fmt_cmd: null", 'fmt_cmd: ["sh", "-c", "kill -INT $PPID"]')
+    head = git(kata_repo, "rev-parse", "HEAD").stdout
+    fake_openai.responder = Script().add(
+        "tester", shipped_answers(crate_of(kata_repo))["tester"][0]
+    )
+
+    assert drive(kata_repo, fake_openai) == 130
+
+    assert not (kata_repo / "tests" / "empty_string.rs").exists()
+    assert_clean(kata_repo)
+    assert git(kata_repo, "rev-parse", "HEAD").stdout == head
+    log = json.loads((kata_repo / ".tdd/logs/step-1-tester.json").read_text("utf-8"))
+    assert log["outcome"] == "interrupted"
+
+
+NO_TODO_HOOK = """  - repo: local
+    hooks:
+      - id: no-todo
+        name: no TODO left in the source
+        entry: TODO
+        language: pygrep
+        files: ^src/
+"""
+
+
+@pytest.mark.cargo
+@pytest.mark.e2e
+def test_a_commit_rejected_by_a_hook_is_a_failed_attempt_fed_back(
+    kata_repo: Path, fake_openai: FakeOpenAI
+) -> None:
+    config = kata_repo / ".pre-commit-config.yaml"
+    config.write_text(config.read_text(encoding="utf-8") + NO_TODO_HOOK, encoding="utf-8")
+    git(kata_repo, "commit", "-q", "--no-verify", "-am", "chore: no TODO in the source")
+    since = git(kata_repo, "rev-parse", "HEAD").stdout.strip()
+    shipped = shipped_answers(crate_of(kata_repo))
+    todo = lib("_text: &str) -> i32 {\n    // TODO: the real sum\n    0\n}")
+    script = Script().add("tester", shipped["tester"][0])
+    script.add(
+        "implementor", answer("zero", [upsert("src/lib.rs", todo)]), shipped["implementor"][0]
+    )
+    fake_openai.responder = script
+
+    assert drive(kata_repo, fake_openai, "--roles", "tester,implementor") == 0
+
+    assert subjects(kata_repo, since) == [FIRST_FEAT]
+    assert "TODO" not in git(kata_repo, "show", "HEAD:src/lib.rs").stdout
+    retry = script.prompts("implementor")[1]
+    assert "the commit hooks rejected the commit" in retry
+    assert "no TODO left in the source" in retry
+    log = json.loads((kata_repo / ".tdd/logs/step-1-implementor.json").read_text("utf-8"))
+    assert [a["outcome"] for a in log["attempts"]] == ["rejected", "committed"]
+    assert_clean(kata_repo)
+    assert_audit_clean(kata_repo, since)
