@@ -104,15 +104,17 @@ class Drive:
         """One turn of the role the phase calls for; False when the drive must stop."""
         root = self.crew.root
         info, verdict = current_phase(root, self.crew.settings)
-        if info.phase is Phase.GREEN_FEATURE and (
-            not self._plays("refactorer") or workspace.refactor_turn_taken(root)
-        ):
+        person_refactors = info.phase is Phase.GREEN_FEATURE and not self._plays("refactorer")
+        # state.py already reads an empty refactor turn on HEAD as green (tester next)
+        refactored = info.phase is Phase.GREEN and workspace.refactor_turn_taken(root)
+        if person_refactors or refactored:
             # the refactorer had its turn on this feature (or the person plays it and moved on)
             if self.cycle_active:
                 self._close_cycle(committed=True)
                 if self._should_stop():
                     return False
-            info = PhaseInfo(Phase.GREEN, "tester", "the refactorer had its turn", info.cycle + 1)
+            cycle = info.cycle + 1 if person_refactors else info.cycle
+            info = PhaseInfo(Phase.GREEN, "tester", "the refactorer had its turn", cycle)
         if info.phase is Phase.OVERSHOOT and self._discard_agent_overshoot():
             return True
         if info.phase in (Phase.DIRTY, Phase.MIXED, Phase.OVERSHOOT):

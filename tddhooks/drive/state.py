@@ -50,6 +50,7 @@ class RepoFacts:
     staged_green: bool | None = None
     head_type: str | None = None
     done_reason: str | None = None
+    refactor_taken: bool = False  # the refactorer already had its turn on HEAD's feature
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def _listing(paths: tuple[str, ...], limit: int = 5) -> str:
 
 def decide_phase(facts: RepoFacts, cycle: int) -> PhaseInfo:
     """The phase of DESIGN §4 for these facts; `cycle` is the number of feat/fix commits so far."""
-    feature_landed = facts.head_type in FEATURE_TYPES
+    feature_landed = facts.head_type in FEATURE_TYPES and not facts.refactor_taken
     nothing_staged = not facts.staged_test_paths and not facts.staged_other_paths
     # the cycle stays the landed feature's while the refactorer may still act on it
     shown = cycle if feature_landed and nothing_staged else cycle + 1
@@ -188,6 +189,7 @@ def read_facts(
     """Read the facts from the repository at `root`. with_verdict runs (or reuses) the gate on the
     staged tree when only tests are staged; otherwise it only looks up a cached verdict."""
     from tddhooks import git
+    from tddhooks.drive.workspace import refactor_turn_taken
     from tddhooks.policy.rules import is_test_path
 
     top = git.find_root(root)
@@ -223,6 +225,7 @@ def read_facts(
         staged_green=verdict.green if verdict is not None and tests else None,
         head_type=head_type(subject),
         done_reason=read_done(root, head),
+        refactor_taken=refactor_turn_taken(root),
     )
     return facts, verdict
 

@@ -50,6 +50,8 @@ PHASE_TABLE = [
     (facts(staged_test_paths=TESTS, staged_other_paths=("a.rs",)), 1, Phase.MIXED, "person", 2),
     (facts(head_type="feat"), 4, Phase.GREEN_FEATURE, "refactorer", 4),
     (facts(head_type="fix"), 4, Phase.GREEN_FEATURE, "refactorer", 4),
+    # the refactorer already had its (empty) turn on this feature: the next cycle opens
+    (facts(head_type="feat", refactor_taken=True), 4, Phase.GREEN, "tester", 5),
     (facts(head_type="refactor"), 4, Phase.GREEN, "tester", 5),
     (facts(head_type="chore"), 0, Phase.GREEN, "tester", 1),
     (facts(head_type=None), 0, Phase.GREEN, "tester", 1),
