@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -18,6 +20,16 @@ def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The process environment without GIT_* variables (a leaked GIT_INDEX_FILE breaks tools)."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
     env.update(extra or {})
+    return env
+
+
+def commit_env() -> dict[str, str]:
+    """Env for a `git commit` that must fire our hooks: no leaked GIT_*, and the `tddhooks` that
+    is running findable on PATH (the hooks call it; a venv need not be activated)."""
+    env = clean_env()
+    path = env.get("PATH", "")
+    if not shutil.which("tddhooks", path=path):
+        env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + path
     return env
 
 

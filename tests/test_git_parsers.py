@@ -53,3 +53,16 @@ def test_clean_env_strips_git_variables(monkeypatch: pytest.MonkeyPatch) -> None
     env = tgit.clean_env({"X": "1"})
     assert "GIT_INDEX_FILE" not in env
     assert env["X"] == "1"
+
+
+def test_commit_env_finds_the_running_tddhooks_without_an_activated_venv(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import shutil
+
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    monkeypatch.setenv("GIT_DIR", "/leaked")
+    assert shutil.which("tddhooks", path="/usr/bin:/bin") is None
+    env = tgit.commit_env()
+    assert shutil.which("tddhooks", path=env["PATH"]) is not None
+    assert "GIT_DIR" not in env

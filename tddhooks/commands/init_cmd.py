@@ -6,10 +6,7 @@ only files init created (or tracked files it appended to that had no changes of 
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -255,7 +252,7 @@ def _commit(root: Path, plan: Plan, message: str, language: str, user_staged: bo
         [*_identity(root), "commit", "-q", "-m", message],
         root,
         check=False,
-        env_extra={"PATH": _path_with_tddhooks()},
+        env_extra={"PATH": git.commit_env()["PATH"]},
     )
     if not result.ok:
         raise PolicyRejection(
@@ -279,11 +276,3 @@ def _identity(root: Path) -> list[str]:
     if not commit.author_email:
         raise ConfigError("tdd.yaml: commit.author_email is empty")
     return ["-c", f"user.name={commit.author_name}", "-c", f"user.email={commit.author_email}"]
-
-
-def _path_with_tddhooks() -> str:
-    """PATH for the first commit: the hooks call `tddhooks`, so make sure this one is found."""
-    path = os.environ.get("PATH", "")
-    if shutil.which("tddhooks", path=path):
-        return path
-    return str(Path(sys.executable).parent) + os.pathsep + path

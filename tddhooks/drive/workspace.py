@@ -142,7 +142,7 @@ def commit(root: Path, message: str, settings: PolicySettings) -> CommitOutcome:
         str(message_file),
     ]
     result = proc.run(
-        ["git", *args], cwd=root, env=git.clean_env(), timeout_s=4 * settings.timeout_s + 60
+        ["git", *args], cwd=root, env=git.commit_env(), timeout_s=4 * settings.timeout_s + 60
     )
     after = git.head(root)
     if result.ok and after and after != before:
