@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,6 +15,8 @@ from tddhooks.errors import EnvironmentProblem
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
+
+    from tddhooks.runners.base import TestReport
 
 TAIL_LINES = 40
 TIMED_OUT_EXIT = 124  # proc.TIMED_OUT, repeated here so parsing never imports the process edge
@@ -43,6 +45,46 @@ def timeout_line(output: str) -> str:
 def last_lines(output: str, count: int = 5) -> list[str]:
     """The last non-blank lines, for failures no parser rule recognised."""
     return [line for line in output.splitlines() if line.strip()][-count:]
+
+
+def finish_report(
+    output: str,
+    exit_code: int,
+    *,
+    counts: tuple[int, int, int],
+    passing: list[str],
+    failing: list[str],
+    compile_errors: list[str],
+    error_lines: list[str],
+    green_when_empty: bool = False,
+    timeout_details: Sequence[str] = (),
+) -> TestReport:
+    """The TestReport both parsers end with: timeout notes, a fallback excerpt, the tail.
+
+    counts is (passed, failed, ignored); green_when_empty turns "no tests collected" into a
+    green start (pytest exit 5 on a fresh scaffold); timeout_details follow the timeout note."""
+    from tddhooks.runners.base import TestReport
+
+    passed, failed, ignored = counts
+    timed_out = was_killed(output, exit_code)
+    if timed_out:
+        error_lines.extend([timeout_line(output), *timeout_details])
+    if green_when_empty and not failed and not compile_errors and not timed_out:
+        exit_code = 0
+    if exit_code != 0 and not error_lines:
+        error_lines = last_lines(output)
+    return TestReport(
+        passed=passed,
+        failed=failed,
+        ignored=ignored,
+        passing_tests=passing,
+        failing_tests=failing,
+        compile_errors=compile_errors,
+        error_lines=error_lines,
+        output_tail=output_tail(output),
+        timed_out=timed_out,
+        exit_code=exit_code,
+    )
 
 
 def name_words(project_name: str) -> list[str]:

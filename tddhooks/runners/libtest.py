@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from tddhooks.runners.common import last_lines, output_tail, timeout_line, was_killed
+from tddhooks.runners.common import finish_report
 
 if TYPE_CHECKING:
     from tddhooks.runners.base import TestReport
@@ -107,7 +107,6 @@ def _compile_errors(lines: list[str], inside: list[bool]) -> tuple[list[str], li
 
 def parse_cargo_test(output: str, exit_code: int) -> TestReport:
     """Turn `cargo test` output into a TestReport; integration tests become 'tests/x.rs::name'."""
-    from tddhooks.runners.base import TestReport
 
     lines = output.splitlines()
     targets = _targets(lines)
@@ -156,22 +155,14 @@ def parse_cargo_test(output: str, exit_code: int) -> TestReport:
     for name in failing:
         error_lines.extend(_failure_lines(name, failures.get(name, [])))
     error_lines.extend(line.strip() for line in lines if _CRASH in line)
-    timed_out = was_killed(output, exit_code)
-    if timed_out:
-        error_lines.append(timeout_line(output))
-        unfinished = [b.target for b in blocks if b.summary is None and b.target]
-        error_lines.extend(f"{target}: still running when it was killed" for target in unfinished)
-    if exit_code != 0 and not error_lines:
-        error_lines = last_lines(output)
-    return TestReport(
-        passed=passed,
-        failed=failed,
-        ignored=ignored,
-        passing_tests=passing,
-        failing_tests=failing,
+    unfinished = [b.target for b in blocks if b.summary is None and b.target]
+    return finish_report(
+        output,
+        exit_code,
+        counts=(passed, failed, ignored),
+        passing=passing,
+        failing=failing,
         compile_errors=compile_errors,
         error_lines=error_lines,
-        output_tail=output_tail(output),
-        timed_out=timed_out,
-        exit_code=exit_code,
+        timeout_details=[f"{target}: still running when it was killed" for target in unfinished],
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from tddhooks.runners.common import last_lines, output_tail, timeout_line, was_killed
+from tddhooks.runners.common import finish_report
 
 if TYPE_CHECKING:
     from tddhooks.runners.base import TestReport
@@ -105,7 +105,6 @@ def _counts(lines: list[str]) -> dict[str, int] | None:
 
 def parse_pytest(output: str, exit_code: int) -> TestReport:
     """Turn pytest output into a TestReport; 'no tests ran' (exit 5) counts as green."""
-    from tddhooks.runners.base import TestReport
 
     lines = output.splitlines()
     summary = _summary_lines(lines)
@@ -137,23 +136,13 @@ def parse_pytest(output: str, exit_code: int) -> TestReport:
             f"{missing.string.strip()} (install {missing['module']} for that Python, "
             "or set the command in tdd.yaml `ci:`)"
         )
-    timed_out = was_killed(output, exit_code)
-    if timed_out:
-        error_lines.append(timeout_line(output))
-    clean_empty_run = exit_code == NO_TESTS_COLLECTED and not failed and not compile_errors
-    if clean_empty_run:
-        exit_code = 0  # a fresh scaffold has no tests yet: that is a green start, not a failure
-    if exit_code != 0 and not error_lines:
-        error_lines = last_lines(output)
-    return TestReport(
-        passed=passed,
-        failed=failed,
-        ignored=ignored,
-        passing_tests=passing,
-        failing_tests=failing,
+    return finish_report(
+        output,
+        exit_code,
+        counts=(passed, failed, ignored),
+        passing=passing,
+        failing=failing,
         compile_errors=compile_errors,
         error_lines=error_lines,
-        output_tail=output_tail(output),
-        timed_out=timed_out,
-        exit_code=exit_code,
+        green_when_empty=exit_code == NO_TESTS_COLLECTED,
     )
