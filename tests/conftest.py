@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -33,7 +33,7 @@ def isolated_home(
     monkeypatch: pytest.MonkeyPatch,
     session_dir: Path,
     cargo_target_dir: Path,
-) -> Iterator[Path]:
+) -> Path:
     """A private HOME with a git identity; the real toolchains stay reachable."""
     home = tmp_path / "home"
     home.mkdir()
@@ -59,14 +59,12 @@ def isolated_home(
     for key in list(os.environ):
         if key.startswith("GIT_") or key.endswith("_API_KEY"):
             monkeypatch.delenv(key, raising=False)
-    yield home
+    return home
 
 
 def git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
     """Run real git in repo (test helper)."""
-    return subprocess.run(
-        ["git", *args], cwd=repo, check=check, capture_output=True, text=True
-    )
+    return subprocess.run(["git", *args], cwd=repo, check=check, capture_output=True, text=True)
 
 
 def write_files(root: Path, files: Mapping[str, str]) -> None:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,7 +13,7 @@ from conftest import git, write_files
 from commands.pykata import FILES
 from tddhooks import output
 from tddhooks.cli import cli
-from tddhooks.commands.init_cmd import _path_with_tddhooks, kata_title, project_name
+from tddhooks.commands.init_cmd import kata_title, project_name
 from tddhooks.commands.install import hooks_status
 from tddhooks.config import load_config
 
@@ -198,17 +196,6 @@ def test_project_name(directory: str, name: str) -> None:
 )
 def test_kata_title(text: str, title: str) -> None:
     assert kata_title(text, "fallback") == title
-
-
-def test_the_commit_finds_this_tddhooks_when_path_lacks_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PATH", "/usr/bin:/bin")
-    assert _path_with_tddhooks().split(os.pathsep) == [
-        str(Path(sys.executable).parent),
-        "/usr/bin",
-        "/bin",
-    ]
-    monkeypatch.setenv("PATH", str(Path(sys.executable).parent))
-    assert _path_with_tddhooks() == str(Path(sys.executable).parent)
 
 
 def test_no_commit_while_their_pre_commit_config_has_unstaged_changes(
