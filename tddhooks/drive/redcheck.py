@@ -17,6 +17,10 @@ _LOCATED = re.compile(r"^(?P<path>[^\s:]+):\d+(?::\d+)?: ")
 # rustc: `use calc::add;` when no crate `calc` exists (a model copying an example's crate name)
 _UNRESOLVED_CRATE = re.compile(r"unresolved import `(?P<name>\w+)`")
 _BUILTIN_CRATES = ("std", "core", "alloc", "crate", "self", "super")
+# a test that does not parse is not "red": no implementation can ever make it pass
+_SYNTAX_ERROR = re.compile(
+    r": error: (expected|unexpected|unterminated|mismatched closing)|SyntaxError|IndentationError"
+)
 
 
 def same_test(failing: str, new: str) -> bool:
@@ -38,6 +42,17 @@ def misplaced_red(
     report = verdict.report
     if report.timed_out or verdict.timed_out:
         return "the test suite timed out with the new test: " + verdict.failure_excerpt(8)
+    if not new_tests:
+        return "the new file defines no test: write one test function (in Rust `#[test] fn name()`)"
+    unparsable = [
+        error
+        for error in report.compile_errors
+        if _SYNTAX_ERROR.search(error)
+        and (match := _LOCATED.match(error))
+        and match["path"] in paths
+    ]
+    if unparsable:
+        return "the new test does not parse (fix the syntax): " + "; ".join(unparsable[:3])
     for error in report.compile_errors:
         unresolved = _UNRESOLVED_CRATE.search(error)
         if crate and unresolved and unresolved["name"] not in (crate, *_BUILTIN_CRATES):

@@ -90,6 +90,15 @@ PATHS = ("tests/somme.rs",)
             None,
         ),
         ({"compile_errors": ["tests/somme.rs:1:5: error[E0432]: unresolved import `std`"]}, None),
+        (
+            {
+                "compile_errors": [
+                    "tests/somme.rs:3:1: error: expected one of `!` or `::`, found `<`"
+                ]
+            },
+            "does not parse",
+        ),
+        ({"compile_errors": ["tests/somme.rs:2: SyntaxError: invalid syntax"]}, "not parse"),
     ],
 )
 def test_the_tester_red_must_come_from_the_new_test(
@@ -98,6 +107,13 @@ def test_the_tester_red_must_come_from_the_new_test(
     found = misplaced_red(verdict(**report), NEW, PATHS, "calculatrice")  # type: ignore[arg-type]
 
     assert found is None if problem is None else problem in (found or "")
+
+
+def test_a_red_file_without_any_test_is_not_a_handover() -> None:
+    broken = verdict(compile_errors=["tests/somme.rs:1:5: error[E0425]: cannot find `x`"])
+    found = misplaced_red(broken, (), PATHS, "calculatrice")
+    assert found is not None
+    assert "defines no test" in found
 
 
 @pytest.mark.parametrize(
