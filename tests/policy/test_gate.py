@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import git, write_files
+from hooks.hookkit import processes_matching
 
 from tddhooks.errors import EnvironmentProblem
 from tddhooks.policy.gate import (
@@ -91,18 +92,6 @@ def test_a_missing_tool_is_an_environment_problem(tmp_path: Path) -> None:
     assert "tdd.yaml" in info.value.fix
 
 
-def _alive(marker: str) -> list[str]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if marker in cmdline:
-            found.append(cmdline)
-    return found
-
-
 def test_a_hung_step_is_killed_with_its_children_and_never_cached(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
     log = repo / ".git" / "log"
@@ -115,9 +104,9 @@ def test_a_hung_step_is_killed_with_its_children_and_never_cached(make_repo: Mak
     assert not verdict.green
     assert "timed out" in verdict.verification_lines()[0]
     deadline = time.monotonic() + 5
-    while _alive(marker) and time.monotonic() < deadline:
+    while processes_matching(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert _alive(marker) == []
+    assert processes_matching(marker) == []
     tree_verdict(repo, _tree(repo), settings)
     assert _runs(log).count("test") == 2  # the timed-out verdict was not reused
 
