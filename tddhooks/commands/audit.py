@@ -1,15 +1,15 @@
 """`tddhooks audit [REV-RANGE]`: re-check history against the policy, trusting no cached verdict.
 
-Each commit's tree is materialised into one scratch directory under a tempdir (only changed files
-are rewritten between commits) and gated afresh; its message is checked against its own diff.
-Every commit is judged by the policy of the checked-out tdd.yaml, so no commit can loosen the
-rules for itself. Merge commits are exempt from the message rules, not from the gate.
+Each commit's tree is materialised into the repository's private audit folder outside the work tree
+(policy/snapshot.py; only changed files are rewritten between commits) and gated afresh; its
+message is checked against its own diff. Every commit is judged by the tdd.yaml of its first parent
+(a root commit by its own), as the hooks judged it, so no commit can loosen the rules for itself.
+Merge commits are exempt from the message rules, not from the gate.
 """
 
 from __future__ import annotations
 
 import json
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -94,34 +94,41 @@ def gate_finding(commit: CommitInfo, verdict: Verdict) -> Finding | None:
     return Finding(commit.sha, commit.subject, "green", message, hint)
 
 
+def commit_policy(root: Path, commit: CommitInfo) -> PolicySettings:
+    """The policy that judged `commit`: its first parent's tdd.yaml, a root commit's own."""
+    from tddhooks.policy.facts import state_dir
+    from tddhooks.policy.settings import settings_at
+
+    base = commit.parents[0] if commit.parents else None
+    return settings_at(root, base, state_dir(root), own=commit.sha)
+
+
 def run(work_dir: Path, rev_range: str | None, *, as_json: bool) -> int:
     """Audit rev_range of the repository at work_dir; exit 1 when any commit breaks the policy."""
     from tddhooks.policy.gate import tree_verdict
-    from tddhooks.policy.settings import load_settings
 
     root = git.require_root(work_dir)
-    settings = load_settings(root)
     commits = list_commits(root, rev_range)
     findings: list[Finding] = []
-    verdicts: dict[str, Verdict] = {}  # per tree, for this run only
-    with tempfile.TemporaryDirectory(prefix="tddhooks-audit-") as scratch:
-        for number, commit in enumerate(commits, start=1):
-            output.err_console().print(
-                f"[dim]checking {number}/{len(commits)} {commit.sha[:10]} {commit.subject}[/dim]",
-                markup=True,
-                highlight=False,
+    verdicts: dict[tuple[str, PolicySettings], Verdict] = {}  # per tree and policy, this run only
+    for number, commit in enumerate(commits, start=1):
+        output.err_console().print(
+            f"[dim]checking {number}/{len(commits)} {commit.sha[:10]} {commit.subject}[/dim]",
+            markup=True,
+            highlight=False,
+        )
+        settings = commit_policy(root, commit)
+        findings += message_findings(root, commit, settings)
+        if not settings.enabled("green"):
+            continue
+        tree = git.tree_of(root, commit.sha)
+        if (tree, settings) not in verdicts:
+            verdicts[tree, settings] = tree_verdict(
+                root, tree, settings, use_cache=False, snapshot_kind="audit"
             )
-            findings += message_findings(root, commit, settings)
-            if not settings.enabled("green"):
-                continue
-            tree = git.tree_of(root, commit.sha)
-            if tree not in verdicts:
-                verdicts[tree] = tree_verdict(
-                    root, tree, settings, use_cache=False, snapshot_dir=Path(scratch) / "tree"
-                )
-            found = gate_finding(commit, verdicts[tree])
-            if found is not None:
-                findings.append(found)
+        found = gate_finding(commit, verdicts[tree, settings])
+        if found is not None:
+            findings.append(found)
     if as_json:
         report = {
             "range": rev_range or "HEAD",

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 from tddhooks import git
 from tddhooks.output import plain
 from tddhooks.policy.facts import hook_index_file, locate
-from tddhooks.policy.settings import PolicySettings, load_settings
+from tddhooks.policy.settings import PolicySettings, settings_at
+from tddhooks.policy.source import judged_base
 
 if TYPE_CHECKING:
     from tddhooks.errors import TddhooksError
@@ -42,10 +43,16 @@ def _context() -> tuple[Path, Path, str | None]:
     return root, state, hook_index_file(root)
 
 
+def judging_settings(root: Path, state: Path, index_file: str | None) -> PolicySettings:
+    """The policy of the new commit's parent (its own staged one for a root commit), never the
+    work tree's tdd.yaml: a commit cannot loosen the policy that judges it."""
+    return settings_at(root, judged_base(root), state, index_file)
+
+
 def pre_commit() -> int:
     """Gate the staged tree: green (cached or freshly run) → 0; red → diagnostics and 1."""
     root, state, index_file = _context()
-    settings = load_settings(root, state)
+    settings = judging_settings(root, state, index_file)
     if not settings.enabled("green"):
         return 0
     tree = git.write_tree(root, index_file=index_file)
@@ -140,7 +147,7 @@ def _display(root: Path, path: Path) -> str:
 def commit_msg(message_file: Path) -> int:
     """Check the message and the type rules against the staged diff; keep a rejected message."""
     root, state, index_file = _context()
-    settings = load_settings(root, state)
+    settings = judging_settings(root, state, index_file)
     text = message_file.absolute().read_text(encoding="utf-8", errors="replace")
     from tddhooks.policy.facts import staged_facts
     from tddhooks.policy.message import parse_message
@@ -177,7 +184,7 @@ def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) 
 
     if parse_message(text, char).text.strip():
         return 0
-    settings = load_settings(root, state)
+    settings = judging_settings(root, state, index_file)
     template = _prefill(root, state, settings, index_file, char)
     existing = text.lstrip("\n")
     path.write_text(template + ("\n" + existing if existing else ""), encoding="utf-8")

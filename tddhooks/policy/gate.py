@@ -152,27 +152,28 @@ def tree_verdict(
     settings: PolicySettings,
     *,
     use_cache: bool = True,
-    snapshot_dir: Path | None = None,
+    snapshot_kind: str = "snapshot",
 ) -> Verdict:
-    """The verdict for a tree id: from the store when allowed, else by running the gate on it."""
+    """The verdict for a tree id: from the store when allowed, else by running the gate on it in
+    the private snapshot folder `snapshot_kind` (see policy/snapshot.py: never in the work tree)."""
     from tddhooks.policy.facts import state_dir
-    from tddhooks.policy.snapshot import materialize
+    from tddhooks.policy.snapshot import gate_dirs, materialize
     from tddhooks.runners import get_runner
 
     runner = get_runner(settings.language)
     state = state_dir(root)
     key = _verdict_key(root, state, settings, runner)
-    dest = snapshot_dir or state / "snapshot"
     cached = _stored(state, tree, key) if use_cache else None
     if cached is not None:
         return cached
+    dest, target = gate_dirs(root, snapshot_kind, state.parent)
     with _locked(dest.parent / f"{dest.name}.lock"):
         # another gate (a drive, a second terminal) may have judged this tree while we waited
         cached = _stored(state, tree, key) if use_cache else None
         if cached is not None:
             return cached
         workdir = materialize(root, tree, dest)
-        verdict = run_gate(workdir, settings, runner, state / "target")
+        verdict = run_gate(workdir, settings, runner, target)
         verdict = verdict.model_copy(update={"tree": tree, "key": key})
         from tddhooks.policy.verdicts import VerdictStore
 
