@@ -58,6 +58,7 @@ def finish_report(
     error_lines: list[str],
     green_when_empty: bool = False,
     timeout_details: Sequence[str] = (),
+    ignored_names: Sequence[str] = (),
 ) -> TestReport:
     """The TestReport both parsers end with: timeout notes, a fallback excerpt, the tail.
 
@@ -79,6 +80,7 @@ def finish_report(
         ignored=ignored,
         passing_tests=passing,
         failing_tests=failing,
+        ignored_tests=list(dict.fromkeys(ignored_names)),
         compile_errors=compile_errors,
         error_lines=error_lines,
         output_tail=output_tail(output),

@@ -133,8 +133,9 @@ class PythonRunner:
             fmt_check=(python, "-m", "ruff", "format", "--check", "."),
             fmt_fix=(python, "-m", "ruff", "format", "."),
             lint=(python, "-m", "ruff", "check", "."),
-            # -rfEsxXp: one summary line per test with its node id, without the PASSES output
-            test=(python, "-m", "pytest", "-q", "-rfEsxXp", "-p", "no:cacheprovider"),
+            # -rfEsxXp: one summary line per test with its node id, without the PASSES output;
+            # -v: one line per test, the only place pytest names a skipped test (no-skip rule)
+            test=(python, "-m", "pytest", "-v", "-rfEsxXp", "-p", "no:cacheprovider"),
             timeout_s=300.0,
         )
 
