@@ -94,6 +94,43 @@ def gate_finding(commit: CommitInfo, verdict: Verdict) -> Finding | None:
     return Finding(commit.sha, commit.subject, "green", message, hint)
 
 
+def gate_findings(
+    root: Path,
+    commit: CommitInfo,
+    settings: PolicySettings,
+    verdicts: dict[tuple[str, PolicySettings], Verdict],
+) -> list[Finding]:
+    """`green` and report-based `no-skip` findings of one commit, judged as the pre-commit hook
+    judged it: red-start commits pass (policy/diagnosis.py), skips come from both reports."""
+    from tddhooks.policy.diagnosis import OWN_FILES
+    from tddhooks.policy.gate import tree_verdict
+    from tddhooks.policy.skips import newly_ignored, report_ran, violation
+
+    def verdict_of(rev: str) -> Verdict:
+        tree = git.tree_of(root, rev)
+        if (tree, settings) not in verdicts:
+            verdicts[tree, settings] = tree_verdict(
+                root, tree, settings, use_cache=False, snapshot_kind="audit"
+            )
+        return verdicts[tree, settings]
+
+    verdict, parent = verdict_of(commit.sha), commit.parents[0] if commit.parents else None
+    found = gate_finding(commit, verdict)
+    if found is not None and parent is not None:
+        changed = git.out(["diff", "--name-only", "-z", "--no-renames", parent, commit.sha], root)
+        paths = [path for path in changed.split("\0") if path]
+        if paths and set(paths) <= OWN_FILES and not verdict_of(parent).green:
+            found = None  # a red start: the install commit on a red parent
+    findings = [found] if found is not None else []
+    if verdict.report.ignored_tests and parent is not None and settings.enabled("no-skip"):
+        before = verdict_of(parent).report.model_dump(mode="json")
+        skipped = newly_ignored(report_ran(before), verdict.report.ignored_tests)
+        if skipped:
+            rule = violation(skipped)
+            findings.append(Finding(commit.sha, commit.subject, rule.rule, rule.message, rule.hint))
+    return findings
+
+
 def commit_policy(root: Path, commit: CommitInfo) -> PolicySettings:
     """The policy that judged `commit`: its first parent's tdd.yaml, a root commit's own."""
     from tddhooks.policy.facts import state_dir
@@ -105,8 +142,6 @@ def commit_policy(root: Path, commit: CommitInfo) -> PolicySettings:
 
 def run(work_dir: Path, rev_range: str | None, *, as_json: bool) -> int:
     """Audit rev_range of the repository at work_dir; exit 1 when any commit breaks the policy."""
-    from tddhooks.policy.gate import tree_verdict
-
     root = git.require_root(work_dir)
     commits = list_commits(root, rev_range)
     findings: list[Finding] = []
@@ -121,14 +156,7 @@ def run(work_dir: Path, rev_range: str | None, *, as_json: bool) -> int:
         findings += message_findings(root, commit, settings)
         if not settings.enabled("green"):
             continue
-        tree = git.tree_of(root, commit.sha)
-        if (tree, settings) not in verdicts:
-            verdicts[tree, settings] = tree_verdict(
-                root, tree, settings, use_cache=False, snapshot_kind="audit"
-            )
-        found = gate_finding(commit, verdicts[tree, settings])
-        if found is not None:
-            findings.append(found)
+        findings += gate_findings(root, commit, settings, verdicts)
     if as_json:
         report = {
             "range": rev_range or "HEAD",

@@ -50,9 +50,11 @@ def judging_settings(root: Path, state: Path, index_file: str | None) -> PolicyS
 
 
 def pre_commit() -> int:
-    """Gate the staged tree: green (cached or freshly run) → 0; red → diagnostics and 1."""
+    """Gate the staged tree: green (cached or freshly run) and no test newly skipped → 0; red →
+    diagnostics and 1, unless the red-start rule applies (policy/diagnosis.py)."""
     root, state, index_file = _context()
-    settings = judging_settings(root, state, index_file)
+    base = judged_base(root)
+    settings = settings_at(root, base, state, index_file)
     if not settings.enabled("green"):
         return 0
     tree = git.write_tree(root, index_file=index_file)
@@ -60,19 +62,50 @@ def pre_commit() -> int:
 
     lines = cached_green_lines(root, tree, settings, state)
     if lines is not None:
-        plain(f"tddhooks: green ({'; '.join(lines)}) [cached]")
-        return 0
+        return _green(root, state, base, tree, settings, lines, cached=True)
     if _unchanged_tree(root, tree):
         return 0  # nothing staged: git reports that itself, or --allow-empty keeps a judged tree
     from tddhooks.policy.gate import tree_verdict
 
     verdict = tree_verdict(root, tree, settings)
     if verdict.green:
-        cached = " [cached]" if verdict.cached else ""
-        plain(f"tddhooks: green ({'; '.join(verdict.verification_lines())}){cached}")
+        lines = verdict.verification_lines()
+        return _green(root, state, base, tree, settings, lines, cached=verdict.cached)
+    from tddhooks.policy.diagnosis import red_start
+
+    if red_start(root, base, index_file, settings):
+        plain(
+            f"tddhooks: red start: {'; '.join(verdict.verification_lines())}; this commit changes "
+            "only tddhooks' own files and its parent is red already, so it may land; the next "
+            'commit that touches code must be green (docs/policy.md, "A red start")'
+        )
         return 0
     plain(red_report(root, verdict, settings, index_file))
     return 1
+
+
+def _green(
+    root: Path,
+    state: Path,
+    base: str | None,
+    tree: str,
+    settings: PolicySettings,
+    lines: list[str],
+    *,
+    cached: bool,
+) -> int:
+    """A green tree still fails when the runner now skips a test that ran in the parent."""
+    from tddhooks.policy.skips import added_skips
+
+    skipped = added_skips(root, state, base, tree, settings)
+    if skipped:
+        from tddhooks.policy.rules import format_rejection
+        from tddhooks.policy.skips import violation
+
+        plain(format_rejection([violation(skipped)]))
+        return 1
+    plain(f"tddhooks: green ({'; '.join(lines)}){' [cached]' if cached else ''}")
+    return 0
 
 
 def _unchanged_tree(root: Path, tree: str) -> bool:
