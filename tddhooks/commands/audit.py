@@ -104,7 +104,7 @@ def gate_findings(
     judged it: red-start commits pass (policy/diagnosis.py), skips come from both reports."""
     from tddhooks.policy.diagnosis import OWN_FILES
     from tddhooks.policy.gate import tree_verdict
-    from tddhooks.policy.skips import newly_ignored, report_ran, violation
+    from tddhooks.policy.skips import newly_ignored, violation
 
     def verdict_of(rev: str) -> Verdict:
         tree = git.tree_of(root, rev)
@@ -124,7 +124,7 @@ def gate_findings(
     findings = [found] if found is not None else []
     if verdict.report.ignored_tests and parent is not None and settings.enabled("no-skip"):
         before = verdict_of(parent).report.model_dump(mode="json")
-        skipped = newly_ignored(report_ran(before), verdict.report.ignored_tests)
+        skipped = newly_ignored(before, verdict.report.ignored_tests)
         if skipped:
             rule = violation(skipped)
             findings.append(Finding(commit.sha, commit.subject, rule.rule, rule.message, rule.hint))

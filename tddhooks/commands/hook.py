@@ -50,8 +50,8 @@ def judging_settings(root: Path, state: Path, index_file: str | None) -> PolicyS
 
 
 def pre_commit() -> int:
-    """Gate the staged tree: green (cached or freshly run) and no test newly skipped → 0; red →
-    diagnostics and 1, unless the red-start rule applies (policy/diagnosis.py)."""
+    """Gate the staged tree: green (cached or freshly run) → 0; red → diagnostics and 1, unless
+    the red-start rule applies (policy/diagnosis.py)."""
     root, state, index_file = _context()
     base = judged_base(root)
     settings = settings_at(root, base, state, index_file)
@@ -62,15 +62,17 @@ def pre_commit() -> int:
 
     lines = cached_green_lines(root, tree, settings, state)
     if lines is not None:
-        return _green(root, state, base, tree, settings, lines, cached=True)
+        plain(f"tddhooks: green ({'; '.join(lines)}) [cached]")
+        return 0
     if _unchanged_tree(root, tree):
         return 0  # nothing staged: git reports that itself, or --allow-empty keeps a judged tree
     from tddhooks.policy.gate import tree_verdict
 
     verdict = tree_verdict(root, tree, settings)
     if verdict.green:
-        lines = verdict.verification_lines()
-        return _green(root, state, base, tree, settings, lines, cached=verdict.cached)
+        cached = " [cached]" if verdict.cached else ""
+        plain(f"tddhooks: green ({'; '.join(verdict.verification_lines())}){cached}")
+        return 0
     from tddhooks.policy.diagnosis import red_start
 
     if red_start(root, base, index_file, settings):
@@ -82,30 +84,6 @@ def pre_commit() -> int:
         return 0
     plain(red_report(root, verdict, settings, index_file))
     return 1
-
-
-def _green(
-    root: Path,
-    state: Path,
-    base: str | None,
-    tree: str,
-    settings: PolicySettings,
-    lines: list[str],
-    *,
-    cached: bool,
-) -> int:
-    """A green tree still fails when the runner now skips a test that ran in the parent."""
-    from tddhooks.policy.skips import added_skips
-
-    skipped = added_skips(root, state, base, tree, settings)
-    if skipped:
-        from tddhooks.policy.rules import format_rejection
-        from tddhooks.policy.skips import violation
-
-        plain(format_rejection([violation(skipped)]))
-        return 1
-    plain(f"tddhooks: green ({'; '.join(lines)}){' [cached]' if cached else ''}")
-    return 0
 
 
 def _unchanged_tree(root: Path, tree: str) -> bool:
@@ -190,6 +168,9 @@ def commit_msg(message_file: Path) -> int:
     if not message.text.strip():
         return 0  # git aborts an empty message itself ("Aborting commit due to empty ...")
     violations = check_message(message, staged_facts(root, settings, index_file), settings)
+    from tddhooks.policy.skips import report_violations
+
+    violations += report_violations(root, state, settings, index_file, violations)
     if not violations:
         return 0
     kept = state / LAST_MESSAGE

@@ -138,7 +138,10 @@ def test_verbose_run_names_skipped_and_xfailed_tests_however_spelled() -> None:
         "tests/test_a.py::test_inside",
         "tests/test_a.py::TestK::test_p[2]",
     ]
-    assert report.passing_tests == ["tests/test_a.py::test_runs", "tests/test_a.py::TestK::test_p[1]"]
+    assert report.passing_tests == [
+        "tests/test_a.py::test_runs",
+        "tests/test_a.py::TestK::test_p[1]",
+    ]
 
 
 def test_a_quiet_run_still_names_its_xfails() -> None:

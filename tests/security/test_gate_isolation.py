@@ -30,7 +30,9 @@ __all__ = ["kata", "kata_template"]  # fixtures
 pytestmark = pytest.mark.cargo
 
 # compiles, fails when run
-RED_TEST = {"tests/red.rs": "#[test]\nfn adds_wrongly() {\n    assert_eq!(hookkata::add(1, 1), 3);\n}\n"}
+RED_TEST = {
+    "tests/red.rs": "#[test]\nfn adds_wrongly() {\n    assert_eq!(hookkata::add(1, 1), 3);\n}\n"
+}
 RED_MESSAGE = tdd_message("test", "a failing test", role="Tester", diff="- tests/red.rs: new")
 FEAT = tdd_message("feat", "subtract two numbers", diff="- tests/sub.rs: new\n- src/lib.rs: sub")
 RUNNER_TRUE = "[target.'cfg(all())']\nrunner = \"true\"\n"
@@ -46,8 +48,8 @@ def _staged_tree(repo: Path) -> str:
 
 
 def _assert_rejected_red(repo: Path, before: str, result: object) -> None:
-    assert getattr(result, "returncode") == 1, getattr(result, "stderr")
-    assert "[green]" in getattr(result, "stderr") or "green" in getattr(result, "stderr")
+    assert result.returncode == 1, result.stderr
+    assert "[green]" in result.stderr or "green" in result.stderr
     assert head(repo) == before
 
 
@@ -61,7 +63,8 @@ def test_untracked_cargo_config_runner_true_cannot_make_a_red_test_green(kata: P
     _assert_rejected_red(kata, before, result)
     assert "adds_wrongly" in result.stderr
     stored = [v for v in _verdicts(kata) if v["tree"] == tree]
-    assert stored and not any(v["green"] for v in stored)  # no green verdict cached
+    assert stored
+    assert not any(v["green"] for v in stored)
     assert (kata / ".cargo/config.toml").read_text(encoding="utf-8") == RUNNER_TRUE
 
 
@@ -81,7 +84,7 @@ def test_the_attack_config_leaves_no_green_verdict_behind_for_a_later_commit(kat
 def test_unstaged_workspace_line_does_not_make_a_green_tree_red(kata: Path) -> None:
     write(kata, {**SUB_TEST, **SUB_CODE})
     git(kata, "add", "-A")
-    write(kata, {"Cargo.toml": CRATE["Cargo.toml"] + "\n[workspace]\nmembers = [\"nowhere\"]\n"})
+    write(kata, {"Cargo.toml": CRATE["Cargo.toml"] + '\n[workspace]\nmembers = ["nowhere"]\n'})
 
     result = commit(kata, FEAT)
 
@@ -145,7 +148,7 @@ def test_modified_unstaged_tdd_yaml_with_test_cmd_true_has_no_effect(kata: Path)
     write(kata, {"tdd.yaml": "ci:\n  timeout_s: 200\n"})
     git(kata, "add", "tdd.yaml")
     git(kata, "commit", "-q", "--no-verify", "-m", "chore: policy file")
-    write(kata, {"tdd.yaml": "ci:\n  test_cmd: [\"true\"]\n  check_cmd: [\"true\"]\n", **RED_TEST})
+    write(kata, {"tdd.yaml": 'ci:\n  test_cmd: ["true"]\n  check_cmd: ["true"]\n', **RED_TEST})
     git(kata, "add", "tests/red.rs")
     before = head(kata)
 
@@ -166,7 +169,8 @@ def test_audit_ignores_a_cargo_config_in_the_shared_temp_folder(kata: Path, tmp_
     assert result.returncode == 1, result.stdout + result.stderr
     report = json.loads(result.stdout)
     red = [v for v in report["violations"] if v["rule"] == "green"]
-    assert red and "adds_wrongly" in red[0]["message"]
+    assert red
+    assert "adds_wrongly" in red[0]["message"]
     assert list(fake_tmp.iterdir()) == [fake_tmp / ".cargo"]  # audit built nothing there
 
 

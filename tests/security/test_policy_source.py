@@ -27,7 +27,9 @@ from hooks.hookkit import (
 __all__ = ["kata", "kata_template"]  # fixtures
 pytestmark = pytest.mark.cargo
 
-RED_TEST = {"tests/red.rs": "#[test]\nfn adds_wrongly() {\n    assert_eq!(hookkata::add(1, 1), 3);\n}\n"}
+RED_TEST = {
+    "tests/red.rs": "#[test]\nfn adds_wrongly() {\n    assert_eq!(hookkata::add(1, 1), 3);\n}\n"
+}
 RED_MESSAGE = tdd_message("test", "a failing test", role="Tester", diff="- tests/red.rs: new")
 EVERY_RULE_OFF = (
     "policy:\n  disabled_rules: [green, prefixed, sections, type-rules, no-skip, handoff]\n"
@@ -66,9 +68,13 @@ def test_staging_a_loose_policy_with_a_red_test_is_rejected(kata: Path, policy: 
     result = commit(kata, RED_MESSAGE)
 
     assert result.returncode == 1
-    assert "[green]" in result.stderr and "adds_wrongly" in result.stderr
+    assert "[green]" in result.stderr
+    assert "adds_wrongly" in result.stderr
     assert head(kata) == before
-    assert git(kata, "diff", "--cached", "--name-only").stdout.split() == ["tdd.yaml", "tests/red.rs"]
+    assert git(kata, "diff", "--cached", "--name-only").stdout.split() == [
+        "tdd.yaml",
+        "tests/red.rs",
+    ]
 
 
 def test_a_loosened_first_policy_file_only_chooses_the_language(kata: Path) -> None:
