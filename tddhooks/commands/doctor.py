@@ -94,6 +94,7 @@ def run(work_dir: Path, *, offline: bool) -> int:
     checks += _toolchain_checks(base, config)
     if root is not None:
         checks += _hook_checks(root)
+        checks += _gate_check(root)
     checks.append(_on_path_check())
     if config is not None:
         checks += _llm_checks(base, config, offline=offline)
@@ -101,6 +102,21 @@ def run(work_dir: Path, *, offline: bool) -> int:
     if offline:
         output.say("[dim]model endpoint checks skipped (--offline)[/dim]")
     return exit_code(checks)
+
+
+def _gate_check(root: Path) -> list[Check]:
+    """The gate on HEAD: green, or why not and the first legal commit to green."""
+    from tddhooks.errors import TddhooksError
+    from tddhooks.policy.diagnosis import diagnose_head
+
+    try:
+        found = diagnose_head(root)
+    except TddhooksError as error:
+        return [Check("gate on HEAD", "fail", error.message, error.fix, CONFIG)]
+    if found is None:
+        return []
+    detail = "\n".join([found.summary, *found.details])
+    return [Check("gate on HEAD", "ok" if found.green else "warn", detail, found.first_commit)]
 
 
 def _git_check() -> Check:

@@ -71,7 +71,11 @@ def _hooks_path_setting(root: Path) -> str | None:
 
 def install(work_dir: Path, *, direct: bool) -> int:
     """Install the three hooks into the repository containing work_dir."""
-    install_hooks(git.require_root(work_dir), direct=direct)
+    root = git.require_root(work_dir)
+    install_hooks(root, direct=direct)
+    from tddhooks.policy.diagnosis import report_head
+
+    report_head(root)  # onboarding: what the gate says about HEAD, the first commit to green
     return 0
 
 

@@ -166,3 +166,25 @@ def red_start(
     if base is None or not own_files_only(root, base, index_file):
         return False
     return not tree_verdict(root, git.tree_of(root, base), settings).green
+
+
+def report_head(root: Path) -> Diagnosis | None:
+    """Print what the gate says about HEAD and the first legal commit to green (install)."""
+    from rich.markup import escape
+
+    from tddhooks import output
+    from tddhooks.errors import TddhooksError
+
+    output.say("checking HEAD with the gate (the first run builds everything) ...", style="dim")
+    try:
+        found = diagnose_head(root)
+    except TddhooksError as error:
+        output.warn(escape(f"could not judge HEAD: {error.message}"))
+        return None
+    if found is None:
+        return None
+    (output.ok if found.green else output.warn)(escape(f"HEAD is {found.summary}"))
+    for line in found.details:
+        output.say(f"  {line}", markup=False)
+    output.say(f"next: {found.first_commit}", markup=False)
+    return found
