@@ -25,7 +25,7 @@ from tddhooks.policy.settings import PolicySettings
 
 if TYPE_CHECKING:
     from tddhooks.policy.verdicts import Verdict
-    from tddhooks.runners.base import Runner
+    from tddhooks.runners.base import Runner, TestReport
 
 VERIFICATION_FIELD = "verification"
 KEY_MEMO = "verdict-key.json"
@@ -79,14 +79,16 @@ def run_gate(
 
     steps: list[StepOutcome] = []
     report = TestReport()
+    names = runner.test_names(read_code_files(workdir, settings.language))
     for name, cmd, result in results:
         returncode = result.returncode
         if name == "test":
             report = runner.parse_test_output(result.output, result.returncode)
             if result.timed_out:
                 report = report.model_copy(update={"timed_out": True})
+            report = _require_tests_ran(report, names, cmd, runner)
             # the runner knows what its exit codes mean (pytest's 5: no tests yet, a green start)
-            returncode = report.exit_code if report.green else returncode
+            returncode = report.exit_code if report.green else (returncode or report.exit_code)
         steps.append(
             StepOutcome(
                 name=name,
@@ -98,7 +100,6 @@ def run_gate(
             )
         )
     green = bool(steps) and all(step.ok for step in steps) and report.green
-    names = runner.test_names(read_code_files(workdir, settings.language))
     return Verdict(
         tree="",
         key="",
@@ -109,6 +110,24 @@ def run_gate(
         duration_s=round(sum(step.duration_s for step in steps), 3),
         created_at=round(time.time(), 3),
     )
+
+
+def _require_tests_ran(
+    report: TestReport, names: set[str], cmd: tuple[str, ...], runner: Runner
+) -> TestReport:
+    """A green run of the default test command that ran no test at all, while the tree defines
+    some, is red: something in the tree (a committed `.cargo/config.toml` runner, a conftest
+    that collects nothing) stopped the tests from running. Custom commands are not second-guessed
+    (their output need not name tests)."""
+    ran = report.passed + report.failed + report.ignored
+    if not report.green or ran or not names or cmd != runner.default_commands().test:
+        return report
+    shown = ", ".join(sorted(names)[:3]) + (" ..." if len(names) > 3 else "")
+    line = (
+        f"no test ran, though the tree defines {len(names)} ({shown}): check the committed "
+        "tool configuration (.cargo/config.toml runner, conftest.py, pytest settings)"
+    )
+    return report.model_copy(update={"exit_code": 1, "error_lines": [line]})
 
 
 def _preload_verdict_models() -> threading.Thread:

@@ -230,3 +230,34 @@ def test_two_repositories_get_separate_private_folders(tmp_path: Path) -> None:
         assert commit(repo, FEAT).returncode == 0
     cache = Path(os.environ["XDG_CACHE_HOME"]) / "tddhooks" / "snapshots"
     assert len(list(cache.iterdir())) == 2
+
+
+def test_a_committed_cargo_config_runner_true_cannot_make_a_red_test_green(kata: Path) -> None:
+    # committed, so part of the judged tree: the gate notices that no test ran at all
+    write(kata, {".cargo/config.toml": RUNNER_TRUE, **RED_TEST})
+    git(kata, "add", "-A")
+    before = head(kata)
+
+    result = commit(kata, RED_MESSAGE)
+
+    _assert_rejected_red(kata, before, result)
+    assert "no test ran, though the tree defines" in result.stderr
+
+
+def test_a_committed_conftest_that_collects_nothing_cannot_make_python_green(
+    make_repo: object,
+) -> None:
+    from commands.pykata import FAILING_TEST, FILES
+    from hooks.hookkit import install_shims
+
+    repo: Path = make_repo(FILES)  # type: ignore[operator]
+    install_shims(repo)
+    write(repo, {"conftest.py": 'collect_ignore_glob = ["*"]\n', "tests/test_neg.py": FAILING_TEST})
+    git(repo, "add", "-A")
+    before = head(repo)
+
+    result = git(repo, "commit", "-m", "test: negatives")
+
+    assert result.returncode == 1
+    assert "no test ran, though the tree defines" in result.stderr
+    assert head(repo) == before
