@@ -155,12 +155,12 @@ def add_hooks(text: str | None, path: Path) -> str:
         lines = [CREATED_HEADER, INSTALL_TYPES_LINE, "repos:", *block_lines(list(HOOK_TYPES), 2)]
         return "\n".join(lines) + "\n"
     before = load(text, path)
-    listed = {hook_id for _, hook_id in hook_entries(before)}
+    base = _remove_block(text, path) if BLOCK_START in text else text  # an outdated block goes
+    listed = {hook_id for _, hook_id in hook_entries(load(base, path))}
     missing = [t for t in HOOK_TYPES if HOOK_IDS[t] not in listed]
     if not missing:
-        return text
-    root = _root(text, path)
-    result = _add_settings(text, root, path)
+        return base
+    result = _add_settings(base, _root(base, path), path)
     root = _root(result, path)
     repos = root.get("repos") if root else None
     if repos is None:
@@ -172,10 +172,14 @@ def add_hooks(text: str | None, path: Path) -> str:
     elif repos.kind == "sequence":
         indent = yp.column(result, repos.start)
         result = _lines_at(result, _after_line(result, repos.end), block_lines(missing, indent))
+    elif repos.kind == "scalar" and repos.value in ("", "~", "null"):  # `repos:` with no list
+        key = root.key_node("repos") if root else None
+        assert key is not None
+        result = _lines_at(result, yp.line_end(result, key.start), block_lines(missing, 2))
     else:
         raise ConfigError(f"{path}: `repos:` is not a list", fix=f"correct {path}")
     _check_kept(before, result, path)
-    return result
+    return text if _root(result, path) and result == text else result
 
 
 def _add_settings(text: str, root: yp.Node | None, path: Path) -> str:
@@ -230,7 +234,8 @@ def notes(text: str, path: Path) -> list[str]:
         )
     stages = root.get("default_stages") if root else None
     values = stages.scalars() if stages else []
-    if values is None or any(t in values for t in MESSAGE_TYPES):
+    ours = stages is not None and text[: yp.line_end(text, stages.end)].rstrip().endswith(MARK)
+    if not ours and (values is None or any(t in values for t in MESSAGE_TYPES)):
         found.append(
             f"{path.name}: default_stages names commit-msg or prepare-commit-msg (or is not a "
             "plain list), so your hooks without `stages` also run on the commit message"
@@ -275,7 +280,8 @@ def _remove_block(text: str, path: Path) -> str:
     start = text.find(BLOCK_START)
     end_marker = text.find(BLOCK_END, max(start, 0))
     if start >= 0 and end_marker >= 0:
-        return _delete_lines(text, yp.line_start(text, start), yp.line_end(text, end_marker))
+        text = _delete_lines(text, yp.line_start(text, start), yp.line_end(text, end_marker))
+        return _remove_block(text, path) if BLOCK_START in text else text
     root = _root(text, path)
     repos = root.get("repos") if root else None
     if repos is None or repos.kind != "sequence":
