@@ -101,8 +101,14 @@ def install(root: Path, *, suggest_commit: bool) -> None:
             fix="run `tddhooks install` (its shims go into that directory), or "
             "`git config --unset-all core.hooksPath` and run `tddhooks install --pre-commit` again",
         )
-    hf.remove_shims(root)  # puts back a framework script our shims had chained to
     config = root / pcc.CONFIG_FILE
+    if config.is_symlink():
+        raise hf.HookConflict(
+            f"{config} is a symbolic link; tddhooks edits no file through a link",
+            fix="add the tddhooks hooks to the file it points to by hand (docs/hooks.md), or use "
+            "the default `tddhooks install`",
+        )
+    hf.remove_shims(root)  # puts back a framework script our shims had chained to
     before = pcc.read_text(config)
     after = pcc.add_hooks(before, config)
     if after != before:
@@ -133,7 +139,7 @@ def uninstall(root: Path) -> bool:
     """Remove our config entries and the framework scripts this route installed."""
     changed = False
     config = root / pcc.CONFIG_FILE
-    before = pcc.read_text(config)
+    before = None if config.is_symlink() else pcc.read_text(config)
     remaining = before
     if pcc.has_our_hooks(before):
         assert before is not None

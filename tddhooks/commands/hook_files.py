@@ -97,8 +97,19 @@ def install_shims(root: Path) -> list[str]:
     Everything is checked before anything changes, so a refusal leaves the directory as it was.
     """
     plan = slots(root)
+    work_tree, git_directory = root.resolve(), git.git_dir(root).resolve()
     for slot in plan.values():
-        if slot.shim() is None and kind(slot.main) != "missing" and os.path.lexists(slot.chained):
+        if slot.shim() is not None or kind(slot.main) == "missing":
+            continue
+        folder = slot.main.parent.resolve()
+        if folder.is_relative_to(work_tree) and not folder.is_relative_to(git_directory):
+            raise HookConflict(
+                f"{slot.main} lies in your work tree (core.hooksPath); tddhooks does not move "
+                "files there",
+                fix=f'call `tddhooks hook {slot.main.name} "$@"` from that hook yourself, or '
+                "`git config --unset core.hooksPath` and run `tddhooks install` again",
+            )
+        if os.path.lexists(slot.chained):
             raise HookConflict(
                 f"{slot.main} is not tddhooks' and {slot.chained} exists already; tddhooks "
                 "chains to the hook it replaces under that name and overwrites nothing",

@@ -57,7 +57,7 @@ def install_hooks(
         framework_route.install(root, suggest_commit=suggest_commit)
         return
     config = root / pcc.CONFIG_FILE
-    if pcc.has_our_hooks(pcc.read_text(config)):
+    if pcc.file_has_our_hooks(config):
         output.say(f"moving tddhooks' hooks out of {pcc.CONFIG_FILE}, where they ran stashed:")
         framework_route.uninstall(root)
     chained = hook_files.install_shims(root)

@@ -261,6 +261,18 @@ def has_our_hooks(text: str | None) -> bool:
     return text is not None and (BLOCK_START in text or MARK in text)
 
 
+def file_has_our_hooks(path: Path) -> bool:
+    """`has_our_hooks` for a file that may be anything (missing, a link, binary, huge)."""
+    if path.is_symlink() or not path.is_file():
+        return False
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(MAX_BYTES + 1)
+    except OSError:
+        return False
+    return len(data) <= MAX_BYTES and has_our_hooks(data.decode("utf-8", errors="replace"))
+
+
 def remove_hooks(text: str, path: Path) -> str | None:
     """The config without what `add_hooks` added; None when tddhooks created the file and
     nothing else is left in it (the caller deletes it)."""
