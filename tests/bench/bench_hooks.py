@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 TARGETS = {"commit-msg": 0.08, "gate overhead": 1.3, "verified tree": 0.3, "commit": 0.35}
@@ -183,7 +183,7 @@ def bench_commits(repo: Path, message: Path, runs: int) -> list[tuple[str, float
     shutil.copytree(repo, framework, symlinks=True)  # same tree, same cached verdict
     _run(["tddhooks", "uninstall"], framework)
     _run(["tddhooks", "install", "--pre-commit"], framework)  # config stays untracked
-    sides = {
+    sides: dict[str, Callable[[], float]] = {
         "bare": lambda: _commit(repo, message, "-c", "core.hooksPath=/dev/null"),
         "default": lambda: _commit(repo, message),
         "framework": lambda: _commit(framework, message),
