@@ -98,7 +98,7 @@ def test_missing_hooks_fail(make_repo: MakeRepo) -> None:
 
 def test_pre_commit_without_our_ids_fails(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
-    assert CliRunner().invoke(cli, ["install", "-C", str(repo)]).exit_code == 0
+    assert CliRunner().invoke(cli, ["install", "--pre-commit", "-C", str(repo)]).exit_code == 0
     (repo / ".pre-commit-config.yaml").write_text("repos: []\n", "utf-8")
     result, rows = doctor(repo)
     assert result.exit_code == 3
@@ -107,7 +107,7 @@ def test_pre_commit_without_our_ids_fails(make_repo: MakeRepo) -> None:
 
 def test_pre_commit_with_our_ids_is_ok(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
-    assert CliRunner().invoke(cli, ["install", "-C", str(repo)]).exit_code == 0
+    assert CliRunner().invoke(cli, ["install", "--pre-commit", "-C", str(repo)]).exit_code == 0
     result, rows = doctor(repo)
     assert result.exit_code == 0, result.output
     assert "(pre-commit)" in row(rows, "hooks")
