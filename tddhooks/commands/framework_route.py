@@ -153,9 +153,10 @@ def uninstall(root: Path) -> bool:
         changed = remaining != before
     state = _read_state(root)
     types = _recorded_types(state)
-    nothing_left = remaining is None or not pcc.hook_entries(pcc.load(remaining, config))
-    if not state and changed and nothing_left:
-        types = list(hf.HOOK_TYPES)  # installed by an older tddhooks that kept no record
+    if not state and changed:
+        # installed by an older tddhooks that kept no record: keep the types the config declares
+        declared = pcc.declared_install_types(remaining, config) if remaining else []
+        types = [t for t in hf.HOOK_TYPES if t not in (declared or [])]
     slots = hf.slots(root)
     types = [t for t in types if t in slots and hf.kind(slots[t].main) in hf.FRAMEWORKS]
     if types:

@@ -298,3 +298,17 @@ def test_pre_commit_route_keeps_crlf_line_endings(make_repo: MakeRepo) -> None:
 
 def test_prek_is_available_for_these_tests() -> None:
     assert shutil.which("prek") or (Path(sys.executable).parent / "prek").exists()
+
+
+def test_migrating_an_unrecorded_config_install_keeps_only_the_declared_framework_types(
+    make_repo: MakeRepo,
+) -> None:
+    repo = make_repo({".pre-commit-config.yaml": THEIR_CONFIG, "tdd.yaml": NO_GATE})
+    assert invoke("install", "--pre-commit", "-C", str(repo)).exit_code == 0
+    (repo / ".git" / "tddhooks" / "install.json").unlink()  # as an older tddhooks left it
+    assert invoke("install", "-C", str(repo)).exit_code == 0
+    hooks = repo / ".git" / "hooks"
+    assert (hooks / "pre-commit.tddhooks-chained").exists()  # their config declares pre-commit
+    assert not (hooks / "commit-msg.tddhooks-chained").exists()
+    assert not (hooks / "prepare-commit-msg.tddhooks-chained").exists()
+    assert (repo / ".pre-commit-config.yaml").read_text("utf-8") == THEIR_CONFIG
