@@ -277,3 +277,43 @@ def test_a_state_file_path_that_is_a_file_is_an_environment_error(make_repo: Mak
     assert result.exit_code == 3
     assert "install.json" in result.output
     assert (repo / ".git" / "tddhooks").read_text(encoding="utf-8") == "not a directory"
+
+
+def test_an_install_interrupted_after_the_rename_recovers(make_repo: MakeRepo) -> None:
+    repo = make_repo({"README.md": "x\n"})
+    hooks = repo / ".git" / "hooks"
+    (hooks / "pre-commit").write_text(FOREIGN, encoding="utf-8")
+    (hooks / "pre-commit").chmod(0o755)
+    before = snapshot(hooks)
+    # the state a kill between the rename and the shim write leaves behind
+    os.rename(hooks / "pre-commit", hooks / "pre-commit.tddhooks-chained")
+    assert invoke("install", "-C", str(repo)).exit_code == 0
+    assert hooks_status(repo) == dict.fromkeys(HOOK_TYPES, "direct")
+    assert invoke("uninstall", "-C", str(repo)).exit_code == 0
+    assert snapshot(hooks) == before
+
+
+def test_a_repository_without_a_hooks_folder_gets_one(make_repo: MakeRepo) -> None:
+    repo = make_repo({"README.md": "x\n"})
+    for path in (repo / ".git" / "hooks").iterdir():
+        path.unlink()
+    (repo / ".git" / "hooks").rmdir()
+    assert invoke("install", "-C", str(repo)).exit_code == 0
+    assert hooks_status(repo) == dict.fromkeys(HOOK_TYPES, "direct")
+
+
+def test_a_linked_worktree_commits_through_the_chain_without_stashing(
+    make_repo: MakeRepo, tmp_path: Path
+) -> None:
+    repo = probe_repo(make_repo, tmp_path, {".pre-commit-config.yaml": THEIR_HOOK_CONFIG})
+    framework(repo, "pre-commit", "install", "-t", "pre-commit")
+    assert invoke("install", "-C", str(repo)).exit_code == 0
+    other = tmp_path / "other"
+    git(repo, "worktree", "add", "-q", str(other), "-b", "other")
+    result = commit_readme(other, "from the other worktree\n")
+    out = result.stdout + result.stderr
+    assert result.returncode == 0, out
+    assert "their check" in out
+    # the main work tree's unstaged edit was never in the other worktree's way, nor touched
+    assert (repo / "notes.md").read_text(encoding="utf-8") == EDIT
+    assert (repo / "notes.md").stat().st_mtime_ns == 1_600_000_000_000_000_000
