@@ -102,32 +102,7 @@ def flow_item(hook_types: list[str]) -> str:
     return "{repo: local, hooks: [" + hooks + "]}"
 
 
-def _newline(text: str) -> str:
-    return "\r\n" if "\r\n" in text else "\n"
-
-
-def _after_line(text: str, index: int) -> int:
-    """Where the next line starts after the text at `index` (block scalars end with a break)."""
-    return index if index > 0 and text[index - 1] == "\n" else yp.line_end(text, index)
-
-
-def _lines_at(text: str, at: int, lines: list[str]) -> str:
-    """`lines` inserted at line start `at`; at the end of a file without a final line break,
-    the break goes first and none follows, so removing the lines restores the file exactly."""
-    newline = _newline(text)
-    if at == len(text) and text and not text.endswith("\n"):
-        return text + newline + newline.join(lines)
-    return text[:at] + "".join(line + newline for line in lines) + text[at:]
-
-
-def _delete_lines(text: str, start: int, end: int) -> str:
-    """Delete whole lines [start, end); the reverse of `_lines_at`."""
-    if end == len(text) and not text.endswith("\n") and start > 0:
-        start -= 2 if text[start - 2 : start] == "\r\n" else 1
-    return text[:start] + text[end:]
-
-
-def _root(text: str, path: Path) -> yp.Node | None:
+def parse_root(text: str, path: Path) -> yp.Node | None:
     try:
         root = yp.parse(text)
     except yp.YamlShapeError as error:
@@ -144,7 +119,7 @@ def _root(text: str, path: Path) -> yp.Node | None:
 
 def declared_install_types(text: str | None, path: Path) -> list[str] | None:
     """`default_install_hook_types` as listed (pre-commit's default when absent), None if odd."""
-    root = _root(text, path) if text else None
+    root = parse_root(text, path) if text else None
     node = root.get("default_install_hook_types") if root else None
     return ["pre-commit"] if node is None else node.scalars()
 
@@ -155,31 +130,36 @@ def add_hooks(text: str | None, path: Path) -> str:
         lines = [CREATED_HEADER, INSTALL_TYPES_LINE, "repos:", *block_lines(list(HOOK_TYPES), 2)]
         return "\n".join(lines) + "\n"
     before = load(text, path)
-    base = _remove_block(text, path) if BLOCK_START in text else text  # an outdated block goes
+    if BLOCK_START in text:  # an outdated block goes
+        from tddhooks.commands.precommit_removal import remove_block
+
+        base = remove_block(text, path)
+    else:
+        base = text
     listed = {hook_id for _, hook_id in hook_entries(load(base, path))}
     missing = [t for t in HOOK_TYPES if HOOK_IDS[t] not in listed]
     if not missing:
         return base
-    result = _add_settings(base, _root(base, path), path)
-    root = _root(result, path)
+    result = _add_settings(base, parse_root(base, path), path)
+    root = parse_root(result, path)
     repos = root.get("repos") if root else None
     if repos is None:
-        result = _lines_at(result, len(result), [REPOS_LINE, *block_lines(missing, 2)])
+        result = yp.insert_lines(result, len(result), [REPOS_LINE, *block_lines(missing, 2)])
     elif repos.kind == "sequence" and repos.flow:
         at = repos.items[-1].end if repos.items else repos.start + 1
         item = (", " if repos.items else "") + flow_item(missing)
         result = result[:at] + item + result[at:]
     elif repos.kind == "sequence":
-        indent = yp.column(result, repos.start)
-        result = _lines_at(result, _after_line(result, repos.end), block_lines(missing, indent))
+        at, indent = yp.after_line(result, repos.end), yp.column(result, repos.start)
+        result = yp.insert_lines(result, at, block_lines(missing, indent))
     elif repos.kind == "scalar" and repos.value in ("", "~", "null"):  # `repos:` with no list
         key = root.key_node("repos") if root else None
         assert key is not None
-        result = _lines_at(result, yp.line_end(result, key.start), block_lines(missing, 2))
+        result = yp.insert_lines(result, yp.line_end(result, key.start), block_lines(missing, 2))
     else:
         raise ConfigError(f"{path}: `repos:` is not a list", fix=f"correct {path}")
-    _check_kept(before, result, path)
-    return text if _root(result, path) and result == text else result
+    check_kept(before, result, path)
+    return result
 
 
 def _add_settings(text: str, root: yp.Node | None, path: Path) -> str:
@@ -197,10 +177,10 @@ def _add_settings(text: str, root: yp.Node | None, path: Path) -> str:
         lines.append(f"default_stages: [{stages}]{MARK}")
     if not lines:
         return text
-    root = _root(text, path)  # positions after the list was extended
+    root = parse_root(text, path)  # positions after the list was extended
     repos_key = root.key_node("repos") if root else None
     at = yp.line_start(text, repos_key.start) if repos_key else len(text)
-    return _lines_at(text, at, lines)
+    return yp.insert_lines(text, at, lines)
 
 
 def _extend_list(text: str, node: yp.Node, missing: list[str]) -> str:
@@ -209,7 +189,7 @@ def _extend_list(text: str, node: yp.Node, missing: list[str]) -> str:
         return text
     if not node.flow:
         indent = " " * yp.column(text, node.start)
-        return _lines_at(text, _after_line(text, node.end),
+        return yp.insert_lines(text, yp.after_line(text, node.end),
                          [f"{indent}- {item}{MARK}" for item in missing])  # fmt: skip
     rest = text[node.end : yp.line_end(text, node.end)].strip()
     if rest and not rest.startswith("#"):
@@ -223,7 +203,7 @@ def _extend_list(text: str, node: yp.Node, missing: list[str]) -> str:
 
 def notes(text: str, path: Path) -> list[str]:
     """What the person should know about their config after `add_hooks` (nothing was forced)."""
-    root = _root(text, path)
+    root = parse_root(text, path)
     found: list[str] = []
     declared = declared_install_types(text, path)
     if declared is None or not set(HOOK_TYPES) <= set(declared):
@@ -243,7 +223,7 @@ def notes(text: str, path: Path) -> list[str]:
     return found
 
 
-def _check_kept(before: dict[str, Any], text: str | None, path: Path) -> None:
+def check_kept(before: dict[str, Any], text: str | None, path: Path) -> None:
     """Every hook of someone else listed before is still listed (in the same order)."""
     ours = set(HOOK_IDS.values())
     after = load(text, path) if text is not None else {}
@@ -275,96 +255,10 @@ def file_has_our_hooks(path: Path) -> bool:
 
 def remove_hooks(text: str, path: Path) -> str | None:
     """The config without what `add_hooks` added; None when tddhooks created the file and
-    nothing else is left in it (the caller deletes it)."""
-    before = load(text, path)
-    result = _remove_block(text, path)
-    result = _remove_marked(result, path)
-    _check_kept(before, result, path)
-    if result.startswith(CREATED_HEADER) and not load(result, path).get("repos"):
-        leftover = [ln for ln in result.splitlines()[1:] if ln.strip() and ln.strip() != "repos:"]
-        if not leftover:
-            return None
-    return result
+    nothing else is left in it (the caller deletes it). See precommit_removal.py."""
+    from tddhooks.commands.precommit_removal import remove_hooks as remove
 
-
-def _remove_block(text: str, path: Path) -> str:
-    """Our marked `repo: local` entry (markers included), or the bare entry when unmarked."""
-    start = text.find(BLOCK_START)
-    end_marker = text.find(BLOCK_END, max(start, 0))
-    if start >= 0 and end_marker >= 0:
-        text = _delete_lines(text, yp.line_start(text, start), yp.line_end(text, end_marker))
-        return _remove_block(text, path) if BLOCK_START in text else text
-    root = _root(text, path)
-    repos = root.get("repos") if root else None
-    if repos is None or repos.kind != "sequence":
-        return text
-    for index, item in enumerate(repos.items):
-        if not _is_our_entry(item):
-            continue
-        if not repos.flow:
-            return _delete_lines(text, yp.line_start(text, item.start), _after_line(text, item.end))
-        if index + 1 < len(repos.items):
-            return text[: item.start] + text[repos.items[index + 1].start :]
-        begin = repos.items[index - 1].end if index else repos.start + 1
-        return text[:begin] + text[item.end :]
-    return text
-
-
-def _is_our_entry(item: yp.Node) -> bool:
-    repo, hooks = item.get("repo"), item.get("hooks")
-    if repo is None or repo.value != "local" or hooks is None or not hooks.items:
-        return False
-    ids = [hook.get("id") for hook in hooks.items]
-    return all(node is not None and node.value in HOOK_IDS.values() for node in ids)
-
-
-def _remove_marked(text: str, path: Path) -> str:
-    """Lines ending in our mark, and the items of a flow list marked as added by tddhooks."""
-    while (at := text.find(ADDED_MARK)) >= 0:
-        text = _remove_added_items(text, at, path)
-    while True:
-        marked = [m for m in _marked_lines(text) if text[m[0] : m[1]].rstrip("\r\n") != REPOS_LINE]
-        if not marked:
-            break
-        text = _delete_lines(text, *marked[0])
-    root = _root(text, path)
-    repos_key = root.key_node("repos") if root else None
-    repos = root.get("repos") if root else None
-    if repos_key is not None and repos is not None and repos.kind == "scalar":
-        start = yp.line_start(text, repos_key.start)
-        end = yp.line_end(text, start)
-        if text[start:end].rstrip("\r\n") == REPOS_LINE:
-            text = _delete_lines(text, start, end)
-    return text
-
-
-def _marked_lines(text: str) -> list[tuple[int, int]]:
-    spans, at = [], 0
-    for line in text.splitlines(keepends=True):
-        if line.rstrip("\r\n").endswith(MARK):
-            spans.append((at, at + len(line)))
-        at += len(line)
-    return spans
-
-
-def _remove_added_items(text: str, at: int, path: Path) -> str:
-    end = at + len(ADDED_MARK)
-    added: list[str] = []
-    while True:
-        word = next((t for t in HOOK_TYPES if text.startswith(f" {t}", end)), None)
-        if word is None or (end + len(word) + 1 < len(text) and text[end + len(word) + 1] == "-"):
-            break
-        added.append(word)
-        end += len(word) + 1
-    text = text[:at] + text[end:]
-    root = _root(text, path)
-    node = root.get("default_install_hook_types") if root else None
-    values = node.scalars() if node else None
-    if not added or node is None or values is None or values[-len(added) :] != added:
-        return text  # changed by hand since: leave the list as it is
-    keep = len(values) - len(added)
-    begin = node.items[keep - 1].end if keep else node.start + 1
-    return text[:begin] + text[node.items[-1].end :]
+    return remove(text, path)
 
 
 def read_text(path: Path) -> str | None:

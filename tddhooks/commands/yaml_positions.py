@@ -128,3 +128,28 @@ def line_end(text: str, index: int) -> int:
 
 def column(text: str, index: int) -> int:
     return index - line_start(text, index)
+
+
+def newline_of(text: str) -> str:
+    return "\r\n" if "\r\n" in text else "\n"
+
+
+def after_line(text: str, index: int) -> int:
+    """Where the next line starts after the text at `index` (block scalars end with a break)."""
+    return index if index > 0 and text[index - 1] == "\n" else line_end(text, index)
+
+
+def insert_lines(text: str, at: int, lines: list[str]) -> str:
+    """`lines` inserted at line start `at`; at the end of a file without a final line break,
+    the break goes first and none follows, so removing the lines restores the file exactly."""
+    newline = newline_of(text)
+    if at == len(text) and text and not text.endswith("\n"):
+        return text + newline + newline.join(lines)
+    return text[:at] + "".join(line + newline for line in lines) + text[at:]
+
+
+def delete_lines(text: str, start: int, end: int) -> str:
+    """Delete whole lines [start, end); the reverse of `insert_lines`."""
+    if end == len(text) and not text.endswith("\n") and start > 0:
+        start -= 2 if text[start - 2 : start] == "\r\n" else 1
+    return text[:start] + text[end:]

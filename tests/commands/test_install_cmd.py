@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 from conftest import git, write_files
 
+from tddhooks import output
 from tddhooks.cli import cli
 from tddhooks.commands.install import SHIM_MARKER, hooks_status
 from tddhooks.commands.precommit_config import HOOK_IDS, HOOK_TYPES, hook_entries, load
@@ -35,6 +36,11 @@ repos:
 NO_GATE = "language: rust\npolicy:\n  disabled_rules: [green]\n"
 FOREIGN_HOOK = "#!/bin/sh\n# my own hook\nexit 0\n"
 PRE_COMMIT = [sys.executable, "-m", "pre_commit"]
+
+
+@pytest.fixture(autouse=True)
+def fresh_consoles() -> None:
+    output.use_streams()  # the consoles follow CliRunner's streams, whatever ran before
 
 
 def invoke(*args: str) -> Result:

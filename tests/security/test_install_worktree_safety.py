@@ -19,6 +19,7 @@ from click.testing import CliRunner, Result
 from commands.pykata import FILES
 from conftest import git, write_files
 
+from tddhooks import output
 from tddhooks.cli import cli
 from tddhooks.commands.install import hooks_status
 
@@ -38,6 +39,11 @@ repos:
     always_run: true
 """
 FOREIGN = "#!/bin/sh\n# my own hook\nexit 0\n"
+
+
+@pytest.fixture(autouse=True)
+def fresh_consoles() -> None:
+    output.use_streams()  # the consoles follow CliRunner's streams, whatever ran before
 
 
 def invoke(*args: str) -> Result:
