@@ -207,6 +207,8 @@ def bench(runs: int, gate_runs: int) -> list[tuple[str, float, str, bool]]:
         repo = make_kata(Path(folder))
         message = repo / ".git" / "BENCH_MSG"
         message.write_text(MESSAGE)
+        scratch = repo / ".git" / "BENCH_SCRATCH_MSG"  # prepare-commit-msg may rewrite it
+        scratch.write_text(MESSAGE)
         # warm both build directories and the verdict key memo: the first build is not measured
         _run(["tddhooks", "hook", "pre-commit"], repo)
         for cmd in BARE:
@@ -217,6 +219,7 @@ def bench(runs: int, gate_runs: int) -> list[tuple[str, float, str, bool]]:
             "commit-msg": ["tddhooks", "hook", "commit-msg", str(message)],
             "direct": [sys.executable, "-m", "tddhooks.commands.hook", "commit-msg", str(message)],
             "verified": ["tddhooks", "hook", "pre-commit"],
+            "prepare": ["tddhooks", "hook", "prepare-commit-msg", str(scratch), "message"],
         }
         samples: dict[str, list[float]] = {name: [] for name in fast}
         for _ in range(runs):  # round robin: a busy moment hurts every measurement alike
@@ -247,6 +250,7 @@ def bench(runs: int, gate_runs: int) -> list[tuple[str, float, str, bool]]:
             ("commit-msg, click-free entry", statistics.median(direct), "", True),
             ("pre-commit, verified tree", statistics.median(verified), "< 0.30 s",
              statistics.median(verified) < TARGETS["verified tree"]),
+            ("prepare-commit-msg hook (-F)", statistics.median(samples["prepare"]), "", True),
             *commits,
             ("pre-commit, changed tree (gate)", gate_median, "", True),
             ("  of which not cargo", statistics.median(own), "", True),
