@@ -158,7 +158,8 @@ def _display(root: Path, path: Path) -> str:
 def commit_msg(message_file: Path) -> int:
     """Check the message and the type rules against the staged diff; keep a rejected message."""
     root, state, index_file = _context()
-    settings = judging_settings(root, state, index_file)
+    base = judged_base(root)
+    settings = settings_at(root, base, state, index_file)
     text = message_file.absolute().read_text(encoding="utf-8", errors="replace")
     from tddhooks.policy.facts import staged_facts
     from tddhooks.policy.message import parse_message
@@ -170,7 +171,7 @@ def commit_msg(message_file: Path) -> int:
     violations = check_message(message, staged_facts(root, settings, index_file), settings)
     from tddhooks.policy.skips import report_violations
 
-    violations += report_violations(root, state, settings, index_file, violations)
+    violations += report_violations(root, state, settings, index_file, base, violations)
     if not violations:
         return 0
     kept = state / LAST_MESSAGE

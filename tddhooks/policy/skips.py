@@ -104,14 +104,14 @@ def report_violations(
     state: Path,
     settings: PolicySettings,
     index_file: str | None,
+    base: str | None,
     found: Iterable[Violation],
 ) -> list[Violation]:
-    """The commit-msg hook's report-based no-skip check, unless the text check already said it
-    (one rejection per rule is enough). Git's own messages are never exempt from it."""
-    if any(item.rule == RULE for item in found):
+    """The commit-msg hook's report-based no-skip check for a commit on top of `base`, unless the
+    text check already said it (one rejection per rule is enough). Git's own messages are never
+    exempt from it."""
+    if base is None or any(item.rule == RULE for item in found):
         return []
-    from tddhooks.policy.source import judged_base
-
     tree = git.write_tree(root, index_file=index_file)
-    skipped = added_skips(root, state, judged_base(root), tree, settings)
+    skipped = added_skips(root, state, base, tree, settings)
     return [violation(skipped)] if skipped else []
