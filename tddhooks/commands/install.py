@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from tddhooks import git, output, proc
@@ -69,9 +70,15 @@ def _hooks_path_setting(root: Path) -> str | None:
     return result.stdout.strip() or None
 
 
-def install(work_dir: Path, *, direct: bool) -> int:
-    """Install the three hooks into the repository containing work_dir."""
-    install_hooks(git.require_root(work_dir), direct=direct)
+def install(work_dir: Path, *, direct: bool, agents: Sequence[str] = ()) -> int:
+    """Install the three hooks into the repository containing work_dir (and, for each agent
+    named, our entries in its hook configuration: docs/agents.md)."""
+    root = git.require_root(work_dir)
+    install_hooks(root, direct=direct)
+    if agents:
+        from tddhooks.agenthooks.command import install_agents
+
+        install_agents(root, agents, install=True)
     return 0
 
 
