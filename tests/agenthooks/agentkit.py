@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tddhooks.agenthooks.formats import AGENTS
-from tests.commands.pykata import FAILING_TEST, FILES
+from commands.pykata import FAILING_TEST, FILES
 
 
 def run(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:

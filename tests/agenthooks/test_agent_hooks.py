@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tddhooks.agenthooks.formats import HOOK_AGENTS
-from tests.agenthooks.agentkit import call, command_for, kata_with_agent, run, stage_red_test
+from agenthooks.agentkit import call, command_for, kata_with_agent, run, stage_red_test
 
 SHELL = {
     "claude-code": ("PreToolUse", "Bash"),
@@ -44,7 +44,8 @@ STOP = {
 def _base(agent: str, repo: Path, event: str) -> dict[str, Any]:
     if agent == "openhands":
         names = {"pre_tool_use": "PreToolUse", "session_start": "SessionStart", "stop": "Stop"}
-        return {"event_type": names.get(event, event), "session_id": "oh-1", "working_dir": str(repo)}
+        event_type = names.get(event, event)
+        return {"event_type": event_type, "session_id": "oh-1", "working_dir": str(repo)}
     if agent == "cursor":
         return {
             "hook_event_name": event,
@@ -83,7 +84,8 @@ def edit_payload(agent: str, repo: Path, path: Path) -> tuple[str, str | None, d
     relative = path.relative_to(repo).as_posix()
     tool_input: dict[str, Any]
     if agent == "codex":
-        patch = f"*** Begin Patch\n*** Update File: {relative}\n@@\n-    assert\n+    pass\n*** End Patch"
+        patch = f"*** Begin Patch\n*** Update File: {relative}\n@@\n-    assert\n+    pass\n"
+        patch += "*** End Patch"
         tool_input = {"command": patch}
     elif agent == "openhands":
         tool_input = {"command": "str_replace", "path": str(path), "old_str": "5", "new_str": "-1"}
@@ -187,8 +189,10 @@ def test_the_agent_is_told_where_it_stands(tmp_path: Path, agent: str) -> None:
     else:
         assert answer["hookSpecificOutput"]["hookEventName"] == event
         text = answer["hookSpecificOutput"]["additionalContext"]
-    assert "phase red" in text and "implementor's turn" in text
-    assert "tests/test_negatives.py" in text and "Rules:" in text
+    assert "phase red" in text
+    assert "implementor's turn" in text
+    assert "tests/test_negatives.py" in text
+    assert "Rules:" in text
 
 
 def test_stop_sends_the_agent_back_once_and_lets_a_clean_tree_stop(
@@ -201,7 +205,7 @@ def test_stop_sends_the_agent_back_once_and_lets_a_clean_tree_stop(
     (repo / "src/calc/__init__.py").write_text("def add(a, b):\n    return a - b\n")
     answer, code = call(repo, command, payload)
     assert "src/calc/__init__.py" in sent_back(agent, answer, code)
-    again_event, again = stop_payload(agent, repo, again=True)
+    _again_event, again = stop_payload(agent, repo, again=True)
     if agent == "openhands":  # it has no "already sent back" flag: we count per session
         call(repo, command, payload)
     assert call(repo, command, again) == ({}, 0)

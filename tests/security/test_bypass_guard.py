@@ -163,7 +163,8 @@ def test_a_custom_hooks_path_is_protected_too(make_repo: Callable[..., Path]) ->
     located = _locate(str(repo))
     assert located is not None
     refusal = check_command("rm githooks/pre-commit", str(repo), protected_paths(*located))
-    assert refusal is not None and refusal.rule == "protected-path"
+    assert refusal is not None
+    assert refusal.rule == "protected-path"
 
 
 @pytest.mark.parametrize(
