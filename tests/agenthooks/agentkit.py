@@ -9,8 +9,9 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from tddhooks.agenthooks.formats import AGENTS
 from commands.pykata import FAILING_TEST, FILES
+
+from tddhooks.agenthooks.formats import AGENTS
 
 
 def run(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from tddhooks.agenthooks.formats import HOOK_AGENTS
 from agenthooks.agentkit import call, command_for, kata_with_agent, run, stage_red_test
+from tddhooks.agenthooks.formats import HOOK_AGENTS
 
 SHELL = {
     "claude-code": ("PreToolUse", "Bash"),
