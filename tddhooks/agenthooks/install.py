@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tddhooks.agenthooks import formats as F
-from tddhooks.agenthooks.aider import aider_block
+from tddhooks.agenthooks.aider import aider_block, conflicting_keys
 from tddhooks.errors import UsageError
 
 OUR_PREFIX = "tddhooks hook agent "
@@ -167,6 +167,13 @@ def new_text(path: Path, agent: str, *, install: bool) -> str | None:
     if agent in {"codex", "aider"}:
         if agent == "codex" and text.strip():
             _check_toml(path, text)
+        clashes = conflicting_keys(without_block(text)) if agent == "aider" and install else []
+        if clashes:
+            raise AgentConfigError(
+                f"{path} already sets {', '.join(clashes)}, which tddhooks must set; "
+                "nothing was changed",
+                fix=f"remove {', '.join(clashes)} from {path} and run the command again",
+            )
         block = toml_block(agent) if agent == "codex" else aider_block()
         result = _with_block(text, block) if install else without_block(text)
         if agent == "codex":
