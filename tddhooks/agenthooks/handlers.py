@@ -16,6 +16,7 @@ from typing import Any
 from tddhooks import git
 from tddhooks.agenthooks import formats as F
 from tddhooks.agenthooks.paths import Protected
+from tddhooks.agenthooks.repo_view import RepoView, repo_view
 
 USAGE = f"usage: tddhooks hook agent {{{','.join(F.HOOK_AGENTS)}}} {{{','.join(F.EVENTS)}}}"
 STOP_COUNTER = "agent-stop.json"
@@ -23,52 +24,36 @@ MAX_SEND_BACKS = 2  # for agents that do not tell us a stop hook already sent th
 MANAGER_CONFIGS = (".pre-commit-config.yaml", "tdd.yaml", ".husky", "lefthook.yml")
 
 
-def protected_paths(root: Path, state: Path, hooks: Path, common: Path) -> Protected:
+def protected_paths(view: RepoView) -> Protected:
     """The files nobody but the person may write, and the handed-over tests."""
-    files = [str(hooks), str(state), str(common / "config")]
+    root = view.root
+    files = [str(view.hooks), str(view.state), str(view.common / "config")]
     files += [str(root / name) for name in MANAGER_CONFIGS]
     files += [str(root / spec.config) for spec in F.AGENTS.values()]
-    return Protected(str(root), tuple(files), _handed_over(root, state))
+    return Protected(str(root), tuple(files), _handed_over(view))
 
 
-def _handed_over(root: Path, state: Path) -> tuple[str, ...]:
+def _handed_over(view: RepoView) -> tuple[str, ...]:
     """The live handoff note's tests, or the staged tests while only tests are staged and the
     staged tree is not known to be green (a person's hand-over has no note)."""
     from tddhooks.agenthooks.status_json import cached_verdict, live_handoff
 
-    note = live_handoff(state, git.head(root))
+    root = view.root
+    note = live_handoff(view.state, view.head) if view.head else None
     if note is not None and isinstance(note.get("test_blobs"), dict):
         return tuple(str(root / path) for path in note["test_blobs"])
-    staged = [c.path for c in git.staged_changes(root)]
-    if not staged:
+    if not view.staged or view.head is None:
         return ()
     from tddhooks.policy.rules import is_test_path
     from tddhooks.policy.settings import load_settings
 
-    settings = load_settings(root, state)
-    if not all(is_test_path(path, settings) for path in staged):
+    settings = load_settings(root, view.state)
+    if not all(is_test_path(path, settings) for path in view.staged):
         return ()
-    cached = cached_verdict(root, git.write_tree(root), settings, state)
+    cached = cached_verdict(root, git.write_tree(root), settings, view.state)
     if cached is not None and cached[0] == "green":
         return ()
-    return tuple(str(root / path) for path in staged)
-
-
-def _locate(cwd: str) -> tuple[Path, Path, Path, Path] | None:
-    """(work tree root, .git/tddhooks, hooks directory, common git dir) in one git call."""
-    result = git.run_git(
-        ["rev-parse", "--show-toplevel", "--git-common-dir", "--git-path", "hooks"],
-        Path(cwd),
-        check=False,
-    )
-    lines = result.stdout.splitlines()
-    if not result.ok or len(lines) < 3:
-        return None
-    root = Path(lines[0])
-    common = Path(lines[1]) if Path(lines[1]).is_absolute() else Path(cwd) / lines[1]
-    hooks = Path(lines[2]) if Path(lines[2]).is_absolute() else Path(cwd) / lines[2]
-    state = common.resolve() / "tddhooks"
-    return root, state, hooks.resolve(), common.resolve()
+    return tuple(str(root / path) for path in view.staged)
 
 
 def pre_tool(agent: str, payload: dict[str, Any], cwd: str) -> tuple[dict[str, Any], int]:
@@ -76,11 +61,10 @@ def pre_tool(agent: str, payload: dict[str, Any], cwd: str) -> tuple[dict[str, A
     from tddhooks.agenthooks.guard import check_command, check_edit
 
     call = F.tool_call(payload)
-    located = _locate(cwd) if call else None
-    if call is None or located is None:
+    view = repo_view(cwd) if call else None
+    if call is None or view is None:
         return {}, 0
-    root, state, hooks, common = located
-    protected = protected_paths(root, state, hooks, common)
+    protected = protected_paths(view)
     kind, what = call
     if kind == "shell":
         refusal = check_command(str(what), cwd, protected)
@@ -96,28 +80,27 @@ def pre_tool(agent: str, payload: dict[str, Any], cwd: str) -> tuple[dict[str, A
 
 def context(agent: str, payload: dict[str, Any], cwd: str) -> tuple[dict[str, Any], int]:
     """Tell the agent the phase, whose turn it is, the next legal step and the rules."""
-    from tddhooks.agenthooks.status_json import build_status, context_text
+    from tddhooks.agenthooks.status_json import context_text, hook_status
 
-    root = git.find_root(Path(cwd))
-    if root is None:
+    view = repo_view(cwd)
+    if view is None:
         return {}, 0
-    return F.context(agent, context_text(build_status(root, run_gate=False)), payload), 0
+    return F.context(agent, context_text(hook_status(view)), payload), 0
 
 
 def stop(agent: str, payload: dict[str, Any], cwd: str) -> tuple[dict[str, Any], int]:
     """Send the agent back while it leaves work the hooks have not judged; let it stop on a clean
     tree or a handed-over red test, and always the second time (no hook blocks forever)."""
-    from tddhooks.agenthooks.status_json import build_status
+    from tddhooks.agenthooks.status_json import hook_status
 
-    root = git.find_root(Path(cwd))
-    if root is None:
+    view = repo_view(cwd)
+    if view is None:
         return {}, 0
-    status = build_status(root, run_gate=False)
-    reason = stop_reason(status)
-    state = git.tddhooks_dir(root)
+    reason = stop_reason(hook_status(view))
     flag = F.already_sent_back(agent, payload)
-    if reason is None or flag is True or (flag is None and not _count_send_back(state, payload)):
-        _reset_counter(state)
+    done_counting = flag is None and not _count_send_back(view.state, payload)
+    if reason is None or flag is True or done_counting:
+        _reset_counter(view.state)
         return {}, 0
     return F.send_back(agent, reason)
 

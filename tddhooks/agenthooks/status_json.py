@@ -8,12 +8,15 @@ Schema version 1 (docs/agents.md): version, phase, cycle, turn, next_step, last_
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tddhooks import git
+from tddhooks.agenthooks.repo_view import RepoView, light_facts
 
 if TYPE_CHECKING:
+    from tddhooks.drive.state import PhaseInfo, RepoFacts
     from tddhooks.policy.settings import PolicySettings
 
 SCHEMA_VERSION = 1
@@ -65,30 +68,65 @@ def live_handoff(state: Path, head: str | None) -> dict[str, Any] | None:
 
 
 def build_status(root: Path, *, run_gate: bool) -> dict[str, Any]:
-    """The status object for the repository at `root`. run_gate=False (the hooks) never runs
-    the suite: the staged verdict then comes from the verdict cache or is "unverified"."""
+    """The status object for the repository at `root` (`tddhooks status --json`). run_gate
+    runs the gate on a staged test-only tree, as `tddhooks status` does."""
     from tddhooks.drive.state import decide_phase, read_facts
     from tddhooks.history import cycle_number, last_commit
     from tddhooks.policy.settings import load_settings
 
-    settings = load_settings(root)
-    facts, verdict = read_facts(root, settings, with_verdict=run_gate)
     state = git.tddhooks_dir(root)
+    settings = load_settings(root, state)
+    facts, verdict = read_facts(root, settings, with_verdict=run_gate)
     staged = [*facts.staged_test_paths, *facts.staged_other_paths]
-    verdict_state: str | None = None
-    summary: list[str] = []
     if verdict is not None:
-        verdict_state = "green" if verdict.green else "red"
-        summary = verdict.verification_lines()
-    elif facts.has_commit and staged:
-        cached = cached_verdict(root, git.write_tree(root), settings, state)
-        verdict_state, summary = cached if cached else ("unverified", [])
-    if verdict_state in ("green", "red") and facts.staged_test_paths and not verdict:
-        facts = _with_staged_green(facts, verdict_state == "green")
+        found: tuple[str, list[str]] | None = (
+            "green" if verdict.green else "red",
+            verdict.verification_lines(),
+        )
+    else:
+        found = cached_verdict(root, git.write_tree(root), settings, state) if staged else None
+    facts = _with_verdict(facts, found)
     info = decide_phase(facts, cycle_number(root) if facts.has_commit else 0)
     last = last_commit(root) if facts.has_commit else None
-    head = git.head(root) if facts.has_commit else None
-    note = live_handoff(state, head) if head else None
+    note = live_handoff(state, last[0]) if last else None
+    return _status_object(info, last, staged, found, note)
+
+
+def hook_status(view: RepoView) -> dict[str, Any]:
+    """The same object for the agent hooks, from a RepoView and the verdict cache: never runs
+    the suite, a handful of git processes."""
+    from tddhooks.drive.state import decide_phase
+    from tddhooks.history import count_cycles, first_parent_subjects
+    from tddhooks.policy.settings import load_settings
+
+    settings = load_settings(view.root, view.state)
+    subjects = first_parent_subjects(view.root) if view.head else []
+    facts = light_facts(view, settings, subjects)
+    staged = list(view.staged)
+    found = None
+    if staged and view.head:
+        found = cached_verdict(view.root, git.write_tree(view.root), settings, view.state)
+    facts = _with_verdict(facts, found)
+    info = decide_phase(facts, count_cycles([subject for _sha, subject in subjects]))
+    last = subjects[-1] if subjects else None
+    note = live_handoff(view.state, view.head) if view.head else None
+    return _status_object(info, last, staged, found, note)
+
+
+def _with_verdict(facts: RepoFacts, found: tuple[str, list[str]] | None) -> RepoFacts:
+    if found is None or not facts.staged_test_paths:
+        return facts
+    return replace(facts, staged_green=found[0] == "green")
+
+
+def _status_object(
+    info: PhaseInfo,
+    last: tuple[str, str] | None,
+    staged: list[str],
+    found: tuple[str, list[str]] | None,
+    note: dict[str, Any] | None,
+) -> dict[str, Any]:
+    verdict, summary = found if found else ("unverified" if staged else None, [])
     return {
         "version": SCHEMA_VERSION,
         "phase": info.phase.value,
@@ -96,16 +134,10 @@ def build_status(root: Path, *, run_gate: bool) -> dict[str, Any]:
         "turn": info.next_actor,
         "next_step": info.reason,
         "last_commit": {"sha": last[0], "subject": last[1]} if last else None,
-        "staged": {"paths": staged, "verdict": verdict_state, "summary": summary},
+        "staged": {"paths": staged, "verdict": verdict, "summary": summary},
         "handoff": _handoff_view(note),
         "rules": RULES,
     }
-
-
-def _with_staged_green(facts: Any, green: bool) -> Any:
-    from dataclasses import replace
-
-    return replace(facts, staged_green=green)
 
 
 def _handoff_view(note: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from agenthooks.agentkit import kata_with_agent, run
 from support.fake_openai import FakeOpenAI, Reply
+
+from agenthooks.agentkit import kata_with_agent, run
 
 pytestmark = pytest.mark.aider
 AIDER = os.environ.get("TDDHOOKS_TEST_AIDER", "")

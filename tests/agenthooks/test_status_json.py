@@ -8,7 +8,17 @@ from pathlib import Path
 
 from agenthooks.agentkit import kata_with_agent, stage_red_test
 
-KEYS = {"version", "phase", "cycle", "turn", "next_step", "last_commit", "staged", "handoff", "rules"}
+KEYS = {
+    "version",
+    "phase",
+    "cycle",
+    "turn",
+    "next_step",
+    "last_commit",
+    "staged",
+    "handoff",
+    "rules",
+}
 
 
 def status(repo: Path) -> dict[str, object]:
@@ -25,7 +35,12 @@ def test_a_clean_kata_is_the_testers_turn(tmp_path: Path) -> None:
     repo = kata_with_agent(tmp_path, "claude-code")
     data = status(repo)
     assert set(data) == KEYS
-    assert (data["version"], data["phase"], data["turn"], data["cycle"]) == (1, "green", "tester", 1)
+    assert (data["version"], data["phase"], data["turn"], data["cycle"]) == (
+        1,
+        "green",
+        "tester",
+        1,
+    )
     assert data["staged"] == {"paths": [], "verdict": None, "summary": []}
     assert data["last_commit"]["subject"] == "chore: scaffold"  # type: ignore[index]
     assert data["handoff"] is None

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from tddhooks.agenthooks.guard import check_command
-from tddhooks.agenthooks.handlers import _locate, protected_paths
+from tddhooks.agenthooks.handlers import protected_paths
+from tddhooks.agenthooks.repo_view import repo_view
 
 BYPASSES = [
     ('git commit --no-verify -m "feat: x"', "no-verify"),
@@ -130,9 +131,9 @@ INNOCENT = [
 @pytest.fixture
 def guard_in(make_repo: Callable[..., Path]) -> Callable[[str], str | None]:
     repo = make_repo({"src/lib.rs": "pub fn f() {}\n"})
-    located = _locate(str(repo))
-    assert located is not None
-    protected = protected_paths(*located)
+    view = repo_view(str(repo))
+    assert view is not None
+    protected = protected_paths(view)
 
     def judge(command: str) -> str | None:
         refusal = check_command(command, str(repo), protected)
@@ -160,9 +161,9 @@ def test_innocent_look_alike_passes(guard_in: Callable[[str], str | None], comma
 def test_a_custom_hooks_path_is_protected_too(make_repo: Callable[..., Path]) -> None:
     repo = make_repo({"src/lib.rs": "pub fn f() {}\n"})
     subprocess.run(["git", "config", "core.hooksPath", "githooks"], cwd=repo, check=True)
-    located = _locate(str(repo))
-    assert located is not None
-    refusal = check_command("rm githooks/pre-commit", str(repo), protected_paths(*located))
+    view = repo_view(str(repo))
+    assert view is not None
+    refusal = check_command("rm githooks/pre-commit", str(repo), protected_paths(view))
     assert refusal is not None
     assert refusal.rule == "protected-path"
 
