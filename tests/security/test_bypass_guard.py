@@ -86,6 +86,18 @@ BYPASSES = [
     ('eval "git commit -n -m x"', "no-verify"),
     ("make test; git commit -n -m x", "no-verify"),
     ("git status\ngit commit --no-verify -m x", "no-verify"),
+    ("git commit -nm x", "no-verify"),
+    ("bash -lc 'git commit -n -m x'", "no-verify"),
+    ("GIT_DIR=.git git commit -n -m x", "no-verify"),
+    ('"git" commit -n -m x', "no-verify"),
+    ("g\\it commit -n -m x", "no-verify"),
+    ("exec git commit --no-verify -m x", "no-verify"),
+    ("echo x 1>.git/hooks/pre-commit", "protected-path"),
+    ("echo x >| .git/hooks/pre-commit", "protected-path"),
+    ("install -m 755 evil .git/hooks/pre-commit", "protected-path"),
+    ("git config --local core.hooksPath ''", "hooks-path"),
+    ("git -c core.hooksPath= commit -m x", "hooks-path"),
+    ("echo '[core] hooksPath = /x' >> .git/config", "protected-path"),
 ]
 INNOCENT = [
     "git log --no-verify-signatures",
