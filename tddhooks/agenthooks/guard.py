@@ -53,6 +53,7 @@ _WRITERS = {
     "rm", "unlink", "rmdir", "shred", "truncate", "chmod", "chown", "chgrp", "chattr", "ln",
     "touch", "install", "mv", "cp", "tee", "rsync", "patch", "mkdir", "sponge",
 }  # fmt: skip
+_COPIERS = {"cp", "install", "rsync"}
 _INTERPRETERS = {"python", "python3", "perl", "ruby", "node", "php", "awk", "gawk"}
 
 
@@ -109,6 +110,8 @@ def _check_simple(
         return _check_git(simple, protected)
     if name in _WRITERS or (name == "sed" and _sed_in_place(simple.words)):
         args = [word for word in simple.words[1:] if not word.startswith("-")]
+        if name in _COPIERS and not simple.via_xargs:  # their sources are only read
+            args = _copy_destinations(list(simple.words[1:]))
         if simple.via_xargs:  # the paths come from the pipe: judge what the line lists
             args += [word for other in line for word in other.words[1:]]
         return _write_refusal(args, simple.cwd, protected, "writes to")
@@ -120,6 +123,18 @@ def _check_simple(
     if name.rstrip("0123456789.") in _INTERPRETERS:
         return _check_code(simple, protected)
     return None
+
+
+def _copy_destinations(args: list[str]) -> list[str]:
+    """What `cp`/`install`/`rsync` write: the -t/--target-directory value, or the last path."""
+    targets = [
+        value
+        for option, value in zip(args, [*args[1:], ""], strict=True)
+        if option in {"-t", "--target-directory"}
+    ]
+    targets += [arg.split("=", 1)[1] for arg in args if arg.startswith("--target-directory=")]
+    paths = [arg for arg in args if not arg.startswith("-")]
+    return targets or paths[-1:]
 
 
 def _sed_in_place(words: Iterable[str]) -> bool:

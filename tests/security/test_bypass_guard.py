@@ -48,6 +48,8 @@ BYPASSES = [
     ("sed -i 's/exit 1/exit 0/' .git/hooks/pre-commit", "protected-path"),
     ("sed --in-place -e 's/a/b/' .git/hooks/commit-msg", "protected-path"),
     ("cp /dev/null .git/hooks/pre-commit", "protected-path"),
+    ("cp -t .git/hooks evil-pre-commit", "protected-path"),
+    ("cp -r evil-hooks .git", "protected-path"),
     ("mv .git/hooks/pre-commit /tmp/", "protected-path"),
     ("rm -rf .git/hooks", "protected-path"),
     ("rm -rf .git", "protected-path"),
@@ -137,6 +139,8 @@ INNOCENT = [
     "python3 -m pytest -q",
     "cargo test --all",
     "git diff --cached --stat",
+    "cp .git/hooks/pre-commit /tmp/pre-commit.backup",
+    "cp -r .git/hooks /tmp/hooks-copy",
 ]
 
 
