@@ -13,8 +13,10 @@ from tddhooks.agenthooks import install as agent_install
 
 def install_agents(root: Path, agents: Sequence[str], *, install: bool) -> None:
     """Merge (or take out) our hooks in each named agent's project configuration."""
+    changed_any = False
     for agent in dict.fromkeys(agents):
         path, changed = agent_install.apply(root, agent, install=install)
+        changed_any = changed_any or changed
         shown = path.relative_to(root)
         if not changed:
             what = "up to date" if install else "has no tddhooks entries"
@@ -22,7 +24,9 @@ def install_agents(root: Path, agents: Sequence[str], *, install: bool) -> None:
         else:
             output.ok(f"{agent}: {'wrote' if install else 'removed our entries from'} {shown}")
     if install and "codex" in agents:
-        output.warn("codex runs project hooks only after you review and trust them (`/hooks`)")
+        output.warn("Codex runs a project's hooks only after you review and trust them in Codex")
+    if install and changed_any:
+        output.say("commit the configuration: an untracked one counts as unfinished work")
 
 
 def uninstall_agents(work_dir: Path, agents: Sequence[str]) -> int:
