@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tddhooks.agenthooks import paths as P
-from tddhooks.agenthooks.shell import SimpleCommand, simple_commands
+from tddhooks.agenthooks.shell import SimpleCommand, simple_commands, tokenize
 
 HANDED_OVER = "make it pass; the test is the tester's"
 COMMIT_THROUGH_HOOKS = "commit with plain `git commit` and let the hooks judge the staged tree"
@@ -182,14 +182,25 @@ def _path_refusal(found: str, protected: P.Protected, verb: str) -> Refusal:
     )
 
 
-def _config_pair_refusal(pair: str) -> Refusal | None:
-    if pair.split("=", 1)[0].strip().lower() == "core.hookspath":
+def _config_pair_refusal(pair: str, cwd: str, protected: P.Protected) -> Refusal | None:
+    key, _, value = pair.partition("=")
+    if key.strip().lower() == "core.hookspath":
         return Refusal(
             "hooks-path",
             "`-c core.hooksPath=…` points git at other hooks for this call",
             COMMIT_THROUGH_HOOKS,
         )
-    return None
+    return _alias_refusal(key, value, cwd, protected)
+
+
+def _alias_refusal(key: str, value: str, cwd: str, protected: P.Protected) -> Refusal | None:
+    """An alias that would run a refused git command (`alias.ci=commit -n`)."""
+    if not key.strip().lower().startswith("alias.") or not value.strip():
+        return None
+    if value.lstrip().startswith("!"):  # a shell alias: judge the shell command it runs
+        return check_command(value.lstrip()[1:], cwd, protected)
+    words = tokenize(value)
+    return _check_git_subcommand(words[0], words[1:], cwd, protected) if words else None
 
 
 def _check_git(simple: SimpleCommand, protected: P.Protected) -> Refusal | None:
@@ -201,13 +212,13 @@ def _check_git(simple: SimpleCommand, protected: P.Protected) -> Refusal | None:
         value = words[index + 1] if index + 1 < len(words) else ""
         if word == "-c" or word.startswith("--config-env"):
             pair = word.split("=", 1)[1] if "=" in word else value
-            refusal = _config_pair_refusal(pair)
+            refusal = _config_pair_refusal(pair, cwd, protected)
             if refusal is not None:
                 return refusal
             index += 1 if "=" in word else 2
             continue
         if word.startswith("-c"):
-            refusal = _config_pair_refusal(word[2:])
+            refusal = _config_pair_refusal(word[2:], cwd, protected)
             if refusal is not None:
                 return refusal
         elif word == "-C":
@@ -229,7 +240,7 @@ def _check_git_subcommand(
     if sub in _PLUMBING:
         return Refusal("history-plumbing", f"`git {sub}` {_PLUMBING[sub]}", COMMIT_THROUGH_HOOKS)
     if sub == "config":
-        return _check_git_config(args)
+        return _check_git_config(args, cwd, protected)
     if sub == "commit":
         if _skips_verify(args, _COMMIT_VALUE_SHORT, _COMMIT_VALUE_LONG, short_n=True):
             return _no_verify(sub, "commit")
@@ -298,7 +309,14 @@ def _check_sequencer(sub: str, args: list[str]) -> Refusal | None:
     )
 
 
-def _check_git_config(args: list[str]) -> Refusal | None:
+def _check_git_config(args: list[str], cwd: str, protected: P.Protected) -> Refusal | None:
+    positional = [arg for arg in args if not arg.startswith("-")]
+    if positional and positional[0] == "set":
+        positional = positional[1:]
+    if len(positional) >= 2 and positional[0].lower().startswith("alias."):
+        refusal = _alias_refusal(positional[0], positional[1], cwd, protected)
+        if refusal is not None:
+            return refusal
     keys = [arg for arg in args if arg.lower() == "core.hookspath"]
     if not keys:
         return None

@@ -100,6 +100,10 @@ BYPASSES = [
     ("git config --local core.hooksPath ''", "hooks-path"),
     ("git -c core.hooksPath= commit -m x", "hooks-path"),
     ("echo '[core] hooksPath = /x' >> .git/config", "protected-path"),
+    ("git -c alias.ci='commit -n' ci -m x", "no-verify"),
+    ("git config alias.ci 'commit --no-verify'", "no-verify"),
+    ("git config --global alias.save '!git commit -n -m wip'", "no-verify"),
+    ("git config alias.wipe '!rm -rf .git/hooks'", "protected-path"),
 ]
 INNOCENT = [
     "git log --no-verify-signatures",
@@ -141,6 +145,8 @@ INNOCENT = [
     "git diff --cached --stat",
     "cp .git/hooks/pre-commit /tmp/pre-commit.backup",
     "cp -r .git/hooks /tmp/hooks-copy",
+    "git config alias.ci 'commit -v'",
+    "git -c alias.lg='log --oneline' lg",
 ]
 
 
