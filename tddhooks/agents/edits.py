@@ -9,13 +9,16 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from tddhooks.errors import LLMAnswerError, TddhooksError
+
+# the policy's globs, re-exported: a test path is one to the hooks and to the agents alike
+from tddhooks.policy.globs import glob_match as glob_match
+from tddhooks.policy.globs import matches_any as matches_any
 
 MAX_EDITS = 20
 MAX_FILE_BYTES = 200_000
@@ -148,47 +151,6 @@ class PathPolicy:
     foreign: tuple[str, ...] = ()
     owner: str = "this role"
     foreign_reason: str = "it belongs to another role"
-
-
-@cache
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    anchored = "/" in pattern.rstrip("/")
-    body = pattern.strip("/")
-    out = []
-    i = 0
-    while i < len(body):
-        if body.startswith("**/", i):
-            out.append("(?:[^/]+/)*")
-            i += 3
-        elif body.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif body[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif body[i] == "?":
-            out.append("[^/]")
-            i += 1
-        elif body[i] == "[" and "]" in body[i + 2 :]:
-            end = body.index("]", i + 2)
-            inner = body[i + 1 : end].replace("\\", "\\\\")
-            out.append("[" + ("^" + inner[1:] if inner.startswith("!") else inner) + "]")
-            i = end + 1
-        else:
-            out.append(re.escape(body[i]))
-            i += 1
-    # like .gitignore: a pattern without a slash matches a file name at any depth
-    prefix = "" if anchored else "(?:[^/]+/)*"
-    return re.compile(prefix + "".join(out))
-
-
-def glob_match(path: str, pattern: str) -> bool:
-    """True when the repository-relative POSIX path matches the glob (`*`, `?`, `[..]`, `**`)."""
-    return _glob_regex(pattern).fullmatch(path) is not None
-
-
-def matches_any(path: str, patterns: Sequence[str]) -> bool:
-    return any(glob_match(path, pattern) for pattern in patterns)
 
 
 def normalize_path(raw: str) -> str:
