@@ -192,7 +192,7 @@ def test_empty_subject_suggests_type_from_diff(changes: str, example: str) -> No
 def test_configured_types_only() -> None:
     settings = dataclasses.replace(SETTINGS, types=("feat", "chore"))
     assert check("docs: readme\n", facts("M README.md"), settings)[0].rule == "prefixed"
-    assert check("build: bump\n", facts("M Cargo.toml"), settings) == []
+    assert check("chore: bump\n", facts("M .gitignore"), settings) == []
 
 
 def test_empty_type_list_allows_any_lowercase_type() -> None:
