@@ -19,7 +19,7 @@ from tddhooks.policy.message import (
     parse_header,
 )
 from tddhooks.policy.settings import PolicySettings
-from tddhooks.vocabulary import BUILD_FILES, CODE_SUFFIXES
+from tddhooks.vocabulary import BUILD_FILES, CODE_SUFFIXES, MANIFESTS
 
 _STEP_RE = re.compile(r"^[0-9]+$")
 _MAX_LISTED = 8
@@ -47,6 +47,7 @@ class CommitFacts:
     staged_blobs: Mapping[str, str] = field(default_factory=dict)
     merge: bool = False  # git is making a merge (MERGE_HEAD at commit time, two parents later)
     target_subject: str | None = None  # fixup!/squash!/amend!: the subject of the commit found
+    first_commit: bool = False  # no parent: the repository's first commit
     revert_exact: bool = False  # the diff undoes exactly the commit "This reverts commit" names
 
 
@@ -105,6 +106,14 @@ def removed_tests(facts: CommitFacts, cfg: PolicySettings) -> list[str]:
         if change.status == "D" and is_test_path(change.path, cfg)
     ]
     return names + [path for path in deleted if not any(n.startswith(path) for n in names)]
+
+
+def creates_project(facts: CommitFacts, cfg: PolicySettings) -> bool:
+    """The first commit, or the one that adds the project's manifest (the scaffold)."""
+    manifests = MANIFESTS.get(cfg.language, ())
+    return facts.first_commit or any(
+        change.status == "A" and change.path in manifests for change in facts.changes
+    )
 
 
 @dataclass(frozen=True)
@@ -297,6 +306,8 @@ def _type_rules(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> 
         yield from _revert_rule(msg, facts)
         return
     scope = TYPE_SCOPES.get(kind, STRICTEST)
+    if creates_project(facts, cfg):
+        scope = _FEATURE  # the scaffold: nothing existed that a type could keep or remove
     tests = changed_test_paths(facts, cfg)
     code = changed_code_paths(facts, cfg)
     build = changed_build_paths(facts, cfg)
