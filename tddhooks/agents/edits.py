@@ -205,14 +205,58 @@ def _refusal(root: Path, edit: FileEdit, policy: PathPolicy) -> str | None:
     return None
 
 
+def not_committed(root: Path, paths: Sequence[str]) -> dict[str, str]:
+    """path -> why an agent may not write it: it exists in the work tree (or the index) but not
+    in HEAD (untracked, git-ignored, or only staged: a person's file), or git ignores the path.
+
+    Reads git: the agents may create new paths and change committed files, nothing else."""
+    from tddhooks import git
+
+    if not paths:
+        return {}
+    literal = [f":(literal){path}" for path in paths]
+    head = git.head(root)
+    listing = ["ls-tree", "-r", "-z", "--name-only", head or "", "--", *literal]
+    committed = set(git.run_git(listing, root, check=False).stdout.split("\0")) if head else set()
+    staged = set(
+        git.run_git(["ls-files", "-z", "--", *literal], root, check=False).stdout.split("\0")
+    )
+    ignored = git.run_git(["check-ignore", "-z", "--", *paths], root, check=False).stdout
+    reasons = {
+        path: "git ignores it, so it could never be committed"
+        for path in ignored.split("\0")
+        if path
+    }
+    for path in paths:
+        if path in committed:
+            continue
+        target = root / path
+        if target.exists() or target.is_symlink():
+            reasons[path] = (
+                "it is a file of yours that is not committed (untracked or git-ignored); "
+                "it is never overwritten: choose another path"
+            )
+        elif path in staged:
+            reasons[path] = (
+                "it is staged but not committed (someone else's work); choose another path"
+            )
+    return reasons
+
+
 def check_edits(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> None:
     """Refuse the whole plan (EditRefused, nothing written) when any edit breaks the rules."""
     problems: list[str] = []
     if len(edits) > MAX_EDITS:
         problems.append(f"{len(edits)} edits; at most {MAX_EDITS} per answer")
+    reasons = [_refusal(root, edit, policy) for edit in edits]
+    allowed = [
+        normalize_path(e.path) for e, reason in zip(edits, reasons, strict=True) if not reason
+    ]
+    foreign_files = not_committed(root, allowed)
     seen: set[str] = set()
-    for edit in edits:
-        reason = _refusal(root, edit, policy)
+    for edit, reason in zip(edits, reasons, strict=True):
+        if reason is None:
+            reason = foreign_files.get(normalize_path(edit.path))
         key = _normal_key(edit.path)
         if reason is None and key in seen:
             reason = "the path appears twice in the plan"
