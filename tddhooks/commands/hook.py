@@ -150,7 +150,8 @@ def commit_msg(message_file: Path) -> int:
     diff; keep a rejected message."""
     root, state, index_file = _context()
     settings = load_settings(root, state)
-    text = message_file.absolute().read_text(encoding="utf-8", errors="replace")
+    # bytes, not read_text: universal newlines would turn a CR that git keeps into a line end
+    text = message_file.absolute().read_bytes().decode("utf-8", errors="replace")
     from tddhooks.policy.commitmode import cleanups, committing_argv
     from tddhooks.policy.facts import staged_facts
     from tddhooks.policy.message import parse_message

@@ -69,6 +69,19 @@ def committing_argv(start: int | None = None) -> list[str] | None:
     return None
 
 
+def global_config(args: Sequence[str]) -> dict[str, str]:
+    """`git -c key=value` settings before the subcommand (keys lower-cased as git reports them;
+    git does not pass them on to the hook's own git calls, which run with a clean environment)."""
+    found: dict[str, str] = {}
+    index = 0
+    while index < len(args) - 1 and args[index].startswith("-"):
+        if args[index] == "-c":
+            key, _, value = args[index + 1].partition("=")
+            found[key.lower()] = value
+        index += 2 if args[index] in _GLOBAL_VALUE else 1
+    return found
+
+
 def subcommand(args: Sequence[str]) -> tuple[str, list[str]] | None:
     """(subcommand, its arguments) after git's global options; None when there is none."""
     index = 0
@@ -189,6 +202,8 @@ def cleanups(
 ) -> tuple[Cleanup, ...]:
     """The cleanup git will apply: one when it is known, else every one it might be."""
     editor = environ.get("GIT_EDITOR") != ":"  # git sets it to ':' when it opens no editor
+    if argv is not None:
+        config = {**config, **global_config(argv)}
     found = subcommand(_resolve_alias(argv, config)) if argv is not None else None
     if found is None or found[0] != "commit":
         return ALL_CLEANUPS
