@@ -87,7 +87,9 @@ def test_a_comment_line_in_the_editor_is_dropped(kata: Path) -> None:
     [("--cleanup=strip",), ("--clean=strip",), ("--cleanup", "strip")],
     ids=["long", "abbreviated", "separate-value"],
 )
-def test_cleanup_strip_on_the_command_line_drops_comments(kata: Path, args: tuple[str, ...]) -> None:
+def test_cleanup_strip_on_the_command_line_drops_comments(
+    kata: Path, args: tuple[str, ...]
+) -> None:
     before = head(kata)
     accepted(commit_with(kata, WIP, *args), before, kata)
     assert stored(kata, "%s").strip() == "docs: notes"

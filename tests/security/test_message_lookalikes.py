@@ -23,7 +23,9 @@ from rules_kit import (
 )
 
 UNTESTED = {"src/lib.rs": SUB_CODE}
-IGNORED = {"tests/add.rs": "#[test]\n#[ignore]\nfn adds() {\n    assert_eq!(kata::add(1, 2), 3);\n}\n"}
+IGNORED = {
+    "tests/add.rs": "#[test]\n#[ignore]\nfn adds() {\n    assert_eq!(kata::add(1, 2), 3);\n}\n"
+}
 
 
 @pytest.fixture
@@ -52,7 +54,9 @@ def test_merge_lookalike_without_a_merge_is_rejected(kata: Path) -> None:
 
 def test_merge_lookalike_cannot_add_an_ignore(kata: Path) -> None:
     before = _stage(kata, IGNORED)
-    text = rejected(commit_with(kata, "Merge branch 'feature' into main\n"), "no-skip", before, kata)
+    text = rejected(
+        commit_with(kata, "Merge branch 'feature' into main\n"), "no-skip", before, kata
+    )
     assert "[prefixed]" in text
 
 
@@ -144,7 +148,9 @@ def test_fixup_named_by_subject_prefix_is_judged_as_its_target(kata: Path) -> No
     before = _stage(kata, {})
     refactor = tdd("refactor", "swap the operands", role="Refactorer")
     accepted(commit_with(kata, refactor), before, kata)
-    before = _stage(kata, {"tests/add.rs": "#[test]\nfn adds() {\n    assert_eq!(kata::add(2, 2), 4);\n}\n"})
+    before = _stage(
+        kata, {"tests/add.rs": "#[test]\nfn adds() {\n    assert_eq!(kata::add(2, 2), 4);\n}\n"}
+    )
     text = rejected(commit_with(kata, "fixup! refactor: swap\n"), "type-rules", before, kata)
     assert "refactor: commits may not change tests/add.rs" in text
 

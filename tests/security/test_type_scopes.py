@@ -62,7 +62,9 @@ def test_chore_may_not_delete_a_test(kata: Path) -> None:
 
 
 def test_build_may_change_the_manifest_only(kata: Path) -> None:
-    manifest = (kata / "Cargo.toml").read_text(encoding="utf-8") + "\n[profile.dev]\nopt-level = 1\n"
+    manifest = (kata / "Cargo.toml").read_text(
+        encoding="utf-8"
+    ) + "\n[profile.dev]\nopt-level = 1\n"
     before = _stage(kata, {"Cargo.toml": manifest})
     accepted(commit_with(kata, "build: faster debug builds\n"), before, kata)
     before = _stage(kata, {"src/lib.rs": SUB_CODE})
@@ -84,7 +86,9 @@ def test_style_changes_code_with_the_same_test_names(kata: Path) -> None:
 
 
 def test_feat_may_not_remove_a_test(kata: Path) -> None:
-    before = _stage(kata, {"tests/sub.rs": SUB_TEST, "src/lib.rs": SUB_CODE}, delete=("tests/add.rs",))
+    before = _stage(
+        kata, {"tests/sub.rs": SUB_TEST, "src/lib.rs": SUB_CODE}, delete=("tests/add.rs",)
+    )
     text = rejected(commit_with(kata, tdd("feat", "subtract")), "type-rules", before, kata)
     assert "feat: commits may not remove a test" in text
     assert "tests/add.rs::adds" in text
@@ -143,6 +147,9 @@ def test_python_module_level_opt_outs(pykata: Path) -> None:
 
 def test_a_python_function_named_skip_is_not_a_marker(pykata: Path) -> None:
     code = PYTHON_KATA["src/kata/__init__.py"] + "\n\ndef skip(n):\n    return n + 1\n"
-    test = PYTHON_KATA["tests/test_add.py"] + "\n\ndef test_skip():\n    from kata import skip\n    assert skip(1) == 2\n"
+    test = (
+        PYTHON_KATA["tests/test_add.py"]
+        + "\n\ndef test_skip():\n    from kata import skip\n    assert skip(1) == 2\n"
+    )
     before = _stage(pykata, {"src/kata/__init__.py": code, "tests/test_add.py": test})
     accepted(commit_with(pykata, tdd("feat", "skip ahead")), before, pykata)
