@@ -80,8 +80,9 @@ def tdd(kind: str, summary: str, role: str = "Implementor") -> str:
     )
 
 
-def commit_with(repo: Path, message: str, *args: str,
-                env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
+def commit_with(
+    repo: Path, message: str, *args: str, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """`git commit -F <file> ARGS` through the installed hooks."""
     path = repo.parent / "message.txt"
     path.write_text(message, encoding="utf-8", newline="")

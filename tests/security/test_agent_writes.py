@@ -39,7 +39,8 @@ def test_a_file_listed_in_info_exclude_is_never_overwritten(kata: Path) -> None:
     (kata / ".git/info/exclude").write_text("src/scratch.rs\n", encoding="utf-8")
     write(kata, {"src/scratch.rs": SCRATCH})
     message = _refused(kata, [_upsert("src/scratch.rs")])
-    assert "src/scratch.rs" in message and "nothing was written" in message
+    assert "src/scratch.rs" in message
+    assert "nothing was written" in message
     assert (kata / "src/scratch.rs").read_text(encoding="utf-8") == SCRATCH
 
 

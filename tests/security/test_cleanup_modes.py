@@ -121,7 +121,8 @@ def test_a_scissors_line_in_F_is_not_a_cut(kata: Path) -> None:
     before = _feature(kata)
     message = "feat: subtract\n\n" + SCISSORS + "\n" + tdd("feat", "subtract").split("\n\n", 1)[1]
     accepted(commit_with(kata, message), before, kata)
-    assert SCISSORS in stored(kata) and "Context:" in stored(kata)
+    assert SCISSORS in stored(kata)
+    assert "Context:" in stored(kata)
 
 
 @pytest.mark.parametrize(

@@ -122,7 +122,8 @@ def test_rust_skip_marker_spellings(kata: Path, marker: str) -> None:
     ],
 )
 def test_python_skip_aliases(pykata: Path, imports: str, decorator: str) -> None:
-    test = f"{imports}\nfrom kata import add\n\n\n{decorator}\ndef test_adds():\n    assert add(1, 2) == 3\n"
+    test = f"{imports}\nfrom kata import add\n\n\n{decorator}\n"
+    test += "def test_adds():\n    assert add(1, 2) == 3\n"
     before = _stage(pykata, {"tests/test_add.py": test})
     rejected(commit_with(pykata, tdd("test", "tweak", role="Tester")), "no-skip", before, pykata)
 
