@@ -229,12 +229,13 @@ def _prefill(
     from tddhooks.policy.compose import infer_role, kata_goal, prefill_template, suggest_type
     from tddhooks.policy.facts import live_handoff
     from tddhooks.policy.gate import cached_green_lines
+    from tddhooks.vocabulary import ROLE_TITLES
 
     changes = git.staged_changes(root, index_file=index_file)
     role = infer_role(changes, settings)
     cycle = cycle_number(root)
     # tester and implementor open or close the next cycle; a refactor belongs to the current one
-    step = cycle + 1 if role in ("Tester", "Implementor") else max(cycle, 1)
+    step = cycle + 1 if role != ROLE_TITLES["refactorer"] else max(cycle, 1)
     kata = root / settings.kata_description
     goal_text = kata.read_text(encoding="utf-8", errors="replace") if kata.is_file() else ""
     tree = git.write_tree(root, index_file=index_file)

@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from tddhooks.vocabulary import ROLES as ROLES
+
 SECTION_NAMES = ("Context", "Rationale", "Diff summary", "Verification")
-ROLES = ("Tester", "Implementor", "Refactorer")
 CONTEXT_KEYS = ("Role", "Step", "Kata goal")
 SCISSORS_TAIL = " ------------------------ >8 ------------------------"
 

@@ -42,7 +42,9 @@ def test_an_empty_message_is_left_for_git_to_abort(make_repo: MakeRepo) -> None:
     repo = _staged_repo(make_repo)
     git(repo, "config", "core.hooksPath", ".git/hooks")
     hook = repo / ".git" / "hooks" / "commit-msg"
-    hook.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m tddhooks.commands.hook commit-msg "$1"\n')
+    hook.write_text(
+        f'#!/bin/sh\nexec "{sys.executable}" -m tddhooks.commands.hook commit-msg "$1"\n'
+    )
     hook.chmod(0o755)
     editor = repo / ".git" / "editor.sh"
     editor.write_text("#!/bin/sh\nprintf '\\n# only comments\\n' > \"$1\"\n", encoding="utf-8")

@@ -105,7 +105,9 @@ def test_merges_and_reverts_made_by_git_pass(kata: Path) -> None:
     message = f"Revert \"Merge branch 'feature'\"\n\nThis reverts commit {merge}.\n"
     landed = commit(kata, message)
     assert landed.returncode == 0, landed.stdout + landed.stderr
-    assert git(kata, "log", "-1", "--format=%s").stdout.strip() == "Revert \"Merge branch 'feature'\""
+    assert (
+        git(kata, "log", "-1", "--format=%s").stdout.strip() == "Revert \"Merge branch 'feature'\""
+    )
 
 
 def _editor(tmp_path: Path, header: str) -> dict[str, str]:
