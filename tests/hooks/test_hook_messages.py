@@ -17,7 +17,6 @@ from hooks.hookkit import (
     head,
     kata,
     kata_template,
-    run,
     tdd_message,
     write,
 )
