@@ -12,7 +12,6 @@ might apply is returned and the message must pass under each of them.
 from __future__ import annotations
 
 import os
-import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -157,6 +156,8 @@ def _resolve_alias(args: list[str], config: Mapping[str, str]) -> list[str]:
     expansion = config.get(f"alias.{found[0].lower()}", "")
     if not expansion or expansion.startswith("!"):
         return args
+    import shlex
+
     try:
         return [*shlex.split(expansion), *found[1]]
     except ValueError:

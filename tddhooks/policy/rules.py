@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from tddhooks.git import Change
-from tddhooks.policy.compose import example_header, infer_role, section_skeleton, suggest_type
 from tddhooks.policy.globs import glob_regex as glob_regex  # re-exported for callers
 from tddhooks.policy.globs import matches_any
 from tddhooks.policy.message import (
@@ -218,6 +217,8 @@ def _prefixed(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Fo
             f'subject "{msg.subject}" is not a Conventional Commits header '
             "(type(scope)!: summary, lowercase type, ': ' then a summary)"
         )
+    from tddhooks.policy.compose import example_header, suggest_type  # only to explain
+
     example = example_header(subject, suggest_type(facts.changes, cfg), cfg.types)
     allowed = ", ".join(cfg.types) or "any lowercase word"
     yield problem, f'start the subject with an allowed type ({allowed}); e.g. "{example}"'
@@ -246,6 +247,8 @@ def _sections(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Fo
     header = msg.header
     if header is None or header.type not in cfg.require_sections or _git_shaped(msg, facts, cfg):
         return
+    from tddhooks.policy.compose import infer_role, section_skeleton  # only to explain
+
     role = _canonical_role(msg.fields.get("Role", "")) or infer_role(facts.changes, cfg)
     missing = [name for name in SECTION_NAMES if not msg.sections.get(name)]
     step = msg.fields.get("Step", "")
