@@ -17,6 +17,7 @@ from rules_kit import (
     git,
     head,
     make_kata,
+    run,
     rejected,
     stored,
     tdd,
@@ -173,3 +174,15 @@ def test_crlf_line_ends_are_what_git_cleans_away(kata: Path) -> None:
     before = head(kata)
     accepted(commit_with(kata, "docs: notes\r\n\r\nmore\r\n"), before, kata)
     assert stored(kata) == "docs: notes\n\nmore\n\n"
+
+
+def test_when_the_committing_git_is_unknown_every_cleanup_must_pass(kata: Path) -> None:
+    # called without a `git commit` above it: git's cleanup cannot be read, so a message that
+    # would be stored with the comment as its subject under -m/-F is refused
+    message = kata.parent / "direct.txt"
+    message.write_text(WIP, encoding="utf-8")
+    judged = run(kata, "tddhooks", "hook", "commit-msg", str(message))
+    assert judged.returncode == 1
+    assert 'subject "# WIP hack"' in judged.stdout
+    message.write_text("docs: notes\n\n# a comment line is fine in the body\n", encoding="utf-8")
+    assert run(kata, "tddhooks", "hook", "commit-msg", str(message)).returncode == 0
