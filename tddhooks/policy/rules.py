@@ -243,13 +243,16 @@ _CONTEXT_RULES: dict[str, tuple[Callable[[str], bool], str]] = {
 }
 
 
+def _explained_role(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> str:
+    from tddhooks.policy.compose import infer_role  # only to explain a rejection
+
+    return _canonical_role(msg.fields.get("Role", "")) or infer_role(facts.changes, cfg)
+
+
 def _sections(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Found:
     header = msg.header
     if header is None or header.type not in cfg.require_sections or _git_shaped(msg, facts, cfg):
         return
-    from tddhooks.policy.compose import infer_role, section_skeleton  # only to explain
-
-    role = _canonical_role(msg.fields.get("Role", "")) or infer_role(facts.changes, cfg)
     missing = [name for name in SECTION_NAMES if not msg.sections.get(name)]
     step = msg.fields.get("Step", "")
     if missing:
@@ -259,6 +262,9 @@ def _sections(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Fo
             ([f"missing {', '.join(absent)}"] if absent else [])
             + ([f"no '- ' bullet under {', '.join(empty)}"] if empty else [])
         )
+        from tddhooks.policy.compose import section_skeleton  # only to explain
+
+        role = _explained_role(msg, facts, cfg)
         yield (
             f"{header.type}: commits need the sections {', '.join(SECTION_NAMES)}: {what}",
             "add after a blank line below the subject (each point a '- ' bullet):\n"
@@ -272,10 +278,11 @@ def _sections(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Fo
         )
     if "Context" in missing:
         return
-    examples = {"Role": role, "Step": "1", "Kata goal": "<one sentence from the kata>"}
     for key, (valid, requirement) in _CONTEXT_RULES.items():
         value = msg.fields.get(key)
         if value is None or not valid(value):
+            examples = {"Role": "", "Step": "1", "Kata goal": "<one sentence from the kata>"}
+            examples["Role"] = _explained_role(msg, facts, cfg)
             problem = f"{key} must be {requirement}, got '{value}'"
             if value is None:
                 problem = f"the Context section has no '{key}:' bullet ({requirement})"
