@@ -106,6 +106,11 @@ def test_the_scaffold_may_touch_everything() -> None:
     first = dataclasses.replace(facts("A src/lib.rs, A tests/a.rs"), first_commit=True)
     assert not _type_rules("chore: initial files\n", first)
     assert _type_rules("chore: later\n", facts("A src/lib.rs"))
+    # a project that has tests cannot lift the rules by adding a manifest again
+    rescaffold = facts(
+        "A Cargo.toml, A src/lib.rs", before=["tests/a.rs::a"], after=["tests/a.rs::a"]
+    )
+    assert _type_rules("chore: scaffold again\n", rescaffold)
 
 
 @pytest.mark.parametrize(
