@@ -84,7 +84,7 @@ def cli() -> None:
     help="Kata language (default: detected, else rust).",
 )
 @click.option("--kata", "-k", help="A kata Markdown FILE, or a shipped kata NAME.")
-@click.option("--direct", is_flag=True, help="Install plain hook shims instead of pre-commit.")
+@click.option("--direct", is_flag=True, help="Shims only (the default; kept for scripts).")
 def init(directory: Path | None, language: str | None, kata: str | None, direct: bool) -> None:
     """Scaffold a kata repository: project, tdd.yaml, kata.md, hooks, first commit."""
     from tddhooks.commands import init_cmd
@@ -96,12 +96,18 @@ def init(directory: Path | None, language: str | None, kata: str | None, direct:
 
 @cli.command()
 @work_dir_option
-@click.option("--direct", is_flag=True, help="Write POSIX shims into the hooks directory.")
-def install(work_dir: Path, direct: bool) -> None:
-    """Install the pre-commit, commit-msg and prepare-commit-msg hooks."""
+@click.option("--direct", is_flag=True, help="Shims only (the default; kept for scripts).")
+@click.option(
+    "--pre-commit",
+    "pre_commit",
+    is_flag=True,
+    help="List the hooks in .pre-commit-config.yaml instead (the framework stashes edits).",
+)
+def install(work_dir: Path, direct: bool, pre_commit: bool) -> None:
+    """Install the pre-commit, commit-msg and prepare-commit-msg hooks (never stash)."""
     from tddhooks.commands import install as install_cmd
 
-    _finish(lambda: install_cmd.install(work_dir, direct=direct))
+    _finish(lambda: install_cmd.install(work_dir, direct=direct, pre_commit=pre_commit))
 
 
 @cli.command()
