@@ -13,8 +13,10 @@ from typing import Any, TypeVar
 import click
 
 from tddhooks import __version__
+from tddhooks.agenthooks.formats import AGENTS
 
 F = TypeVar("F", bound=Callable[..., Any])
+AGENT_NAMES = tuple(AGENTS)
 
 
 def _finish(body: Callable[[], int]) -> None:
@@ -103,17 +105,38 @@ def init(directory: Path | None, language: str | None, kata: str | None, direct:
     is_flag=True,
     help="List the hooks in .pre-commit-config.yaml instead (the framework stashes edits).",
 )
-def install(work_dir: Path, direct: bool, pre_commit: bool) -> None:
+@click.option(
+    "--agent",
+    "agents",
+    multiple=True,
+    type=click.Choice(AGENT_NAMES),
+    help="Also hold this coding agent to the hooks (its project hook configuration).",
+)
+def install(work_dir: Path, direct: bool, pre_commit: bool, agents: tuple[str, ...]) -> None:
     """Install the pre-commit, commit-msg and prepare-commit-msg hooks (never stash)."""
     from tddhooks.commands import install as install_cmd
 
-    _finish(lambda: install_cmd.install(work_dir, direct=direct, pre_commit=pre_commit))
+    _finish(
+        lambda: install_cmd.install(work_dir, direct=direct, pre_commit=pre_commit, agents=agents)
+    )
 
 
 @cli.command()
 @work_dir_option
-def uninstall(work_dir: Path) -> None:
+@click.option(
+    "--agent",
+    "agents",
+    multiple=True,
+    type=click.Choice(AGENT_NAMES),
+    help="Only take our entries out of this agent's configuration (the git hooks stay).",
+)
+def uninstall(work_dir: Path, agents: tuple[str, ...]) -> None:
     """Remove the hooks tddhooks installed (and only those)."""
+    if agents:
+        from tddhooks.agenthooks.command import uninstall_agents
+
+        _finish(lambda: uninstall_agents(work_dir, agents))
+        return
     from tddhooks.commands import install as install_cmd
 
     _finish(lambda: install_cmd.uninstall(work_dir))
@@ -121,8 +144,14 @@ def uninstall(work_dir: Path) -> None:
 
 @cli.command()
 @work_dir_option
-def status(work_dir: Path) -> None:
+@click.option("--json", "as_json", is_flag=True, help="The documented status object on stdout.")
+def status(work_dir: Path, as_json: bool) -> None:
     """Phase, cycle, last commit, staged verdict and diagnostics."""
+    if as_json:
+        from tddhooks.agenthooks.command import print_status_json
+
+        _finish(lambda: print_status_json(work_dir))
+        return
     from tddhooks.commands import status as status_cmd
 
     _finish(lambda: status_cmd.run(work_dir))

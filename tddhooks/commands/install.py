@@ -10,6 +10,7 @@ Never deletes or overwrites what tddhooks did not write. See docs/hooks.md.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from tddhooks import git, output
@@ -41,10 +42,17 @@ def hooks_status(root: Path) -> dict[str, str]:
     return status
 
 
-def install(work_dir: Path, *, direct: bool = False, pre_commit: bool = False) -> int:
-    """Install the three hooks into the repository containing work_dir."""
+def install(
+    work_dir: Path, *, direct: bool = False, pre_commit: bool = False, agents: Sequence[str] = ()
+) -> int:
+    """Install the three hooks into the repository containing work_dir (and, for each agent
+    named, our entries in its hook configuration: docs/agents.md)."""
     root = git.require_root(work_dir)
     install_hooks(root, direct=direct, pre_commit=pre_commit)
+    if agents:
+        from tddhooks.agenthooks.command import install_agents
+
+        install_agents(root, agents, install=True)
     from tddhooks.policy.diagnosis import report_head
 
     report_head(root)  # onboarding: what the gate says about HEAD, the first commit to green
