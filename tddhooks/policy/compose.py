@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from tddhooks.git import Change
 from tddhooks.policy.message import HEADER_RE, ROLES
 from tddhooks.policy.settings import PolicySettings
+
+if TYPE_CHECKING:
+    from tddhooks.policy.rules import CommitFacts
 
 SUBJECT_MAX = 72
 GOAL_MAX = 160
@@ -171,19 +175,31 @@ def section_skeleton(names: Sequence[str], *, role: str, step: str, goal: str,
     )
 
 
-def infer_role(changes: Sequence[Change], settings: PolicySettings) -> str:
-    """Tester when only test files change, Implementor for tests with code, else Refactorer."""
-    from tddhooks.policy.rules import split_paths  # rules imports this module for its hints
+def _split(
+    changes: Sequence[Change], settings: PolicySettings, facts: CommitFacts | None
+) -> tuple[list[str], list[str]]:
+    """(test paths, code paths): item-aware with the diff's facts (unit tests beside code)."""
+    # rules imports this module for its hints
+    from tddhooks.policy.rules import changed_code_paths, changed_test_paths, split_paths
 
-    tests, others = split_paths(changes, settings)
+    if facts is None:
+        return split_paths(changes, settings)
+    return changed_test_paths(facts, settings), changed_code_paths(facts, settings)
+
+
+def infer_role(
+    changes: Sequence[Change], settings: PolicySettings, facts: CommitFacts | None = None
+) -> str:
+    """Tester when only tests change, Implementor for tests with code, else Refactorer."""
+    tests, others = _split(changes, settings, facts)
     return "Implementor" if tests and others else "Tester" if tests else "Refactorer"
 
 
-def suggest_type(changes: Sequence[Change], settings: PolicySettings) -> str:
+def suggest_type(
+    changes: Sequence[Change], settings: PolicySettings, facts: CommitFacts | None = None
+) -> str:
     """The commit type a diff most likely is: feat for tests with code, test, refactor, chore."""
-    from tddhooks.policy.rules import split_paths
-
-    tests, others = split_paths(changes, settings)
+    tests, others = _split(changes, settings, facts)
     wanted = "feat" if tests and others else "test" if tests else "refactor" if others else "chore"
     return wanted if not settings.types or wanted in settings.types else settings.types[0]
 

@@ -23,7 +23,11 @@ if TYPE_CHECKING:
 
 HANDOFF_FILE = "handoff.json"
 # the files a language's static test names are read from
-CODE_SUFFIXES = {"rust": (".rs",), "python": (".py",)}
+CODE_SUFFIXES = {
+    "rust": (".rs",),
+    # pytest's configuration says which modules hold tests (python_items.python_files)
+    "python": (".py", "pyproject.toml", "pytest.ini", "tox.ini", "setup.cfg"),
+}
 NULL_BLOB = "0" * 40
 _HUNK_RE = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 _ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
@@ -131,6 +135,7 @@ def _facts(
             after[path] = blob
     texts = read_blobs(root, sorted(set(before.values()) | set(after.values())))
     names_before, names_after = _test_names(settings, before, after, texts)
+    test_items, code_items = _items(settings, entries, patch, before, after, texts)
     return CommitFacts(
         changes=tuple(git.Change(status, path) for status, path, _blob in entries),
         test_names_before=names_before,
@@ -143,6 +148,41 @@ def _facts(
             for _status, path, blob in entries
             if blob != NULL_BLOB and is_test_path(path, settings)
         },
+        test_item_paths=test_items,
+        code_item_paths=code_items,
+    )
+
+
+def _items(
+    settings: PolicySettings,
+    entries: list[tuple[str, str, str]],
+    patch: str,
+    before: dict[str, str],
+    after: dict[str, str],
+    texts: dict[str, str],
+) -> tuple[frozenset[str], frozenset[str]]:
+    """(source files whose test items changed, source files whose code items changed), for the
+    changed files that hold code and tests side by side (see policy/items.py)."""
+    from tddhooks.policy.items import classify, parse_hunks, source_spans
+    from tddhooks.policy.rules import is_test_path
+
+    suffixes = CODE_SUFFIXES.get(settings.language, ())[:1]
+    mixed = [
+        path
+        for _status, path, _blob in entries
+        if suffixes and path.endswith(suffixes) and not is_test_path(path, settings)
+    ]
+    if not mixed:
+        return frozenset(), frozenset()
+    old = {path: texts.get(blob, "") for path, blob in before.items()}
+    new = {path: texts.get(blob, "") for path, blob in after.items()}
+    return classify(
+        parse_hunks(patch),
+        mixed,
+        old,
+        new,
+        source_spans(settings.language, old),
+        source_spans(settings.language, new),
     )
 
 

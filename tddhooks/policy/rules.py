@@ -36,6 +36,9 @@ class CommitFacts:
     removed_lines: Mapping[str, Sequence[str]] = field(default_factory=dict)
     handoff_blobs: Mapping[str, str] | None = None
     staged_blobs: Mapping[str, str] = field(default_factory=dict)
+    # source files outside the test globs whose test items / code items changed (policy/items.py)
+    test_item_paths: frozenset[str] = frozenset()
+    code_item_paths: frozenset[str] = frozenset()
 
 
 _GLOB_TOKEN_RE = re.compile(r"(\*+|\?|\[!?\]?[^\]]*\])")
@@ -92,6 +95,26 @@ def split_paths(changes: Sequence[Change], settings: PolicySettings) -> tuple[li
     return tests, [change.path for change in changes if change.path not in tests]
 
 
+def changed_test_paths(facts: CommitFacts, cfg: PolicySettings) -> list[str]:
+    """Changed paths that are tests: test files, and source files whose test items changed."""
+    return [
+        change.path
+        for change in facts.changes
+        if is_test_path(change.path, cfg) or change.path in facts.test_item_paths
+    ]
+
+
+def changed_code_paths(facts: CommitFacts, cfg: PolicySettings) -> list[str]:
+    """Changed paths that are not tests: every other path, except a source file of which only
+    test items changed (a unit test added beside the code)."""
+    return [
+        change.path
+        for change in facts.changes
+        if not is_test_path(change.path, cfg)
+        and (change.path not in facts.test_item_paths or change.path in facts.code_item_paths)
+    ]
+
+
 Found = Iterator[tuple[str, str]]  # (what is wrong, next legal step) for one rule
 
 
@@ -110,7 +133,7 @@ def _prefixed(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Fo
             f'subject "{msg.subject}" is not a Conventional Commits header '
             "(type(scope)!: summary, lowercase type, ': ' then a summary)"
         )
-    example = example_header(subject, suggest_type(facts.changes, cfg), cfg.types)
+    example = example_header(subject, suggest_type(facts.changes, cfg, facts), cfg.types)
     allowed = ", ".join(cfg.types) or "any lowercase word"
     yield problem, f'start the subject with an allowed type ({allowed}); e.g. "{example}"'
 
@@ -138,7 +161,7 @@ def _sections(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Fo
     header = msg.header
     if header is None or header.type not in cfg.require_sections:
         return
-    role = _canonical_role(msg.fields.get("Role", "")) or infer_role(facts.changes, cfg)
+    role = _canonical_role(msg.fields.get("Role", "")) or infer_role(facts.changes, cfg, facts)
     missing = [name for name in SECTION_NAMES if not msg.sections.get(name)]
     step = msg.fields.get("Step", "")
     if missing:
@@ -183,7 +206,7 @@ def _type_rules(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> 
     if msg.header is None:
         return
     kind = msg.header.type
-    tests, others = split_paths(facts.changes, cfg)
+    tests, others = changed_test_paths(facts, cfg), changed_code_paths(facts, cfg)
     names_changed = facts.test_names_after != facts.test_names_before
     globs = ", ".join(cfg.test_paths) or "none configured"
     if kind == "refactor" and tests:
