@@ -64,7 +64,7 @@ def source_spans(language: str, files: Mapping[str, str]) -> Callable[[str, str]
         test_files = cfg_test_module_files(files)
         return lambda path, text: _spans_rust(text, path in test_files)
     if language == "python":
-        from tddhooks.runners.python_items import collected, python_files, item_spans_lenient
+        from tddhooks.runners.python_items import collected, item_spans_lenient, python_files
 
         patterns = python_files(files)
         return lambda path, text: item_spans_lenient(text) if collected(path, patterns) else ()

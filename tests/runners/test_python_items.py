@@ -6,9 +6,9 @@ from tddhooks.runners.python import python_test_names
 from tddhooks.runners.python_items import (
     DEFAULT_PATTERNS,
     collected,
-    python_files,
     item_spans,
     item_spans_lenient,
+    python_files,
 )
 
 MODULE = """\
@@ -62,7 +62,8 @@ def test_python_files_from_pyproject_and_pytest_ini() -> None:
 
 
 def test_collected_modules() -> None:
-    assert collected("src/pkg/test_x.py") and collected("x_test.py")
+    assert collected("src/pkg/test_x.py")
+    assert collected("x_test.py")
     assert not collected("src/pkg/calc.py")
     assert collected("src/pkg/calc.py", ("*.py",))
 

@@ -7,12 +7,12 @@ import pytest
 from tddhooks.runners.rust import rust_test_names
 from tddhooks.runners.rust_items import (
     blank,
+    cfg_test_module_files,
     is_cfg_test,
     is_test_attr,
     libtest_name,
     module_path,
     read_items,
-    cfg_test_module_files,
 )
 
 LIB = """\
@@ -46,7 +46,9 @@ def test_nested_modules_qualify_test_names_like_libtest() -> None:
     items = read_items(LIB)
     assert [test.name for test in items.tests] == ["tests::adds_two", "tests::inner::name"]
     assert items.item_spans == ((5, 21),)
-    assert not items.in_test(2) and items.in_test(11) and not items.in_test(23)
+    assert not items.in_test(2)
+    assert items.in_test(11)
+    assert not items.in_test(23)
 
 
 def test_static_names_carry_the_path_and_the_module_path() -> None:
@@ -66,13 +68,18 @@ def test_test_functions_outside_a_test_module_are_test_items() -> None:
 
 
 def test_comments_and_strings_do_not_count() -> None:
-    text = '// #[test] fn fake() {}\nconst S: &str = "#[test] fn x() {";\n/* #[test]\nfn y() {} */\n'
+    text = (
+        '// #[test] fn fake() {}\nconst S: &str = "#[test] fn x() {";\n/* #[test]\nfn y() {} */\n'
+    )
     assert read_items(text).tests == ()
     assert blank(text).count("\n") == text.count("\n")
 
 
 def test_cfg_test_items_other_than_modules_and_not_test() -> None:
-    text = "#[cfg(test)]\nuse super::*;\n#[cfg(not(test))]\nfn real() {}\n#[cfg(test)]\nfn helper() {}\n"
+    text = (
+        "#[cfg(test)]\nuse super::*;\n#[cfg(not(test))]\nfn real() {}\n"
+        "#[cfg(test)]\nfn helper() {}\n"
+    )
     items = read_items(text)
     assert items.item_spans == ((1, 2), (5, 6))
 
@@ -83,7 +90,8 @@ def test_inner_cfg_test_makes_the_whole_file_a_test() -> None:
 
 def test_a_half_written_test_module_runs_to_the_end() -> None:
     items = read_items("fn a() {}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {\n")
-    assert items.in_test(5) and not items.in_test(1)
+    assert items.in_test(5)
+    assert not items.in_test(1)
 
 
 @pytest.mark.parametrize(
