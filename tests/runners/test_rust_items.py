@@ -78,9 +78,6 @@ def test_comments_and_strings_do_not_count() -> None:
 def test_cfg_test_items_other_than_modules_and_not_test() -> None:
     text = "#[cfg(test)]\nuse super::*;\n#[cfg(not(test))]\nfn real() {}\n"
     text += "#[cfg(test)]\nfn helper() {}\n"
-        "#[cfg(test)]\nuse super::*;\n#[cfg(not(test))]\nfn real() {}\n"
-        "#[cfg(test)]\nfn helper() {}\n"
-    )
     items = read_items(text)
     assert items.item_spans == ((1, 2), (5, 6))
 
