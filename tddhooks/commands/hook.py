@@ -149,9 +149,21 @@ def commit_msg(message_file: Path) -> int:
     message = parse_message(text, comment_char(root, text))
     if not message.text.strip():
         return 0  # git aborts an empty message itself ("Aborting commit due to empty ...")
-    violations = check_message(message, staged_facts(root, settings, index_file), settings)
+    from tddhooks.policy.amend import amend_in_progress
+
+    amend = amend_in_progress(root)
+    facts = staged_facts(root, settings, index_file, amend=amend)
+    violations = check_message(message, facts, settings)
     if not violations:
         return 0
+    if any(violation.rule == "sections" for violation in violations):
+        # the hint's skeleton carries the real cycle, goal and verification line
+        from dataclasses import replace
+
+        from tddhooks.commands.hook_context import message_context
+
+        context = message_context(root, state, settings, index_file, facts, amend=amend)
+        violations = check_message(message, replace(facts, hint=context.hint()), settings)
     kept = state / LAST_MESSAGE
     kept.write_text(message.text.rstrip("\n") + "\n", encoding="utf-8")
     shown = _display(root, kept)
@@ -163,11 +175,12 @@ def commit_msg(message_file: Path) -> int:
 
 
 def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) -> int:
-    """Pre-fill an empty message with the context sections; never touch one with content."""
+    """Pre-fill an empty message with the context sections; never touch one with content, except
+    the rejected message we kept, reused with `-F`: its context is refreshed to what is staged."""
     del sha  # -c/-C/--amend already have a message; the source says so
     if source is None:  # the pre-commit framework passes the source in its environment
         source = os.environ.get("PRE_COMMIT_COMMIT_MSG_SOURCE")
-    if source not in _FILLABLE_SOURCES:
+    if source not in (*_FILLABLE_SOURCES, "message"):
         return 0
     root, state, index_file = _context()
     path = message_file.absolute()
@@ -175,7 +188,14 @@ def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) 
     char = comment_char(root, text)
     from tddhooks.policy.message import parse_message
 
-    if parse_message(text, char).text.strip():
+    message = parse_message(text, char)
+    if message.text.strip():
+        if source == "message" and _is_kept_message(state, message.text):
+            # `git commit -e -F .git/tddhooks/last-message`: refresh what was staged then
+            settings = load_settings(root, state)
+            path.write_text(_refresh(root, state, settings, index_file, text, char), "utf-8")
+        return 0
+    if source == "message":
         return 0
     settings = load_settings(root, state)
     template = _prefill(root, state, settings, index_file, char)
@@ -184,32 +204,56 @@ def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) 
     return 0
 
 
+def _is_kept_message(state: Path, text: str) -> bool:
+    try:
+        kept = (state / LAST_MESSAGE).read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return kept.strip() == text.strip()
+
+
 def _prefill(
     root: Path, state: Path, settings: PolicySettings, index_file: str | None, char: str
 ) -> str:
-    from tddhooks.history import cycle_number
-    from tddhooks.policy.compose import infer_role, kata_goal, prefill_template, suggest_type
-    from tddhooks.policy.facts import live_handoff
-    from tddhooks.policy.gate import cached_green_lines
+    from tddhooks.commands.hook_context import message_context
+    from tddhooks.policy.compose import prefill_template, suggest_type
+    from tddhooks.policy.facts import live_handoff, staged_facts
 
-    changes = git.staged_changes(root, index_file=index_file)
-    role = infer_role(changes, settings)
-    cycle = cycle_number(root)
-    # tester and implementor open or close the next cycle; a refactor belongs to the current one
-    step = cycle + 1 if role in ("Tester", "Implementor") else max(cycle, 1)
-    kata = root / settings.kata_description
-    goal_text = kata.read_text(encoding="utf-8", errors="replace") if kata.is_file() else ""
-    tree = git.write_tree(root, index_file=index_file)
+    facts = staged_facts(root, settings, index_file)  # item-aware: unit tests beside the code
+    context = message_context(root, state, settings, index_file, facts)
+    changes = facts.changes
     handoff = live_handoff(root, git.head(root))
     intent = handoff.get("intent") if handoff else None
     return prefill_template(
-        role=role,
-        step=step,
-        goal=kata_goal(goal_text),
-        verification=cached_green_lines(root, tree, settings, state) or [],
+        role=context.role,
+        step=context.step,
+        goal=context.goal,
+        verification=list(context.verification),
         diff_summary=[f"{c.path}: {_STATUS_WORDS.get(c.status, 'changed')}" for c in changes],
         handoff_intent=intent if isinstance(intent, str) else None,
-        suggested_type=suggest_type(changes, settings),
+        suggested_type=suggest_type(changes, settings, facts),
+        comment_char=char,
+    )
+
+
+def _refresh(
+    root: Path, state: Path, settings: PolicySettings, index_file: str | None, text: str, char: str
+) -> str:
+    """A kept message with its Role, Step, Kata goal, Diff summary and Verification rewritten
+    for what is staged now; the subject and the Rationale stay the person's."""
+    from tddhooks.commands.hook_context import message_context
+    from tddhooks.policy.compose import refresh_message
+    from tddhooks.policy.facts import staged_facts
+
+    facts = staged_facts(root, settings, index_file)
+    context = message_context(root, state, settings, index_file, facts)
+    return refresh_message(
+        text,
+        role=context.role,
+        step=context.step,
+        goal=context.goal,
+        verification=list(context.verification),
+        diff_summary=[f"{c.path}: {_STATUS_WORDS.get(c.status, 'changed')}" for c in facts.changes],
         comment_char=char,
     )
 

@@ -77,12 +77,16 @@ def hook_index_file(root: Path, environ: Mapping[str, str] | None = None) -> str
 
 
 def staged_facts(
-    root: Path, settings: PolicySettings, index_file: str | None = None
+    root: Path, settings: PolicySettings, index_file: str | None = None, *, amend: bool = False
 ) -> CommitFacts:
-    """Facts of the index (or index_file) against HEAD, the empty tree before the first commit."""
-    head = git.head(root)
-    diff = _diff(root, ["--cached", head or git.EMPTY_TREE], git.index_env(index_file))
-    return _facts(root, head, diff, settings, handoff_blobs=live_handoff_blobs(root, head))
+    """Facts of the index (or index_file) against HEAD, the empty tree before the first commit;
+    with `amend`, against HEAD's first parent: the commit being written replaces HEAD."""
+    base = git.head(root)
+    if amend and base is not None:
+        parent = git.run_git(["rev-parse", "-q", "--verify", "HEAD^1"], root, check=False)
+        base = parent.stdout.strip() if parent.ok else None
+    diff = _diff(root, ["--cached", base or git.EMPTY_TREE], git.index_env(index_file))
+    return _facts(root, base, diff, settings, handoff_blobs=live_handoff_blobs(root, base))
 
 
 def commit_facts(root: Path, commit: str, settings: PolicySettings) -> CommitFacts:
@@ -127,12 +131,16 @@ def _facts(
     entries = parse_raw(raw)
     added, removed = parse_patch(patch)
     suffixes = CODE_SUFFIXES.get(settings.language, ())
-    before = _code_blobs(root, base, suffixes)
+    kata = settings.kata_description
+    before = _code_blobs(root, base, suffixes, extra=(kata,))
+    has_kata = before.pop(kata, None) is not None
     after = dict(before)
     for _status, path, blob in entries:
         after.pop(path, None)
         if blob != NULL_BLOB and path.endswith(suffixes):
             after[path] = blob
+        if path == kata:
+            has_kata = blob != NULL_BLOB
     texts = read_blobs(root, sorted(set(before.values()) | set(after.values())))
     names_before, names_after = _test_names(settings, before, after, texts)
     test_items, code_items = _items(settings, entries, patch, before, after, texts)
@@ -150,6 +158,7 @@ def _facts(
         },
         test_item_paths=test_items,
         code_item_paths=code_items,
+        has_kata=has_kata,
     )
 
 
@@ -204,12 +213,15 @@ def _test_names(
     return names(before), names(after)
 
 
-def _code_blobs(root: Path, rev: str | None, suffixes: tuple[str, ...]) -> dict[str, str]:
-    """path -> blob id of the language's source files in a commit (none without a commit)."""
+def _code_blobs(
+    root: Path, rev: str | None, suffixes: tuple[str, ...], extra: tuple[str, ...] = ()
+) -> dict[str, str]:
+    """path -> blob id of the language's source files in a commit, and of the `extra` paths it
+    has (none without a commit)."""
     if rev is None or not suffixes:
         return {}
     # a diff from the empty tree lists just the matching files (ls-tree has no globs)
-    globs = [f"*{suffix}" for suffix in suffixes]
+    globs = [f"*{suffix}" for suffix in suffixes] + [f":(literal){path}" for path in extra]
     listing = git.out([*_DIFF, *_RAW, git.EMPTY_TREE, rev, "--", *globs], root)
     return {path: blob for _status, path, blob in parse_raw(listing) if blob != NULL_BLOB}
 

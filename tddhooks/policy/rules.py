@@ -39,6 +39,19 @@ class CommitFacts:
     # source files outside the test globs whose test items / code items changed (policy/items.py)
     test_item_paths: frozenset[str] = frozenset()
     code_item_paths: frozenset[str] = frozenset()
+    # whether the judged tree has the kata description (without one, `Kata goal:` is free text)
+    has_kata: bool = True
+    # what the hints' skeletons say instead of placeholders (the commit-msg hook fills them)
+    hint: MessageHint | None = None
+
+
+@dataclass(frozen=True)
+class MessageHint:
+    """Real values for a message skeleton: the cycle, the goal, the runner's verification."""
+
+    step: int
+    goal: str
+    verification: tuple[str, ...] = ()
 
 
 _GLOB_TOKEN_RE = re.compile(r"(\*+|\?|\[!?\]?[^\]]*\])")
@@ -155,6 +168,8 @@ _CONTEXT_RULES: dict[str, tuple[Callable[[str], bool], str]] = {
     "Step": (_valid_step, "the cycle number, a positive integer (`tddhooks status` shows it)"),
     "Kata goal": (bool, "one sentence from the kata"),
 }
+# a skeleton bullet pasted unchanged: `<why this change now>`, `src/lib.rs: <intent>`
+_PLACEHOLDER_RE = re.compile(r"^(?:[^<>]*:\s*)?<[^<>]+>$")
 
 
 def _sections(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Found:
@@ -164,6 +179,11 @@ def _sections(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Fo
     role = _canonical_role(msg.fields.get("Role", "")) or infer_role(facts.changes, cfg, facts)
     missing = [name for name in SECTION_NAMES if not msg.sections.get(name)]
     step = msg.fields.get("Step", "")
+    hint = facts.hint
+    known_step = str(hint.step) if hint else "<cycle number: `tddhooks status` shows it>"
+    known_goal = (hint.goal if hint else "") or (
+        "<one sentence from the kata>" if facts.has_kata else ""
+    )
     if missing:
         absent = [name for name in missing if name not in msg.sections]
         empty = [name for name in missing if name in msg.sections]
@@ -177,15 +197,29 @@ def _sections(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Fo
             + section_skeleton(
                 missing,
                 role=role,
-                step=step if _valid_step(step) else "<cycle number, e.g. 1>",
-                goal=msg.fields.get("Kata goal") or "<one sentence from the kata>",
+                step=step if _valid_step(step) else known_step,
+                goal=msg.fields.get("Kata goal") or known_goal,
                 paths=[change.path for change in facts.changes][:_MAX_LISTED],
+                verification=list(hint.verification) if hint else [],
             ),
+        )
+    pasted = [
+        f"{name}: {bullet}"
+        for name in SECTION_NAMES
+        for bullet in msg.sections.get(name, [])
+        if _PLACEHOLDER_RE.match(bullet.strip())
+    ]
+    if pasted:
+        yield (
+            f"placeholder left in the message: {_listing(pasted)}",
+            "replace each <…> with what this commit really does (why, and per file its intent)",
         )
     if "Context" in missing:
         return
-    examples = {"Role": role, "Step": "1", "Kata goal": "<one sentence from the kata>"}
+    examples = {"Role": role, "Step": known_step, "Kata goal": known_goal}
     for key, (valid, requirement) in _CONTEXT_RULES.items():
+        if key == "Kata goal" and not facts.has_kata:
+            continue  # no kata description: the goal is free text, or left out
         value = msg.fields.get(key)
         if value is None or not valid(value):
             problem = f"{key} must be {requirement}, got '{value}'"

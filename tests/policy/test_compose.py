@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -235,12 +236,15 @@ def test_prefill_without_handoff_uses_role_rationale_and_placeholders() -> None:
     assert "# suggested: refactor(<scope>): <the structural improvement>" in template
 
 
-def test_prefill_with_unknown_goal_asks_for_it() -> None:
-    message = parse_message("feat: x" + prefill(goal=""))
+def test_prefill_with_unknown_goal_asks_for_it_only_where_a_kata_exists() -> None:
+    template = prefill(goal="")
+    assert "Kata goal" not in template  # never an empty bullet its own hook rejects
+    message = parse_message("feat: x" + template)
     violations = check_message(message, FEATURE, SETTINGS)
     assert [v.message for v in violations] == [
-        "Kata goal must be one sentence from the kata, got ''"
+        "the Context section has no 'Kata goal:' bullet (one sentence from the kata)"
     ]
+    assert check_message(message, replace(FEATURE, has_kata=False), SETTINGS) == []
 
 
 def test_prefill_other_comment_char() -> None:

@@ -1,0 +1,92 @@
+"""Is the running `git commit` an `--amend`? Then the commit being written replaces HEAD, and the
+hooks judge it against HEAD's parent, as `audit` will once it exists.
+
+Git tells a hook nothing reliable about it (prepare-commit-msg gets "commit HEAD" for -c/-C too,
+and "message" for `--amend -m`), so the hook reads the command line of the `git commit` that
+started it: its own ancestors in /proc (Linux), through the pre-commit framework's processes,
+with the person's git aliases expanded (`git ca` for `commit --amend`). Where /proc is absent,
+an amend is not detected and the commit is judged against HEAD, as before (stricter, never
+looser). `TDDHOOKS_AMEND=1` in the environment says it explicitly (for tools that amend).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+MAX_ANCESTORS = 6
+AMEND_ENV = "TDDHOOKS_AMEND"
+
+
+def is_amend_args(args: Sequence[str], alias: Callable[[str], str | None]) -> bool:
+    """Whether a git command line (argv without the program) is `commit --amend` (pure given
+    `alias`, which returns an alias's expansion): global options skipped, `--amend` abbreviated
+    as git allows (`--am`…), `--no-amend` and anything after `--` ignored."""
+    args = list(args)
+    while args and args[0].startswith("-"):
+        option = args.pop(0)
+        if option in ("-c", "-C", "--git-dir", "--work-tree", "--namespace") and args:
+            args.pop(0)  # global options that take a separate value
+    if not args:
+        return False
+    command, rest = args[0], args[1:]
+    if command != "commit":
+        expansion = alias(command)
+        if expansion is None or expansion.startswith("!"):
+            return False
+        return is_amend_args([*expansion.split(), *rest], lambda _name: None)
+    for arg in rest:
+        if arg == "--":
+            break
+        if len(arg) >= 4 and "--amend".startswith(arg):
+            return True
+    return False
+
+
+def _cmdline(pid: int) -> list[str] | None:
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return None
+    return [part.decode("utf-8", "replace") for part in raw.split(b"\0") if part]
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    fields = stat.rsplit(")", 1)[-1].split()
+    return int(fields[1]) if len(fields) > 1 and fields[1].isdigit() else None
+
+
+def git_commit_args(start_pid: int | None = None) -> list[str] | None:
+    """argv (program dropped) of the nearest ancestor that is a git process; None if unknown."""
+    pid: int | None = os.getppid() if start_pid is None else start_pid
+    for _ in range(MAX_ANCESTORS):
+        if pid is None or pid <= 1:
+            return None
+        argv = _cmdline(pid)
+        if argv and Path(argv[0]).name in ("git", "git.exe"):
+            return argv[1:]
+        pid = _parent(pid)
+    return None
+
+
+def amend_in_progress(root: Path, environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the `git commit` running this hook amends HEAD."""
+    environ = os.environ if environ is None else environ
+    if environ.get(AMEND_ENV) == "1":
+        return True
+    args = git_commit_args()
+    if args is None:
+        return False
+
+    def alias(name: str) -> str | None:
+        from tddhooks import git
+
+        found = git.run_git(["config", "--get", f"alias.{name}"], root, check=False)
+        return found.stdout.strip() or None if found.ok else None
+
+    return is_amend_args(args, alias)
