@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,19 @@ class PolicySettings:
         return rule not in self.disabled_rules
 
 
+def resolve_tool(cmd: Sequence[str], root: Path) -> tuple[str, ...]:
+    """A command whose program is a relative path (`.venv/bin/python -m pytest`, as
+    docs/runners.md recommends) names the project's own tool: the gate runs in a snapshot of
+    the committed tree, which has no `.venv`, so the program is resolved against the work tree.
+    A bare name (`cargo`) is left to PATH."""
+    if not cmd:
+        return ()
+    program = cmd[0]
+    if "/" in program and not Path(program).is_absolute():
+        program = str((root / program).absolute())
+    return (program, *cmd[1:])
+
+
 def _stamp(root: Path) -> list[object]:
     path = root / "tdd.yaml"
     try:
@@ -70,10 +84,10 @@ def _from_config(root: Path) -> PolicySettings:
         source_paths=tuple(runner.source_globs),
         exempt_git_messages=config.policy.exempt_git_messages,
         disabled_rules=tuple(config.policy.disabled_rules),
-        fmt_check=tuple(ci.fmt_check_cmd or defaults.fmt_check),
-        fmt_fix=tuple(ci.fmt_cmd or defaults.fmt_fix),
-        lint=tuple(ci.check_cmd or defaults.lint),
-        test=tuple(ci.test_cmd or defaults.test),
+        fmt_check=resolve_tool(ci.fmt_check_cmd or defaults.fmt_check, root),
+        fmt_fix=resolve_tool(ci.fmt_cmd or defaults.fmt_fix, root),
+        lint=resolve_tool(ci.check_cmd or defaults.lint, root),
+        test=resolve_tool(ci.test_cmd or defaults.test, root),
         timeout_s=ci.timeout_s,
         author_name=config.commit.author_name,
         author_email=config.commit.author_email,

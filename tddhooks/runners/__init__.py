@@ -17,8 +17,11 @@ REGISTRY: dict[str, type[Runner]] = {
     PythonRunner.name: PythonRunner,
 }
 LANGUAGES = tuple(REGISTRY)
-# manifest file -> language, most specific first (a Rust crate may carry Python tooling files)
-_MANIFESTS = (("Cargo.toml", "rust"), ("pyproject.toml", "python"), ("setup.py", "python"))
+# the files that say a project is written in a language
+MANIFESTS: dict[str, tuple[str, ...]] = {
+    "rust": ("Cargo.toml",),
+    "python": ("pyproject.toml", "setup.cfg", "setup.py", "requirements.txt"),
+}
 
 
 def get_runner(language: str) -> Runner:
@@ -33,9 +36,28 @@ def get_runner(language: str) -> Runner:
     return runner_class()
 
 
+def detected_languages(root: Path) -> dict[str, list[str]]:
+    """language -> the manifest files at root that point to it (pure but for the file checks)."""
+    found: dict[str, list[str]] = {}
+    for language, names in MANIFESTS.items():
+        present = [name for name in names if (root / name).is_file()]
+        if present:
+            found[language] = present
+    return found
+
+
+def describe_detection(found: dict[str, list[str]]) -> str:
+    """Why a language applies: 'python (pyproject.toml, requirements.txt)'."""
+    return "; ".join(f"{language} ({', '.join(names)})" for language, names in found.items())
+
+
 def detect_language(root: Path) -> str | None:
-    """Guess the language of an existing project from its manifest file."""
-    for manifest, language in _MANIFESTS:
-        if (root / manifest).exists():
-            return language
-    return None
+    """The language of an existing project from its manifest files; None when it has none.
+    A project with manifests of two languages must say which one in tdd.yaml (ConfigError)."""
+    found = detected_languages(root)
+    if len(found) > 1:
+        raise ConfigError(
+            f"{root} has manifests of several languages: {describe_detection(found)}",
+            fix="say which one the kata is in: `language: rust` or `language: python` in tdd.yaml",
+        )
+    return next(iter(found), None)
