@@ -32,7 +32,8 @@ def test_a_python_project_without_tdd_yaml_gates_with_ruff_and_pytest(tmp_path: 
     (tmp_path / "requirements.txt").write_text("pytest\n")
     settings = load_settings(tmp_path)
     assert settings.language == "python"
-    assert "pytest" in settings.test and "ruff" in settings.lint
+    assert "pytest" in settings.test
+    assert "ruff" in settings.lint
 
 
 def test_tdd_yaml_without_language_detects_and_with_language_decides(tmp_path: Path) -> None:
@@ -54,7 +55,7 @@ def test_relative_tool_paths_resolve_against_the_work_tree(tmp_path: Path) -> No
         "-m",
         "pytest",
     )
-    assert resolve_tool(("./tools/check",), tmp_path)[0] == str((tmp_path / "tools/check"))
+    assert resolve_tool(("./tools/check",), tmp_path)[0] == str(tmp_path / "tools/check")
     assert resolve_tool(("cargo", "test"), tmp_path) == ("cargo", "test")
     assert resolve_tool(("/usr/bin/env", "x"), tmp_path) == ("/usr/bin/env", "x")
     (tmp_path / "pyproject.toml").write_text("")
