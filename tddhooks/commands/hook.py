@@ -154,6 +154,15 @@ def commit_msg(message_file: Path) -> int:
     amend = amend_in_progress(root)
     facts = staged_facts(root, settings, index_file, amend=amend)
     violations = check_message(message, facts, settings)
+    if violations and message.header is not None and message.header.type == "fix":
+        from dataclasses import replace
+
+        from tddhooks.policy.facts import base_failing_tests
+
+        failing = base_failing_tests(root, settings, index_file, amend=amend)
+        if failing:
+            facts = replace(facts, base_failing=failing)
+            violations = check_message(message, facts, settings)
     if not violations:
         return 0
     if any(violation.rule == "sections" for violation in violations):

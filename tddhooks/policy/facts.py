@@ -355,3 +355,24 @@ def live_handoff_blobs(root: Path, head: str | None) -> dict[str, str] | None:
     if not isinstance(blobs, dict):
         return None
     return {str(path): str(blob) for path, blob in blobs.items()}
+
+
+def base_failing_tests(
+    root: Path, settings: PolicySettings, index_file: str | None, *, amend: bool = False
+) -> frozenset[str]:
+    """The tests that fail in the parent's tree of the commit being made, when the staged tree
+    is green (its verdict is cached: pre-commit ran) and the parent's is red with failing tests;
+    empty otherwise. The parent's verdict is reused or computed once (then cached)."""
+    from tddhooks.policy.gate import cached_green_lines, tree_verdict
+
+    staged = git.write_tree(root, index_file=index_file)
+    if settings.enabled("green") and cached_green_lines(root, staged, settings) is None:
+        return frozenset()
+    rev = "HEAD^1^{tree}" if amend else "HEAD^{tree}"
+    found = git.run_git(["rev-parse", "-q", "--verify", rev], root, check=False)
+    if not found.ok:
+        return frozenset()
+    verdict = tree_verdict(root, found.stdout.strip(), settings)
+    if verdict.green:
+        return frozenset()
+    return frozenset(verdict.report.failing_tests)

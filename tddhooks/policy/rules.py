@@ -41,6 +41,9 @@ class CommitFacts:
     code_item_paths: frozenset[str] = frozenset()
     # whether the judged tree has the kata description (without one, `Kata goal:` is free text)
     has_kata: bool = True
+    # tests that fail in the parent's tree (a red start, a test committed red): a `fix:` that
+    # makes them pass needs no test of its own; the hooks fill it only once the tree is green
+    base_failing: frozenset[str] = frozenset()
     # what the hints' skeletons say instead of placeholders (the commit-msg hook fills them)
     hint: MessageHint | None = None
 
@@ -254,6 +257,8 @@ def _type_rules(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> 
             f"refactor: commits must keep the set of test names; {_name_delta(facts)}",
             "keep the tests as they are in a refactor; commit test changes as test: or feat:",
         )
+    elif kind == "fix" and not tests and not names_changed and facts.base_failing:
+        return  # the tests that demand this fix are committed already and fail on the parent
     elif kind in cfg.require_test_with and not tests and not names_changed:
         yield (
             f"{kind}: commits must add or change a test, and no test file is staged "
