@@ -372,7 +372,10 @@ def base_failing_tests(
     found = git.run_git(["rev-parse", "-q", "--verify", rev], root, check=False)
     if not found.ok:
         return frozenset()
-    verdict = tree_verdict(root, found.stdout.strip(), settings)
-    if verdict.green:
+    report = tree_verdict(root, found.stdout.strip(), settings).report
+    if report.green:  # green tests (red from lint or format only is no reason for a fix)
         return frozenset()
-    return frozenset(verdict.report.failing_tests)
+    # a test committed red against code that does not exist yet does not compile
+    return frozenset(
+        report.failing_tests or [f"(does not compile) {e}" for e in report.compile_errors]
+    )
