@@ -84,6 +84,9 @@ def red_report(
     from tddhooks.policy.rules import Violation, format_rejection
 
     hint = TIMEOUT_NEXT_STEP if verdict.timed_out else RED_NEXT_STEP
+    failed = {step.name for step in verdict.steps if not step.ok}
+    if failed == {"fmt"} and settings.fmt_fix:
+        hint = format_next_step(settings.fmt_fix)
     what = f"the staged tree {verdict.tree[:12]} is red: {'; '.join(verdict.verification_lines())}"
     lines = [format_rejection([Violation("green", what, hint)]).rstrip("\n")]
     for step in verdict.steps:
@@ -99,6 +102,18 @@ def red_report(
         lines += ["", excerpt]
     lines += _left_out_notes(root, index_file)
     return "\n".join(lines) + "\n"
+
+
+def format_next_step(fmt_fix: tuple[str, ...]) -> str:
+    """Only the format check is red: the formatter's own command, then stage what it changed
+    (`git commit -a` stages it by itself)."""
+    cmd = list(fmt_fix)
+    if Path(cmd[0]).name.startswith("python") and cmd[1:2] == ["-m"]:
+        cmd = cmd[2:]  # `ruff format .`, as a person types it
+    return (
+        f"run `{' '.join(cmd)}`, stage what it changed (`git add -u`), and commit again; "
+        "the diff below shows what it will change"
+    )
 
 
 def _left_out_notes(root: Path, index_file: str | None) -> list[str]:
@@ -149,14 +164,15 @@ def commit_msg(message_file: Path) -> int:
     message = parse_message(text, comment_char(root, text))
     if not message.text.strip():
         return 0  # git aborts an empty message itself ("Aborting commit due to empty ...")
-    from tddhooks.policy.amend import amend_in_progress
+    from dataclasses import replace
+
+    from tddhooks.policy.amend import amend_in_progress, commit_all_in_progress
 
     amend = amend_in_progress(root)
     facts = staged_facts(root, settings, index_file, amend=amend)
+    facts = replace(facts, commit_all=commit_all_in_progress())
     violations = check_message(message, facts, settings)
     if violations and message.header is not None and message.header.type == "fix":
-        from dataclasses import replace
-
         from tddhooks.policy.facts import base_failing_tests
 
         failing = base_failing_tests(root, settings, index_file, amend=amend)
@@ -167,8 +183,6 @@ def commit_msg(message_file: Path) -> int:
         return 0
     if any(violation.rule == "sections" for violation in violations):
         # the hint's skeleton carries the real cycle, goal and verification line
-        from dataclasses import replace
-
         from tddhooks.commands.hook_context import message_context
 
         context = message_context(root, state, settings, index_file, facts, amend=amend)

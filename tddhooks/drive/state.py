@@ -103,8 +103,8 @@ def decide_phase(facts: RepoFacts, cycle: int) -> PhaseInfo:
             Phase.DIRTY,
             "person",
             f"unstaged or untracked changes: {_listing(facts.dirty_paths)}; "
-            "stage them (`git add`), or set them aside (`git stash -u`) — tddhooks never "
-            "touches them",
+            "stage them (`git add`), or set them aside without losing what is staged "
+            "(`git stash push --keep-index --include-untracked`) — tddhooks never touches them",
             shown,
         )
     if facts.staged_other_paths:

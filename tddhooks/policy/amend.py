@@ -90,3 +90,40 @@ def amend_in_progress(root: Path, environ: Mapping[str, str] | None = None) -> b
         return found.stdout.strip() or None if found.ok else None
 
     return is_amend_args(args, alias)
+
+
+def is_all_args(args: Sequence[str]) -> bool:
+    """Whether a `git commit` command line stages every tracked change itself (`-a`, `--all`,
+    `-am`…) (pure; aliases are not expanded: a miss only gives the ordinary hint)."""
+    if "commit" not in args:
+        return False
+    rest = iter(args[args.index("commit") + 1 :])
+    for arg in rest:
+        if arg == "--":
+            break
+        if arg == "--all":
+            return True
+        if arg in _VALUE_OPTIONS:
+            next(rest, None)  # `--message -a`: that is the message
+        elif arg.startswith("-") and not arg.startswith("--"):
+            for index, letter in enumerate(arg[1:], 1):
+                if letter == "a":
+                    return True
+                if letter in _VALUE_LETTERS:
+                    if index == len(arg) - 1 and letter in "mFcCt":
+                        next(rest, None)  # `-m -a`: the value is the next argument
+                    break  # the rest of the cluster is that option's value (`-uall`, `-mabc`)
+    return False
+
+
+_VALUE_LETTERS = "mFcCtuS"
+_VALUE_OPTIONS = frozenset((
+    "--message", "--file", "--author", "--date", "--reuse-message", "--reedit-message",
+    "--fixup", "--squash", "--cleanup", "--template", "--trailer",
+))  # fmt: skip
+
+
+def commit_all_in_progress() -> bool:
+    """Whether the `git commit` running this hook was given `-a`."""
+    args = git_commit_args()
+    return args is not None and is_all_args(args)

@@ -44,6 +44,8 @@ class CommitFacts:
     # tests that fail in the parent's tree (a red start, a test committed red): a `fix:` that
     # makes them pass needs no test of its own; the hooks fill it only once the tree is green
     base_failing: frozenset[str] = frozenset()
+    # `git commit -a`: unstaging is undone by -a itself, so hints name other commands
+    commit_all: bool = False
     # what the hints' skeletons say instead of placeholders (the commit-msg hook fills them)
     hint: MessageHint | None = None
 
@@ -129,6 +131,29 @@ def changed_code_paths(facts: CommitFacts, cfg: PolicySettings) -> list[str]:
         if not is_test_path(change.path, cfg)
         and (change.path not in facts.test_item_paths or change.path in facts.code_item_paths)
     ]
+
+
+def leave_out_hint(drop: Sequence[str], keep: Sequence[str], facts: CommitFacts) -> str:
+    """A command that, run as printed, leaves `drop` out of the commit: unstage whole files;
+    for a file holding both kept and dropped items, unstage hunk by hunk; after `git commit
+    -a` (which would stage everything again) commit only the paths to keep."""
+    shown = list(drop[:_MAX_LISTED])
+    if facts.commit_all:
+        whole = [path for path in keep if path not in drop]
+        if whole and len(whole) == len(keep):
+            return (
+                f"commit only the rest, without -a: git commit {' '.join(whole[:_MAX_LISTED])} "
+                "(the left-out changes stay in your work tree)"
+            )
+        return (
+            "stage by hand instead of -a: git add -p, then git commit without -a "
+            f"(answer n for the changes in {' '.join(shown)})"
+        )
+    both = [path for path in shown if path in keep]
+    whole = [path for path in shown if path not in keep]
+    parts = [f"git restore --staged {' '.join(whole)}"] if whole else []
+    parts += [f"git restore --staged -p {' '.join(both)} (answer y to those hunks)"] if both else []
+    return "unstage it: " + " and ".join(parts)
 
 
 Found = Iterator[tuple[str, str]]  # (what is wrong, next legal step) for one rule
@@ -249,8 +274,7 @@ def _type_rules(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> 
     if kind == "refactor" and tests:
         yield (
             f"refactor: commits may not change {_listing(tests)}",
-            "commit the test change as test: or feat:, or unstage it "
-            f"(git restore --staged {' '.join(tests[:_MAX_LISTED])})",
+            "commit the test change as test: or feat:, or " + leave_out_hint(tests, others, facts),
         )
     elif kind == "refactor" and names_changed:
         yield (
@@ -270,8 +294,8 @@ def _type_rules(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> 
         yield (
             f"test: commits may change only test files (test paths: {globs}); "
             f"{_listing(others)} {'is' if len(others) == 1 else 'are'} not",
-            "commit the code with its test as feat: or fix:, or unstage it "
-            f"(git restore --staged {' '.join(others[:_MAX_LISTED])})",
+            "commit the code with its test as feat: or fix:, or "
+            + leave_out_hint(others, tests, facts),
         )
 
 

@@ -18,7 +18,7 @@ from hooks.hookkit import (
     write,
 )
 
-from tddhooks.policy.amend import is_amend_args
+from tddhooks.policy.amend import is_all_args, is_amend_args
 
 __all__ = ["kata", "kata_template"]  # fixtures
 
@@ -97,3 +97,37 @@ def test_a_fix_for_a_test_committed_red_is_legal(kata: Path) -> None:
     again = commit(kata, tdd_message("fix", "tidy", diff="- src/lib.rs: tidy"))
     assert again.returncode == 1
     assert "[type-rules] fix: commits must add or change a test" in again.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "all_"),
+    [
+        (["commit", "-a"], True),
+        (["commit", "-am", "x"], True),
+        (["commit", "--all", "-m", "x"], True),
+        (["commit", "-uall"], False),
+        (["commit", "-m", "-a"], False),
+        (["commit", "-mabc"], False),
+        (["commit", "--", "-a"], False),
+        (["status", "-a"], False),
+    ],
+)
+def test_is_all_args(args: list[str], all_: bool) -> None:
+    assert is_all_args(args) is all_
+
+
+@pytest.mark.cargo
+def test_after_commit_a_the_hint_is_a_command_that_changes_the_outcome(kata: Path) -> None:
+    test = "#[test]\nfn adds() {\n    assert_eq!(hookkata::add(2, 2), 4);\n}\n"
+    write(
+        kata,
+        {"tests/add.rs": test, "src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 {\n    b + a\n}\n"},
+    )
+    refactor = tdd_message("refactor", "swap", role="Refactorer", diff="- src/lib.rs: swap")
+    rejected = git(kata, "commit", "-a", "-F", "-", stdin=refactor)
+    assert rejected.returncode == 1
+    assert "git commit src/lib.rs" in rejected.stderr
+    assert "git restore --staged" not in rejected.stderr
+    accepted = git(kata, "commit", "src/lib.rs", "-F", "-", stdin=refactor)  # as printed
+    assert accepted.returncode == 0, accepted.stderr
+    assert git(kata, "status", "--porcelain").stdout.strip() == "M tests/add.rs"

@@ -23,9 +23,7 @@ RUST_UNIT = {
     "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn adds_two() {\n"
     "        assert_eq!(add(1, 1), 2);\n    }\n}\n",
 }
-SUB_TEST = (
-    "\n    #[test]\n    fn subtracts() {\n        assert_eq!(sub(5, 3), 2);\n    }\n}\n"
-)
+SUB_TEST = "\n    #[test]\n    fn subtracts() {\n        assert_eq!(sub(5, 3), 2);\n    }\n}\n"
 SUB_CODE = "\npub fn sub(a: i32, b: i32) -> i32 {\n    a - b\n}\n"
 
 # A Python project with its own pre-commit configuration and pytest settings, tests in tests/.
