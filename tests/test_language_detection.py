@@ -61,3 +61,11 @@ def test_relative_tool_paths_resolve_against_the_work_tree(tmp_path: Path) -> No
     (tmp_path / "pyproject.toml").write_text("")
     (tmp_path / "tdd.yaml").write_text("ci:\n  test_cmd: [.venv/bin/python, -m, pytest]\n")
     assert load_settings(tmp_path).test[0] == venv_python
+
+
+def test_two_languages_without_language_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "Cargo.toml").write_text("")
+    (tmp_path / "pyproject.toml").write_text("")
+    with pytest.raises(ConfigError) as raised:
+        detect_language(tmp_path)
+    assert "rust (Cargo.toml); python (pyproject.toml)" in raised.value.message

@@ -9,13 +9,16 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from tddhooks.errors import LLMAnswerError, TddhooksError
+
+# the policy's globs, re-exported: a test path is one to the hooks and to the agents alike
+from tddhooks.policy.globs import glob_match as glob_match
+from tddhooks.policy.globs import matches_any as matches_any
 
 MAX_EDITS = 20
 MAX_FILE_BYTES = 200_000
@@ -150,47 +153,6 @@ class PathPolicy:
     foreign_reason: str = "it belongs to another role"
 
 
-@cache
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    anchored = "/" in pattern.rstrip("/")
-    body = pattern.strip("/")
-    out = []
-    i = 0
-    while i < len(body):
-        if body.startswith("**/", i):
-            out.append("(?:[^/]+/)*")
-            i += 3
-        elif body.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif body[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif body[i] == "?":
-            out.append("[^/]")
-            i += 1
-        elif body[i] == "[" and "]" in body[i + 2 :]:
-            end = body.index("]", i + 2)
-            inner = body[i + 1 : end].replace("\\", "\\\\")
-            out.append("[" + ("^" + inner[1:] if inner.startswith("!") else inner) + "]")
-            i = end + 1
-        else:
-            out.append(re.escape(body[i]))
-            i += 1
-    # like .gitignore: a pattern without a slash matches a file name at any depth
-    prefix = "" if anchored else "(?:[^/]+/)*"
-    return re.compile(prefix + "".join(out))
-
-
-def glob_match(path: str, pattern: str) -> bool:
-    """True when the repository-relative POSIX path matches the glob (`*`, `?`, `[..]`, `**`)."""
-    return _glob_regex(pattern).fullmatch(path) is not None
-
-
-def matches_any(path: str, patterns: Sequence[str]) -> bool:
-    return any(glob_match(path, pattern) for pattern in patterns)
-
-
 def normalize_path(raw: str) -> str:
     """The clean relative POSIX form of an agent's path; ValueError says why it is unusable."""
     if not raw.strip():
@@ -243,14 +205,58 @@ def _refusal(root: Path, edit: FileEdit, policy: PathPolicy) -> str | None:
     return None
 
 
+def not_committed(root: Path, paths: Sequence[str]) -> dict[str, str]:
+    """path -> why an agent may not write it: it exists in the work tree (or the index) but not
+    in HEAD (untracked, git-ignored, or only staged: a person's file), or git ignores the path.
+
+    Reads git: the agents may create new paths and change committed files, nothing else."""
+    from tddhooks import git
+
+    if not paths:
+        return {}
+    literal = [f":(literal){path}" for path in paths]
+    head = git.head(root)
+    listing = ["ls-tree", "-r", "-z", "--name-only", head or "", "--", *literal]
+    committed = set(git.run_git(listing, root, check=False).stdout.split("\0")) if head else set()
+    staged = set(
+        git.run_git(["ls-files", "-z", "--", *literal], root, check=False).stdout.split("\0")
+    )
+    ignored = git.run_git(["check-ignore", "-z", "--", *paths], root, check=False).stdout
+    reasons = {
+        path: "git ignores it, so it could never be committed"
+        for path in ignored.split("\0")
+        if path
+    }
+    for path in paths:
+        if path in committed:
+            continue
+        target = root / path
+        if target.exists() or target.is_symlink():
+            reasons[path] = (
+                "it is a file of yours that is not committed (untracked or git-ignored); "
+                "it is never overwritten: choose another path"
+            )
+        elif path in staged:
+            reasons[path] = (
+                "it is staged but not committed (someone else's work); choose another path"
+            )
+    return reasons
+
+
 def check_edits(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> None:
     """Refuse the whole plan (EditRefused, nothing written) when any edit breaks the rules."""
     problems: list[str] = []
     if len(edits) > MAX_EDITS:
         problems.append(f"{len(edits)} edits; at most {MAX_EDITS} per answer")
+    reasons = [_refusal(root, edit, policy) for edit in edits]
+    allowed = [
+        normalize_path(e.path) for e, reason in zip(edits, reasons, strict=True) if not reason
+    ]
+    foreign_files = not_committed(root, allowed)
     seen: set[str] = set()
-    for edit in edits:
-        reason = _refusal(root, edit, policy)
+    for edit, reason in zip(edits, reasons, strict=True):
+        if reason is None:
+            reason = foreign_files.get(normalize_path(edit.path))
         key = _normal_key(edit.path)
         if reason is None and key in seen:
             reason = "the path appears twice in the plan"

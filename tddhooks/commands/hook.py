@@ -19,6 +19,8 @@ from tddhooks.policy.settings import PolicySettings, load_settings
 
 if TYPE_CHECKING:
     from tddhooks.errors import TddhooksError
+    from tddhooks.policy.message import CommitMessage
+    from tddhooks.policy.rules import CommitFacts, Violation
     from tddhooks.policy.verdicts import Verdict
 
 LAST_MESSAGE = "last-message"
@@ -132,12 +134,18 @@ def _left_out_notes(root: Path, index_file: str | None) -> list[str]:
     return ["", *notes] if notes else []
 
 
-def comment_char(root: Path, text: str) -> str:
+_CONFIG_KEYS = r"^(core\.comment(char|string)|commit\.(cleanup|verbose)|alias\..*)$"
+
+
+def git_config(root: Path) -> dict[str, str]:
+    """The settings that decide how git cleans a message, in one `git config` call."""
+    result = git.run_git(["config", "--get-regexp", _CONFIG_KEYS], root, check=False)
+    return dict(line.partition(" ")[::2] for line in result.stdout.splitlines())
+
+
+def comment_char(root: Path, text: str, config: dict[str, str] | None = None) -> str:
     """The comment prefix git uses for this message (core.commentString / core.commentChar)."""
-    result = git.run_git(
-        ["config", "--get-regexp", r"^core\.comment(char|string)$"], root, check=False
-    )
-    values = dict(line.partition(" ")[::2] for line in result.stdout.splitlines())
+    values = git_config(root) if config is None else config
     value = values.get("core.commentstring") or values.get("core.commentchar") or "#"
     if value == "auto":  # git picked a character no message line starts with; its help shows it
         found = _AUTO_COMMENT_RE.search(text)
@@ -153,17 +161,26 @@ def _display(root: Path, path: Path) -> str:
 
 
 def commit_msg(message_file: Path) -> int:
-    """Check the message and the type rules against the staged diff; keep a rejected message."""
+    """Check the message, exactly as git will store it, and the type rules against the staged
+    diff; keep a rejected message."""
     root, state, index_file = _context()
     settings = load_settings(root, state)
     text = message_file.absolute().read_text(encoding="utf-8", errors="replace")
+    from tddhooks.policy.commitmode import cleanups, committing_argv
     from tddhooks.policy.facts import staged_facts
     from tddhooks.policy.message import parse_message
-    from tddhooks.policy.rules import check_message, format_rejection
+    from tddhooks.policy.rules import format_rejection
 
-    message = parse_message(text, comment_char(root, text))
-    if not message.text.strip():
-        return 0  # git aborts an empty message itself ("Aborting commit due to empty ...")
+    config = git_config(root)
+    char = comment_char(root, text, config)
+    # one parse per distinct stored text: git's cleanup may not be known for sure
+    judged: dict[str, CommitMessage] = {}
+    for cleanup in cleanups(os.environ, config, committing_argv()):
+        message = parse_message(text, char, cleanup)
+        if message.text.strip():  # an empty message: git aborts the commit itself
+            judged.setdefault(message.text, message)
+    if not judged:
+        return 0
     from dataclasses import replace
 
     from tddhooks.policy.amend import amend_in_progress, commit_all_in_progress
@@ -171,14 +188,14 @@ def commit_msg(message_file: Path) -> int:
     amend = amend_in_progress(root)
     facts = staged_facts(root, settings, index_file, amend=amend)
     facts = replace(facts, commit_all=commit_all_in_progress())
-    violations = check_message(message, facts, settings)
-    if violations and message.header is not None and message.header.type == "fix":
+    violations = _judge(root, judged, facts, index_file, settings)
+    if violations and any(m.header and m.header.type == "fix" for m in judged.values()):
         from tddhooks.policy.facts import base_failing_tests
 
         failing = base_failing_tests(root, settings, index_file, amend=amend)
         if failing:
             facts = replace(facts, base_failing=failing)
-            violations = check_message(message, facts, settings)
+            violations = _judge(root, judged, facts, index_file, settings)
     if not violations:
         return 0
     if any(violation.rule == "sections" for violation in violations):
@@ -186,15 +203,49 @@ def commit_msg(message_file: Path) -> int:
         from tddhooks.commands.hook_context import message_context
 
         context = message_context(root, state, settings, index_file, facts, amend=amend)
-        violations = check_message(message, replace(facts, hint=context.hint()), settings)
+        facts = replace(facts, hint=context.hint())
+        violations = _judge(root, judged, facts, index_file, settings)
     kept = state / LAST_MESSAGE
-    kept.write_text(message.text.rstrip("\n") + "\n", encoding="utf-8")
+    kept.write_text(next(iter(judged)).rstrip("\n") + "\n", encoding="utf-8")
     shown = _display(root, kept)
     plain(
         format_rejection(violations).rstrip("\n")
         + f"\nyour message is kept in {shown}; reuse it with: git commit -e -F {shown}\n"
     )
     return 1
+
+
+def _judge(
+    root: Path,
+    judged: dict[str, CommitMessage],
+    facts: CommitFacts,
+    index_file: str | None,
+    settings: PolicySettings,
+) -> list[Violation]:
+    """Every violation of any of the messages git may store, each listed once."""
+    from tddhooks.policy.rules import check_message
+
+    violations: list[Violation] = []
+    for message in judged.values():
+        found = check_message(message, _exemption_facts(root, message, facts, index_file), settings)
+        violations += [violation for violation in found if violation not in violations]
+    return violations
+
+
+def _exemption_facts(
+    root: Path, message: CommitMessage, facts: CommitFacts, index_file: str | None
+) -> CommitFacts:
+    """A real merge (MERGE_HEAD, a file test), a fixup's target, an exact revert: looked up only
+    for messages of that shape."""
+    from dataclasses import replace
+
+    from tddhooks.policy import lineage
+
+    if lineage.merging(root):
+        return replace(facts, merge=True)
+    if message.exempt is None and (message.header is None or message.header.type != "revert"):
+        return facts
+    return lineage.exemption_facts(root, message, facts, base=git.head(root), index_file=index_file)
 
 
 def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) -> int:

@@ -56,7 +56,9 @@ def _remove_file(root: Path, relative: str) -> None:
 
 
 def restore_to_head(root: Path, paths: Collection[str]) -> None:
-    """Index and working tree of `paths` back to HEAD; paths HEAD lacks are unstaged and removed."""
+    """Index and working tree of `paths` back to HEAD; paths HEAD lacks are unstaged and, when
+    they were staged (a turn stages what it writes), removed. A file that is neither committed
+    nor staged is not the turn's (agents never write over one): it is left as it is."""
     if not paths:
         return
     tracked = paths_in(root, "HEAD", paths)
@@ -64,7 +66,7 @@ def restore_to_head(root: Path, paths: Collection[str]) -> None:
         git.run_git(
             ["restore", "--source=HEAD", "--staged", "--worktree", "--", *sorted(tracked)], root
         )
-    new = sorted(set(paths) - tracked)
+    new = sorted(paths_in(root, ":", set(paths) - tracked))
     if new:
         git.run_git(["rm", "-q", "--cached", "--ignore-unmatch", "--", *new], root)
         for relative in new:

@@ -15,7 +15,6 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-MAX_ANCESTORS = 6
 AMEND_ENV = "TDDHOOKS_AMEND"
 
 
@@ -44,34 +43,11 @@ def is_amend_args(args: Sequence[str], alias: Callable[[str], str | None]) -> bo
     return False
 
 
-def _cmdline(pid: int) -> list[str] | None:
-    try:
-        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return None
-    return [part.decode("utf-8", "replace") for part in raw.split(b"\0") if part]
+def git_commit_args() -> list[str] | None:
+    """argv (program dropped) of the git process that runs this hook (policy/commitmode.py)."""
+    from tddhooks.policy.commitmode import committing_argv
 
-
-def _parent(pid: int) -> int | None:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    fields = stat.rsplit(")", 1)[-1].split()
-    return int(fields[1]) if len(fields) > 1 and fields[1].isdigit() else None
-
-
-def git_commit_args(start_pid: int | None = None) -> list[str] | None:
-    """argv (program dropped) of the nearest ancestor that is a git process; None if unknown."""
-    pid: int | None = os.getppid() if start_pid is None else start_pid
-    for _ in range(MAX_ANCESTORS):
-        if pid is None or pid <= 1:
-            return None
-        argv = _cmdline(pid)
-        if argv and Path(argv[0]).name in ("git", "git.exe"):
-            return argv[1:]
-        pid = _parent(pid)
-    return None
+    return committing_argv()
 
 
 def amend_in_progress(root: Path, environ: Mapping[str, str] | None = None) -> bool:

@@ -151,6 +151,7 @@ def _facts(
         added_lines=added,
         removed_lines=removed,
         handoff_blobs=handoff_blobs,
+        first_commit=base is None,
         staged_blobs={
             path: blob
             for _status, path, blob in entries

@@ -121,11 +121,16 @@ class PythonRunner:
     name = "python"
     test_globs: tuple[str, ...] = ("tests/**", "test_*.py", "*_test.py")
     source_globs: tuple[str, ...] = ("src/**", "*.py")
+    # aliases included: `from pytest import mark` + `@mark.skip`, `@pt.mark.skip`, `@m.xfail`
     skip_markers: tuple[re.Pattern[str], ...] = (
-        re.compile(r"pytest\.mark\.(?:skip|skipif|xfail)\b"),
-        re.compile(r"pytest\.(?:skip|xfail|importorskip)\s*\("),
+        re.compile(r"@\s*[\w.]*\b(?:skip|skipif|xfail|skipIf|skipUnless|expectedFailure)\b"),
+        re.compile(r"\bmark\s*\.\s*(?:skip|skipif|xfail)\b"),
+        re.compile(r"\b\w+\s*\.\s*(?:skip|xfail|importorskip|skipTest)\s*\("),
+        re.compile(r"\bfrom\s+(?:pytest|unittest)\s+import\b.*\b(?:skip\w*|xfail|SkipTest)\b"),
         re.compile(r"unittest\.(?:skip|skipIf|skipUnless|expectedFailure)\b"),
-        re.compile(r"@\s*(?:skip|skipIf|skipUnless|expectedFailure)\b"),
+        re.compile(r"\braise\s+[\w.]*SkipTest\b"),
+        re.compile(r"^\s*__test__\s*=\s*False\b"),
+        re.compile(r"^\s*collect_ignore(?:_glob)?\b"),
     )
     tool_names: tuple[str, ...] = ("python", "pytest", "ruff")
 

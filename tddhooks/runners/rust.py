@@ -116,8 +116,10 @@ class RustRunner:
     test_globs: tuple[str, ...] = ("tests/**",)
     source_globs: tuple[str, ...] = ("src/**", "Cargo.toml")
     skip_markers: tuple[re.Pattern[str], ...] = (
-        re.compile(r"#\s*\[\s*ignore"),
-        re.compile(r"#\s*\[\s*cfg_attr\s*\(.*\bignore\b"),
+        re.compile(r"#\s*!?\s*\[\s*ignore\b"),  # also `#[ignore = "why"]`
+        re.compile(r"#\s*!?\s*\[\s*cfg_attr\s*\(.*\bignore\b"),
+        # a test compiled out: `#[cfg(any())]`, `#[cfg(not(all()))]`
+        re.compile(r"#\s*!?\s*\[\s*cfg\s*\(\s*(?:any\s*\(\s*\)|not\s*\(\s*all\s*\(\s*\)\s*\))"),
     )
     tool_names: tuple[str, ...] = ("cargo", "cargo-clippy", "rustfmt")
 

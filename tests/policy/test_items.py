@@ -156,3 +156,12 @@ def test_blank_lines_count_for_neither() -> None:
         frozenset(),
         frozenset(),
     )
+
+
+def test_hints_for_a_file_holding_a_unit_test_and_code(make_repo: MakeRepo) -> None:
+    repo = make_repo({"src/lib.rs": CODE + UNIT})
+    changed = CODE.replace("a + b", "a + b + 0") + UNIT_TWO
+    facts = _facts(repo, {"src/lib.rs": changed}, RUST)
+    test_commit = check_message(parse_message("test: x\n"), facts, RUST)
+    assert test_commit[0].message.endswith("src/lib.rs is not")
+    assert "git restore --staged -p src/lib.rs, answering y to those hunks" in test_commit[0].hint
