@@ -69,3 +69,12 @@ def test_two_languages_without_language_is_a_clear_error(tmp_path: Path) -> None
     with pytest.raises(ConfigError) as raised:
         detect_language(tmp_path)
     assert "rust (Cargo.toml); python (pyproject.toml)" in raised.value.message
+
+
+def test_languages_of_a_listing_of_names() -> None:
+    from tddhooks.runners import language_from, languages_of
+
+    assert languages_of(["README.md", "requirements.txt"]) == {"python": ["requirements.txt"]}
+    assert language_from(languages_of(["Cargo.toml", "src"]), "HEAD") == "rust"
+    with pytest.raises(ConfigError):
+        language_from(languages_of(["Cargo.toml", "setup.cfg"]), "HEAD")

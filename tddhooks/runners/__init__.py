@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,14 +37,22 @@ def get_runner(language: str) -> Runner:
     return runner_class()
 
 
-def detected_languages(root: Path) -> dict[str, list[str]]:
-    """language -> the manifest files at root that point to it (pure but for the file checks)."""
+def languages_of(names: Iterable[str]) -> dict[str, list[str]]:
+    """language -> the manifest files among `names` (top-level file names) that point to it
+    (pure: callers list a work tree, a commit or the index)."""
+    present = set(names)
     found: dict[str, list[str]] = {}
-    for language, names in MANIFESTS.items():
-        present = [name for name in names if (root / name).is_file()]
-        if present:
-            found[language] = present
+    for language, manifests in MANIFESTS.items():
+        matching = [name for name in manifests if name in present]
+        if matching:
+            found[language] = matching
     return found
+
+
+def detected_languages(root: Path) -> dict[str, list[str]]:
+    """languages_of the files at the top of the work tree at root."""
+    every = {name for names in MANIFESTS.values() for name in names}
+    return languages_of(name for name in every if (root / name).is_file())
 
 
 def describe_detection(found: dict[str, list[str]]) -> str:
@@ -51,13 +60,17 @@ def describe_detection(found: dict[str, list[str]]) -> str:
     return "; ".join(f"{language} ({', '.join(names)})" for language, names in found.items())
 
 
-def detect_language(root: Path) -> str | None:
-    """The language of an existing project from its manifest files; None when it has none.
-    A project with manifests of two languages must say which one in tdd.yaml (ConfigError)."""
-    found = detected_languages(root)
+def language_from(found: dict[str, list[str]], where: str) -> str | None:
+    """The one language `found` points to; None for none; ConfigError for several."""
     if len(found) > 1:
         raise ConfigError(
-            f"{root} has manifests of several languages: {describe_detection(found)}",
+            f"{where} has manifests of several languages: {describe_detection(found)}",
             fix="say which one the kata is in: `language: rust` or `language: python` in tdd.yaml",
         )
     return next(iter(found), None)
+
+
+def detect_language(root: Path) -> str | None:
+    """The language of an existing project from its manifest files; None when it has none.
+    A project with manifests of two languages must say which one in tdd.yaml (ConfigError)."""
+    return language_from(detected_languages(root), str(root))
