@@ -6,41 +6,67 @@ and "message" for `--amend -m`), so the hook reads the command line of the `git 
 started it: its own ancestors in /proc (Linux), through the pre-commit framework's processes,
 with the person's git aliases expanded (`git ca` for `commit --amend`). Where /proc is absent,
 an amend is not detected and the commit is judged against HEAD, as before (stricter, never
-looser). `TDDHOOKS_AMEND=1` in the environment says it explicitly (for tools that amend).
+looser). No environment variable can claim an amend: that would judge any commit against an
+older base.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-AMEND_ENV = "TDDHOOKS_AMEND"
+
+def given_options(args: Sequence[str]) -> set[str] | None:
+    """The long names of the options given to `git commit` (`-a` is `all`), values skipped as
+    git skips them (`-m --amend` is a message, not an option), with git's unique-prefix
+    abbreviations, the last of `x` / `no-x` winning; None when they cannot be read for sure
+    (an unknown option). Git's option table lives in policy/commitmode.py."""
+    from tddhooks.policy.commitmode import _LONG, _SHORT_OPTIONAL, _SHORT_VALUE, _long_name
+
+    given: set[str] = set()
+    rest = iter(args)
+    for arg in rest:
+        if arg == "--":
+            break
+        if arg.startswith("--"):
+            word, has_value, _value = arg[2:].partition("=")
+            name = _long_name(word)
+            if name is None:
+                return None
+            if _LONG[name] == "required" and not has_value:
+                next(rest, None)
+            positive = name.removeprefix("no-")
+            given.discard(positive if name.startswith("no-") else f"no-{name}")
+            given.add(name)
+        elif arg.startswith("-") and arg != "-":
+            for position, letter in enumerate(arg[1:], start=1):
+                if letter == "a":
+                    given.add("all")
+                elif letter in _SHORT_VALUE:
+                    if position == len(arg) - 1:
+                        next(rest, None)  # the value is the next argument
+                    break
+                elif letter in _SHORT_OPTIONAL:
+                    break
+    return given
 
 
 def is_amend_args(args: Sequence[str], alias: Callable[[str], str | None]) -> bool:
     """Whether a git command line (argv without the program) is `commit --amend` (pure given
-    `alias`, which returns an alias's expansion): global options skipped, `--amend` abbreviated
-    as git allows (`--am`…), `--no-amend` and anything after `--` ignored."""
-    args = list(args)
-    while args and args[0].startswith("-"):
-        option = args.pop(0)
-        if option in ("-c", "-C", "--git-dir", "--work-tree", "--namespace") and args:
-            args.pop(0)  # global options that take a separate value
-    if not args:
+    `alias`, which returns an alias's expansion; shell aliases `!…` are not followed)."""
+    from tddhooks.policy.commitmode import subcommand
+
+    found = subcommand(args)
+    if found is None:
         return False
-    command, rest = args[0], args[1:]
+    command, rest = found
     if command != "commit":
         expansion = alias(command)
         if expansion is None or expansion.startswith("!"):
             return False
         return is_amend_args([*expansion.split(), *rest], lambda _name: None)
-    for arg in rest:
-        if arg == "--":
-            break
-        if len(arg) >= 4 and "--amend".startswith(arg):
-            return True
-    return False
+    given = given_options(rest)
+    return given is not None and "amend" in given
 
 
 def git_commit_args() -> list[str] | None:
@@ -50,11 +76,8 @@ def git_commit_args() -> list[str] | None:
     return committing_argv()
 
 
-def amend_in_progress(root: Path, environ: Mapping[str, str] | None = None) -> bool:
+def amend_in_progress(root: Path) -> bool:
     """Whether the `git commit` running this hook amends HEAD."""
-    environ = os.environ if environ is None else environ
-    if environ.get(AMEND_ENV) == "1":
-        return True
     args = git_commit_args()
     if args is None:
         return False
@@ -71,32 +94,11 @@ def amend_in_progress(root: Path, environ: Mapping[str, str] | None = None) -> b
 def is_all_args(args: Sequence[str]) -> bool:
     """Whether a `git commit` command line stages every tracked change itself (`-a`, `--all`,
     `-am`…) (pure; aliases are not expanded: a miss only gives the ordinary hint)."""
-    if "commit" not in args:
-        return False
-    rest = iter(args[args.index("commit") + 1 :])
-    for arg in rest:
-        if arg == "--":
-            break
-        if arg == "--all":
-            return True
-        if arg in _VALUE_OPTIONS:
-            next(rest, None)  # `--message -a`: that is the message
-        elif arg.startswith("-") and not arg.startswith("--"):
-            for index, letter in enumerate(arg[1:], 1):
-                if letter == "a":
-                    return True
-                if letter in _VALUE_LETTERS:
-                    if index == len(arg) - 1 and letter in "mFcCt":
-                        next(rest, None)  # `-m -a`: the value is the next argument
-                    break  # the rest of the cluster is that option's value (`-uall`, `-mabc`)
-    return False
+    from tddhooks.policy.commitmode import subcommand
 
-
-_VALUE_LETTERS = "mFcCtuS"
-_VALUE_OPTIONS = frozenset((
-    "--message", "--file", "--author", "--date", "--reuse-message", "--reedit-message",
-    "--fixup", "--squash", "--cleanup", "--template", "--trailer",
-))  # fmt: skip
+    found = subcommand(args)
+    given = given_options(found[1]) if found and found[0] == "commit" else None
+    return given is not None and "all" in given
 
 
 def commit_all_in_progress() -> bool:

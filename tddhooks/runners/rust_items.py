@@ -56,6 +56,12 @@ def is_cfg_test(content: str) -> bool:
     return bool(re.search(r"\btest\b", body))
 
 
+def is_cfg_not_test(content: str) -> bool:
+    """`cfg(not(test))`: never compiled into the test binary, so no test in it ever runs."""
+    match = _CFG_TEST.match(content.strip())
+    return match is not None and bool(_NOT_TEST.search(match["body"]))
+
+
 @dataclass(frozen=True)
 class RustTest:
     """A `#[test]` function: its name qualified by the modules of its file, and its lines."""
@@ -87,6 +93,7 @@ class _Frame:
     test: bool
     start: int
     test_fn: bool = False
+    dead: bool = False  # inside `#[cfg(not(test))]`: no test here ever runs
 
 
 @dataclass
@@ -131,6 +138,9 @@ def read_items(text: str) -> RustItems:
     def inside_test() -> bool:
         return bool(stack) and stack[-1].test
 
+    def inside_dead() -> bool:
+        return bool(stack) and stack[-1].dead
+
     def mod_path() -> list[str]:
         return [frame.name for frame in stack if frame.kind == "mod"]
 
@@ -147,27 +157,29 @@ def read_items(text: str) -> RustItems:
             pending.start = pending.start or line
             continue
         cfg_test = any(is_cfg_test(attr) for attr in pending.attrs)
+        dead = inside_dead() or any(is_cfg_not_test(attr) for attr in pending.attrs)
         start = pending.start or line
         if match["mod"]:
-            test = inside_test() or cfg_test
+            test = (inside_test() or cfg_test) and not dead
             if match["modend"] == "{":
-                stack.append(_Frame("mod", match["modname"], test, start))
+                stack.append(_Frame("mod", match["modname"], test, start, dead=dead))
             elif test:
                 modules.append("::".join([*mod_path(), match["modname"]]))
                 if not inside_test():
                     spans.append((start, line))
             pending.clear()
         elif match["fn"]:
-            is_test = any(is_test_attr(attr) for attr in pending.attrs)
-            pending.fn = (match["fnname"], is_test, cfg_test, start)
+            is_test = any(is_test_attr(attr) for attr in pending.attrs) and not dead
+            pending.fn = (match["fnname"], is_test, cfg_test and not dead, start)
             pending.attrs, pending.start = [], None
         elif match["open"]:
             if pending.fn is not None:
                 name, is_test, fn_cfg, fn_start = pending.fn
                 test = inside_test() or is_test or fn_cfg
-                stack.append(_Frame("fn", name, test, fn_start, test_fn=is_test))
+                stack.append(_Frame("fn", name, test, fn_start, test_fn=is_test, dead=dead))
             else:
-                stack.append(_Frame("block", "", inside_test() or cfg_test, start))
+                test = (inside_test() or cfg_test) and not dead
+                stack.append(_Frame("block", "", test, start, dead=dead))
             pending.clear()
         elif match["close"]:
             if not stack:

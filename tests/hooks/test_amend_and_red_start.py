@@ -34,7 +34,10 @@ def _no_alias(_name: str) -> str | None:
         (["commit", "-q", "--amend", "-m", "x"], True),
         (["commit", "--amen"], True),
         (["-c", "core.x=1", "-C", "dir", "commit", "--amend"], True),
-        (["commit", "-m", "--amend"], True),  # git itself would read it as a message; stricter
+        (["commit", "-m", "--amend"], False),  # a message, as git reads it
+        (["commit", "-m", "feat: x", "-m", "--amend"], False),
+        (["commit", "--amend", "--no-amend"], False),
+        (["commit", "--no-amend", "--amend"], True),
         (["commit", "--no-amend"], False),
         (["commit", "--", "--amend"], False),
         (["commit", "-m", "x"], False),
