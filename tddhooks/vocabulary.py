@@ -14,8 +14,17 @@ ROLES = tuple(ROLE_TITLES.values())
 # in the order they are looked for
 MANIFESTS = {"rust": ("Cargo.toml",), "python": ("pyproject.toml", "setup.py")}
 
+# the files that say a project is written in the language (language detection; a project with
+# files of two languages must set `language:`); wider than MANIFESTS, which mark a scaffold
+LANGUAGE_FILES = {
+    "rust": ("Cargo.toml",),
+    "python": ("pyproject.toml", "setup.cfg", "setup.py", "requirements.txt"),
+}
+
 # the files the language's code and static test names live in
 CODE_SUFFIXES = {"rust": (".rs",), "python": (".py",)}
+# the files that say which modules hold tests (pytest's python_files: runners/python_items.py)
+TEST_CONFIG_FILES = {"rust": (), "python": ("pyproject.toml", "pytest.ini", "tox.ini", "setup.cfg")}
 
 # what a `build:` commit may change: manifests, lock files, build scripts and the toolchain's
 # configuration (globs; no '/' matches at any depth)

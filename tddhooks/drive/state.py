@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 DONE_FILE = "done.json"
 SCRATCH_DIR = ".tdd/"
 FEATURE_TYPES = ("feat", "fix")
-MANIFESTS = {"rust": ("Cargo.toml",), "python": ("pyproject.toml", "setup.py")}
 _HEADER_TYPE = re.compile(r"^([A-Za-z]+)(?:\([^()\r\n]*\))?!?: ")
 
 
@@ -200,8 +199,10 @@ def read_done(root: Path, head: str | None) -> str | None:
 
 def _has_scaffold(root: Path, language: str) -> bool:
     from tddhooks import git
+    from tddhooks.vocabulary import LANGUAGE_FILES
 
-    names = MANIFESTS.get(language, ())
+    # a project found in the wild may have only a requirements.txt: it is still a project
+    names = LANGUAGE_FILES.get(language, ())
     listed = git.out(["ls-tree", "--name-only", "HEAD", "--", *names], root) if names else ""
     return bool(listed.strip())
 

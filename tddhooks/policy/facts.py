@@ -17,16 +17,18 @@ from typing import TYPE_CHECKING
 from tddhooks import git, proc
 from tddhooks.errors import GitError
 from tddhooks.policy.settings import PolicySettings
+from tddhooks.vocabulary import CODE_SUFFIXES as LANGUAGE_CODE_SUFFIXES
+from tddhooks.vocabulary import TEST_CONFIG_FILES
 
 if TYPE_CHECKING:
     from tddhooks.policy.rules import CommitFacts
 
 HANDOFF_FILE = "handoff.json"
 # the files a language's static test names are read from
+# the files read from a tree: the language's code, and the files saying which modules hold tests
 CODE_SUFFIXES = {
-    "rust": (".rs",),
-    # pytest's configuration says which modules hold tests (python_items.python_files)
-    "python": (".py", "pyproject.toml", "pytest.ini", "tox.ini", "setup.cfg"),
+    language: suffixes + TEST_CONFIG_FILES.get(language, ())
+    for language, suffixes in LANGUAGE_CODE_SUFFIXES.items()
 }
 NULL_BLOB = "0" * 40
 _HUNK_RE = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
@@ -176,7 +178,7 @@ def _items(
     from tddhooks.policy.items import classify, parse_hunks, source_spans
     from tddhooks.policy.rules import is_test_path
 
-    suffixes = CODE_SUFFIXES.get(settings.language, ())[:1]
+    suffixes = LANGUAGE_CODE_SUFFIXES.get(settings.language, ())
     mixed = [
         path
         for _status, path, _blob in entries

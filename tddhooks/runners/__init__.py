@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from tddhooks.errors import ConfigError
 from tddhooks.runners.python import PythonRunner
 from tddhooks.runners.rust import RustRunner
+from tddhooks.vocabulary import LANGUAGE_FILES
 
 if TYPE_CHECKING:
     from tddhooks.runners.base import Runner
@@ -18,11 +19,6 @@ REGISTRY: dict[str, type[Runner]] = {
     PythonRunner.name: PythonRunner,
 }
 LANGUAGES = tuple(REGISTRY)
-# the files that say a project is written in a language
-MANIFESTS: dict[str, tuple[str, ...]] = {
-    "rust": ("Cargo.toml",),
-    "python": ("pyproject.toml", "setup.cfg", "setup.py", "requirements.txt"),
-}
 
 
 def get_runner(language: str) -> Runner:
@@ -42,7 +38,7 @@ def languages_of(names: Iterable[str]) -> dict[str, list[str]]:
     (pure: callers list a work tree, a commit or the index)."""
     present = set(names)
     found: dict[str, list[str]] = {}
-    for language, manifests in MANIFESTS.items():
+    for language, manifests in LANGUAGE_FILES.items():
         matching = [name for name in manifests if name in present]
         if matching:
             found[language] = matching
@@ -51,7 +47,7 @@ def languages_of(names: Iterable[str]) -> dict[str, list[str]]:
 
 def detected_languages(root: Path) -> dict[str, list[str]]:
     """languages_of the files at the top of the work tree at root."""
-    every = {name for names in MANIFESTS.values() for name in names}
+    every = {name for names in LANGUAGE_FILES.values() for name in names}
     return languages_of(name for name in every if (root / name).is_file())
 
 
