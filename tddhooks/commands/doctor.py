@@ -84,7 +84,10 @@ def run(work_dir: Path, *, offline: bool) -> int:
     checks = [_git_check()]
     root = git.find_root(work_dir)
     if root is None:
-        fix = "an existing project: `git init` then `tddhooks install`; a new kata: `tddhooks init DIR`"
+        fix = (
+            "an existing project: `git init` then `tddhooks install`; "
+            "a new kata: `tddhooks init DIR`"
+        )
         checks.append(Check("repository", "fail", f"{work_dir} is not a git repository", fix))
     base = root or work_dir
     config, config_check = _config_check(base)
