@@ -133,8 +133,10 @@ def _facts(
     entries = parse_raw(raw)
     added, removed = parse_patch(patch)
     suffixes = CODE_SUFFIXES.get(settings.language, ())
-    kata = settings.kata_description
-    before = _code_blobs(root, base, suffixes, extra=(kata,))
+    kata = settings.kata_description.removeprefix("./")
+    # a kata file outside the repository (or none) is never part of a commit
+    inside = bool(kata) and not kata.startswith(("/", "../")) and "/../" not in kata
+    before = _code_blobs(root, base, suffixes, extra=(kata,) if inside else ())
     has_kata = before.pop(kata, None) is not None
     after = dict(before)
     for _status, path, blob in entries:

@@ -165,3 +165,14 @@ def test_hints_for_a_file_holding_a_unit_test_and_code(make_repo: MakeRepo) -> N
     test_commit = check_message(parse_message("test: x\n"), facts, RUST)
     assert test_commit[0].message.endswith("src/lib.rs is not")
     assert "git restore --staged -p src/lib.rs, answering y to those hunks" in test_commit[0].hint
+
+
+@pytest.mark.parametrize("kata", ["kata.md", "./kata.md", "../outside.md", "", "/abs/k.md"])
+def test_the_kata_file_is_looked_up_in_the_tree_only_inside_it(
+    make_repo: MakeRepo, kata: str
+) -> None:
+    from dataclasses import replace
+
+    repo = make_repo({"src/lib.rs": CODE, "kata.md": "# K\n"})
+    facts = _facts(repo, {"src/lib.rs": CODE + "// x\n"}, replace(RUST, kata_description=kata))
+    assert facts.has_kata is (kata in ("kata.md", "./kata.md"))
