@@ -9,6 +9,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tddhooks.errors import ConfigError
+from tddhooks.vocabulary import ROLE_NAMES as ROLE_NAMES
 
 CONFIG_FILE = "tdd.yaml"
 TDD_TYPES = ("feat", "fix", "refactor", "test")
@@ -16,7 +17,6 @@ DEFAULT_TYPES = (
     "feat", "fix", "refactor", "test", "chore", "docs", "style", "build", "ci", "perf", "revert",
 )  # fmt: skip
 RULE_NAMES = ("green", "prefixed", "sections", "type-rules", "no-skip", "handoff")
-ROLE_NAMES = ("tester", "implementor", "refactorer")
 
 
 class _Strict(BaseModel):

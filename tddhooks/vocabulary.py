@@ -10,6 +10,9 @@ ROLE_TITLES = {"tester": "Tester", "implementor": "Implementor", "refactorer": "
 ROLE_NAMES = tuple(ROLE_TITLES)
 ROLES = tuple(ROLE_TITLES.values())
 
+# a feat or fix commit closes a red-green cycle
+FEATURE_TYPES = ("feat", "fix")
+
 # the manifest that marks a project of the language (scaffold detection, language detection),
 # in the order they are looked for
 MANIFESTS = {"rust": ("Cargo.toml",), "python": ("pyproject.toml", "setup.py")}

@@ -221,7 +221,8 @@ def not_committed(root: Path, paths: Sequence[str]) -> dict[str, str]:
     staged = set(
         git.run_git(["ls-files", "-z", "--", *literal], root, check=False).stdout.split("\0")
     )
-    ignored = git.run_git(["check-ignore", "-z", "--", *paths], root, check=False).stdout
+    stdin = "".join(f"{path}\0" for path in paths)
+    ignored = git.run_git(["check-ignore", "-z", "--stdin"], root, check=False, stdin=stdin).stdout
     reasons = {
         path: "git ignores it, so it could never be committed"
         for path in ignored.split("\0")

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from tddhooks import git
+
+TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~10 ms; mypy reads it
 
 if TYPE_CHECKING:
     from tddhooks.policy.rules import CommitFacts, MessageHint
@@ -53,11 +54,12 @@ def message_context(
     amend: bool = False,
 ) -> MessageContext:
     """Role, step, goal and verification for the staged diff (`facts`)."""
-    from tddhooks.drive.state import FEATURE_TYPES, head_type, step_number
+    from tddhooks.drive.state import head_type, step_number
     from tddhooks.history import count_cycles, first_parent_subjects
     from tddhooks.policy.compose import infer_role, kata_goal_for_step
     from tddhooks.policy.gate import cached_green_lines
     from tddhooks.policy.rules import changed_code_paths, changed_test_paths
+    from tddhooks.vocabulary import FEATURE_TYPES
 
     subjects = [subject for _sha, subject in first_parent_subjects(root)]
     if amend and subjects:

@@ -12,10 +12,11 @@ from pathlib import Path
 
 from tddhooks import git, output
 from tddhooks.errors import ConfigError, PolicyRejection, UsageError
+from tddhooks.vocabulary import MANIFESTS
 
 DEFAULT_KATA = "string-calculator"
 IGNORES = {"rust": ("target/", ".tdd/"), "python": (".tdd/", "__pycache__/", ".venv/")}
-_MANIFESTS = {"rust": ("Cargo.toml",), "python": ("pyproject.toml", "setup.py")}
+_MANIFESTS = MANIFESTS  # one home: tddhooks/vocabulary.py
 
 
 @dataclass

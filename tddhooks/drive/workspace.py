@@ -7,12 +7,12 @@ undoes exactly what the turn did).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from tddhooks import git, proc
+from tddhooks.headstate import read_record, write_record
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.runners import get_runner
 
@@ -198,15 +198,9 @@ def numstat_staged(root: Path) -> dict[str, tuple[int, int]]:
 
 def mark_refactor_turn(root: Path) -> None:
     """Remember that the refactorer had its turn on the feature at HEAD (nothing to commit)."""
-    record = {"head": git.head(root)}
-    (git.tddhooks_dir(root) / REFACTOR_MARK).write_text(json.dumps(record), encoding="utf-8")
+    write_record(git.tddhooks_dir(root) / REFACTOR_MARK, git.head(root), {})
 
 
 def refactor_turn_taken(root: Path) -> bool:
     """True when the refactorer already had its turn on HEAD's feature (a stale mark is void)."""
-    path = git.tddhooks_dir(root) / REFACTOR_MARK
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(record, dict) and record.get("head") == git.head(root)
+    return read_record(git.tddhooks_dir(root) / REFACTOR_MARK, git.head(root)) is not None

@@ -12,7 +12,6 @@ might apply is returned and the message must pass under each of them.
 from __future__ import annotations
 
 import os
-import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -67,6 +66,19 @@ def committing_argv(start: int | None = None) -> list[str] | None:
         except (IndexError, ValueError):
             return None
     return None
+
+
+def global_config(args: Sequence[str]) -> dict[str, str]:
+    """`git -c key=value` settings before the subcommand (keys lower-cased as git reports them;
+    git does not pass them on to the hook's own git calls, which run with a clean environment)."""
+    found: dict[str, str] = {}
+    index = 0
+    while index < len(args) - 1 and args[index].startswith("-"):
+        if args[index] == "-c":
+            key, _, value = args[index + 1].partition("=")
+            found[key.lower()] = value
+        index += 2 if args[index] in _GLOBAL_VALUE else 1
+    return found
 
 
 def subcommand(args: Sequence[str]) -> tuple[str, list[str]] | None:
@@ -144,6 +156,8 @@ def _resolve_alias(args: list[str], config: Mapping[str, str]) -> list[str]:
     expansion = config.get(f"alias.{found[0].lower()}", "")
     if not expansion or expansion.startswith("!"):
         return args
+    import shlex
+
     try:
         return [*shlex.split(expansion), *found[1]]
     except ValueError:
@@ -189,6 +203,8 @@ def cleanups(
 ) -> tuple[Cleanup, ...]:
     """The cleanup git will apply: one when it is known, else every one it might be."""
     editor = environ.get("GIT_EDITOR") != ":"  # git sets it to ':' when it opens no editor
+    if argv is not None:
+        config = {**config, **global_config(argv)}
     found = subcommand(_resolve_alias(argv, config)) if argv is not None else None
     if found is None or found[0] != "commit":
         return ALL_CLEANUPS

@@ -7,12 +7,10 @@ one `cat-file --batch`.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from tddhooks import git, proc
 from tddhooks.errors import GitError
@@ -20,6 +18,7 @@ from tddhooks.policy.settings import PolicySettings
 from tddhooks.vocabulary import CODE_SUFFIXES as LANGUAGE_CODE_SUFFIXES
 from tddhooks.vocabulary import TEST_CONFIG_FILES
 
+TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~10 ms; mypy reads it
 if TYPE_CHECKING:
     from tddhooks.policy.rules import CommitFacts
 
@@ -346,11 +345,9 @@ def live_handoff(root: Path, head: str | None) -> dict[str, object] | None:
     """The handoff note as plain JSON when it was written on the current HEAD, else None.
 
     Read without the Handoff model (policy/handoff.py) to keep pydantic off the hook path."""
-    try:
-        data = json.loads((state_dir(root) / HANDOFF_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) and data.get("head") == head else None
+    from tddhooks.headstate import read_record
+
+    return read_record(state_dir(root) / HANDOFF_FILE, head)
 
 
 def live_handoff_blobs(root: Path, head: str | None) -> dict[str, str] | None:

@@ -32,6 +32,10 @@ def _segment_regex(segment: str) -> str:
 @lru_cache(maxsize=256)
 def glob_regex(pattern: str) -> re.Pattern[str]:
     """Compile a gitignore-style glob (see the module docstring)."""
+    return re.compile(_glob_source(pattern), re.DOTALL)
+
+
+def _glob_source(pattern: str) -> str:
     pattern = pattern.strip().removeprefix("./")
     anchored = "/" in pattern.rstrip("/")
     segments = (pattern.lstrip("/") + ("**" if pattern.endswith("/") else "")).split("/")
@@ -42,7 +46,13 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
             regex += ".*" if last else "(?:.*/)?"
         else:
             regex += _segment_regex(segment) + ("" if last else "/")
-    return re.compile(regex + r"\Z", re.DOTALL)
+    return regex + r"\Z"
+
+
+@lru_cache(maxsize=64)
+def _any_regex(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    # one compiled alternation per glob list: the hook path matches a dozen build-file globs
+    return re.compile("|".join(f"(?:{_glob_source(p)})" for p in patterns) or r"(?!)", re.DOTALL)
 
 
 def glob_match(path: str, pattern: str) -> bool:
@@ -52,4 +62,4 @@ def glob_match(path: str, pattern: str) -> bool:
 
 def matches_any(path: str, patterns: Sequence[str]) -> bool:
     """Whether the path matches one of the globs."""
-    return any(glob_match(path, pattern) for pattern in patterns)
+    return _any_regex(tuple(patterns)).match(path.removeprefix("./")) is not None

@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from tddhooks.vocabulary import ROLES as ROLES
+
 SECTION_NAMES = ("Context", "Rationale", "Diff summary", "Verification")
-ROLES = ("Tester", "Implementor", "Refactorer")
 CONTEXT_KEYS = ("Role", "Step", "Kata goal")
 SCISSORS_TAIL = " ------------------------ >8 ------------------------"
 
@@ -86,8 +87,7 @@ _GIT_SPACE = " \t\n\r"  # git's isspace(): no \v, \f or Unicode spaces
 def git_cleanup(text: str, cleanup: Cleanup = EDITOR, comment_char: str = "#") -> str:
     """The message exactly as git stores it after its cleanup (builtin/commit.c, stripspace)."""
     if cleanup.cut:
-        marker = comment_char + SCISSORS_TAIL + "\n"
-        text = text[: 0 if text.startswith(marker) else _cut_at(text, "\n" + marker)]
+        text = _cut_at_scissors(text, comment_char + SCISSORS_TAIL)
     if cleanup.mode == "verbatim":
         return text
     drop_comments = cleanup.mode == "strip" and bool(comment_char)
@@ -107,9 +107,14 @@ def git_cleanup(text: str, cleanup: Cleanup = EDITOR, comment_char: str = "#") -
     return "".join(line + "\n" for line in lines)
 
 
-def _cut_at(text: str, pattern: str) -> int:
-    found = text.find(pattern)
-    return len(text) if found < 0 else found + 1
+def _cut_at_scissors(text: str, marker: str) -> str:
+    """`text` up to the first scissors line (the marker, then only whitespace), as git cuts it."""
+    offset = 0
+    for line in text.split("\n"):
+        if line.startswith(marker) and not line[len(marker) :].strip(_GIT_SPACE):
+            return text[:offset]
+        offset += len(line) + 1
+    return text
 
 
 def clean_lines(text: str, comment_char: str = "#", cleanup: Cleanup = EDITOR) -> list[str]:

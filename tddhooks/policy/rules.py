@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from tddhooks.git import Change
-from tddhooks.policy.compose import example_header, infer_role, section_skeleton, suggest_type
 from tddhooks.policy.globs import glob_regex as glob_regex  # re-exported for callers
 from tddhooks.policy.globs import matches_any
 from tddhooks.policy.message import (
@@ -271,6 +270,8 @@ def _prefixed(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Fo
             f'subject "{msg.subject}" is not a Conventional Commits header '
             "(type(scope)!: summary, lowercase type, ': ' then a summary)"
         )
+    from tddhooks.policy.compose import example_header, suggest_type  # only to explain
+
     example = example_header(subject, suggest_type(facts.changes, cfg, facts), cfg.types)
     allowed = ", ".join(cfg.types) or "any lowercase word"
     yield problem, f'start the subject with an allowed type ({allowed}); e.g. "{example}"'
@@ -297,11 +298,16 @@ _CONTEXT_RULES: dict[str, tuple[Callable[[str], bool], str]] = {
 _PLACEHOLDER_RE = re.compile(r"^(?:[^<>]*:\s*)?<[^<>]+>$")
 
 
+def _explained_role(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> str:
+    from tddhooks.policy.compose import infer_role  # only to explain a rejection
+
+    return _canonical_role(msg.fields.get("Role", "")) or infer_role(facts.changes, cfg, facts)
+
+
 def _sections(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Found:
     header = msg.header
     if header is None or header.type not in cfg.require_sections or _git_shaped(msg, facts, cfg):
         return
-    role = _canonical_role(msg.fields.get("Role", "")) or infer_role(facts.changes, cfg, facts)
     missing = [name for name in SECTION_NAMES if not msg.sections.get(name)]
     step = msg.fields.get("Step", "")
     hint = facts.hint
@@ -316,6 +322,9 @@ def _sections(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Fo
             ([f"missing {', '.join(absent)}"] if absent else [])
             + ([f"no '- ' bullet under {', '.join(empty)}"] if empty else [])
         )
+        from tddhooks.policy.compose import section_skeleton  # only to explain
+
+        role = _explained_role(msg, facts, cfg)
         yield (
             f"{header.type}: commits need the sections {', '.join(SECTION_NAMES)}: {what}",
             "add after a blank line below the subject (each point a '- ' bullet):\n"
@@ -341,12 +350,13 @@ def _sections(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Fo
         )
     if "Context" in missing:
         return
-    examples = {"Role": role, "Step": known_step, "Kata goal": known_goal}
     for key, (valid, requirement) in _CONTEXT_RULES.items():
         if key == "Kata goal" and not facts.has_kata:
             continue  # no kata description: the goal is free text, or left out
         value = msg.fields.get(key)
         if value is None or not valid(value):
+            examples = {"Role": "", "Step": known_step, "Kata goal": known_goal}
+            examples["Role"] = _explained_role(msg, facts, cfg)
             problem = f"{key} must be {requirement}, got '{value}'"
             if value is None:
                 problem = f"the Context section has no '{key}:' bullet ({requirement})"

@@ -130,8 +130,8 @@ def test_full_message_sections_and_fields() -> None:
         ("feat: x\r\n\r\nbody\r\n", "feat: x", "body"),
         ("feat: x   \n\nbody\t \n", "feat: x", "body"),
         ("feat: x\n\nbody\n" + SCISSORS + "\ndiff --git a/x b/x\n+junk\n", "feat: x", "body"),
-        # git cuts only at the exact scissors line ending in LF; the commented line still goes
-        ("feat: x\n\nbody\n" + SCISSORS + "\r\n+junk\r\n", "feat: x", "body\n+junk"),
+        # git's scissors line may end in whitespace, CR included
+        ("feat: x\n\nbody\n" + SCISSORS + "\r\n+junk\r\n", "feat: x", "body"),
         ("feat: x\n\none\n\n\n\ntwo\n", "feat: x", "one\n\ntwo"),
         # git's subject is the whole first paragraph
         ("feat: x\nno blank line before body\n", "feat: x no blank line before body", ""),
