@@ -5,6 +5,8 @@ Everything here is pure except `apply_edits`, which writes only after the whole 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 from collections.abc import Sequence
@@ -283,10 +285,59 @@ def _write_text(target: Path, text: str) -> None:
         temporary.unlink(missing_ok=True)
 
 
+CREATED_JOURNAL = "agent-created.json"
+
+
+def created_by_agent(root: Path) -> dict[str, str]:
+    """path -> sha256 of the content of the files the last plans created (the undo's licence to
+    delete a file that was never staged)."""
+    from tddhooks import git
+
+    try:
+        data = json.loads((git.tddhooks_dir(root) / CREATED_JOURNAL).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+def forget_created(root: Path, paths: Sequence[str]) -> None:
+    """Drop paths from the journal of created files (they were removed or committed)."""
+    from tddhooks import git
+
+    journal = created_by_agent(root)
+    kept = {path: digest for path, digest in journal.items() if path not in set(paths)}
+    if kept != journal:
+        (git.tddhooks_dir(root) / CREATED_JOURNAL).write_text(json.dumps(kept), encoding="utf-8")
+
+
+def content_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 def apply_edits(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> list[str]:
-    """Check the whole plan, then write it (UTF-8, trailing newline); return the paths written."""
+    """Check the whole plan, then write it (UTF-8, trailing newline); return the paths written.
+
+    Files it creates are recorded (path and content digest) before they are written, so an undo
+    may delete them even when it comes before they were staged, and nothing else."""
+    from tddhooks import git
+
     check_edits(root, edits, policy)
     base = root.resolve()
+    contents: dict[str, str] = {}
+    for edit in edits:
+        if edit.action == "upsert":
+            content = edit.content or ""
+            contents[normalize_path(edit.path)] = (
+                content + "\n" if content and not content.endswith("\n") else content
+            )
+    created = {
+        path: content_digest(text.encode("utf-8"))
+        for path, text in contents.items()
+        if not (base / path).exists()
+    }
+    if created:
+        journal = {**created_by_agent(root), **created}
+        (git.tddhooks_dir(root) / CREATED_JOURNAL).write_text(json.dumps(journal), encoding="utf-8")
     written = []
     for edit in edits:
         path = normalize_path(edit.path)
@@ -294,10 +345,7 @@ def apply_edits(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> li
         if edit.action == "delete":
             target.unlink()
         else:
-            content = edit.content or ""
-            if content and not content.endswith("\n"):
-                content += "\n"
             target.parent.mkdir(parents=True, exist_ok=True)
-            _write_text(target, content)
+            _write_text(target, contents[path])
         written.append(path)
     return written

@@ -38,8 +38,19 @@ def git_dir(root: Path) -> Path:
 
 
 def merging(root: Path) -> bool:
-    """Whether git is making a merge commit now (MERGE_HEAD exists while it commits)."""
-    return (git_dir(root) / "MERGE_HEAD").is_file()
+    """Whether git is making a merge commit now: MERGE_HEAD exists while it commits and names a
+    commit HEAD does not contain yet (git drops a parent HEAD already has, so a hand-written
+    MERGE_HEAD of an ancestor makes an ordinary commit, judged as one)."""
+    try:
+        named = (git_dir(root) / "MERGE_HEAD").read_text(encoding="ascii").split()
+    except (OSError, UnicodeDecodeError):
+        return False
+    head = git.head(root)
+    if head is None:
+        return False
+    return any(
+        _COMMIT_ID_RE.match(sha) is not None and not _is_ancestor(root, sha, head) for sha in named
+    )
 
 
 def fixup_target_subject(root: Path, target: str, head: str | None) -> str | None:

@@ -161,10 +161,12 @@ def removed_tests(facts: CommitFacts, cfg: PolicySettings) -> list[str]:
 
 
 def creates_project(facts: CommitFacts, cfg: PolicySettings) -> bool:
-    """The first commit, or the one that adds the project's manifest (the scaffold)."""
+    """The first commit, or the scaffold: it adds the project's manifest where no test exists yet
+    (a project with tests cannot re-scaffold itself to lift the type rules)."""
     manifests = MANIFESTS.get(cfg.language, ())
-    return facts.first_commit or any(
-        change.status == "A" and change.path in manifests for change in facts.changes
+    return facts.first_commit or (
+        not facts.test_names_before
+        and any(change.status == "A" and change.path in manifests for change in facts.changes)
     )
 
 

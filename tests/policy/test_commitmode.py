@@ -156,4 +156,5 @@ def test_committing_argv_finds_git_above_a_shell(tmp_path: Path) -> None:
         cwd=tmp_path / "repo", capture_output=True, text=True,
     )  # fmt: skip
     assert "'commit', '-q', '--allow-empty', '-m', 'docs: x', '--cleanup=strip'" in result.stderr
-    assert committing_argv() is None or "commit" not in committing_argv()  # not under git here
+    argv = committing_argv()
+    assert argv is None or "commit" not in argv  # not under git here

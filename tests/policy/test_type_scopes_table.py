@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from test_rules import SETTINGS, check, facts, msg
+from policy.test_rules import SETTINGS, check, facts, msg
 
 from tddhooks.policy.message import parse_message
 from tddhooks.policy.rules import (
@@ -52,7 +52,8 @@ def test_what_each_type_may_touch(kind: str, index: int, change: str) -> None:
     # a feature/fix needs a test: give it one when the change under test is not a test
     extra = f"{TEST}, " if kind in ("feat", "fix") and change != TEST else ""
     names = {"before": ["tests/a.rs::a"], "after": ["tests/a.rs::a", "tests/a.rs::b"]}
-    diff = facts(extra + change, **(names if kind in ("feat", "fix") else SAME_NAMES))
+    chosen = names if kind in ("feat", "fix") else SAME_NAMES
+    diff = facts(extra + change, before=chosen["before"], after=chosen["after"])
     problems = _type_rules(
         msg(f"{kind}: x", role="Tester" if kind == "test" else "Implementor"), diff
     )
@@ -106,6 +107,11 @@ def test_the_scaffold_may_touch_everything() -> None:
     first = dataclasses.replace(facts("A src/lib.rs, A tests/a.rs"), first_commit=True)
     assert not _type_rules("chore: initial files\n", first)
     assert _type_rules("chore: later\n", facts("A src/lib.rs"))
+    # a project that has tests cannot lift the rules by adding a manifest again
+    rescaffold = facts(
+        "A Cargo.toml, A src/lib.rs", before=["tests/a.rs::a"], after=["tests/a.rs::a"]
+    )
+    assert _type_rules("chore: scaffold again\n", rescaffold)
 
 
 @pytest.mark.parametrize(

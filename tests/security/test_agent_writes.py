@@ -8,7 +8,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from rules_kit import CRATE, git, make_kata, write
+from security.rules_kit import CRATE, git, make_kata, write
 
 from tddhooks.agents.edits import EditRefused, FileEdit, apply_edits, check_edits
 from tddhooks.agents.roles import path_policy
@@ -120,3 +120,17 @@ def test_a_trailing_slash_test_glob_means_the_same_to_hooks_and_agents(kata: Pat
     )
     with pytest.raises(EditRefused, match="test file"):
         check_edits(kata, [_upsert("tests/b.rs")], path_policy("implementor", settings))
+
+
+def test_the_undo_removes_what_the_agent_created_before_it_was_staged(kata: Path) -> None:
+    # Ctrl-C between the write and `git add`: the journal of created files licenses the delete
+    paths = apply_edits(kata, [_upsert("src/new.rs")], path_policy("implementor", SETTINGS))
+    workspace.restore_to_head(kata, paths)
+    assert not (kata / "src/new.rs").exists()
+
+
+def test_the_undo_keeps_a_created_file_someone_changed_since(kata: Path) -> None:
+    paths = apply_edits(kata, [_upsert("src/new.rs")], path_policy("implementor", SETTINGS))
+    (kata / "src/new.rs").write_text(SCRATCH, encoding="utf-8")  # the person typed into it
+    workspace.restore_to_head(kata, paths)
+    assert (kata / "src/new.rs").read_text(encoding="utf-8") == SCRATCH

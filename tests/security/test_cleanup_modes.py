@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from rules_kit import (
+from security.rules_kit import (
     SUB_CODE,
     SUB_TEST,
     accepted,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from rules_kit import (
+from security.rules_kit import (
     SUB_CODE,
     SUB_TEST,
     accepted,
@@ -176,3 +176,12 @@ def test_squash_and_amend_of_docs_may_not_change_code(kata: Path, kind: str) -> 
     text = rejected(commit_with(kata, f"{kind}! docs: readme\n"), "type-rules", before, kata)
     assert "docs: commits may not change source files: src/lib.rs" in text
     assert "commit it as refactor:" in text
+
+
+def test_a_hand_written_merge_head_of_an_ancestor_is_no_merge(kata: Path) -> None:
+    # git drops a parent HEAD already contains: the commit it makes is an ordinary one
+    before = _stage(kata, UNTESTED)
+    (kata / ".git" / "MERGE_HEAD").write_text(before + "\n", encoding="ascii")
+    rejected(commit_with(kata, "Merge branch 'feature'\n"), "prefixed", before, kata)
+    (kata / ".git" / "MERGE_HEAD").write_text("not a commit\n", encoding="ascii")
+    rejected(commit_with(kata, "feat: untested\n"), "type-rules", before, kata)

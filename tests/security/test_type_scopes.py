@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from rules_kit import (
+from security.rules_kit import (
     PYTHON_KATA,
     SUB_CODE,
     SUB_TEST,
