@@ -142,12 +142,23 @@ def load_config(root: Path) -> TddConfig:
     """tdd.yaml at the repository root, or the defaults when there is none."""
     path = root / CONFIG_FILE
     if not path.exists():
-        return TddConfig()
+        return _with_detected_language(TddConfig(), root)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: cannot read: {error}") from error
-    return parse_config(text, path)
+    return _with_detected_language(parse_config(text, path), root)
+
+
+def _with_detected_language(config: TddConfig, root: Path) -> TddConfig:
+    """Without `language:` in tdd.yaml, the project's manifests decide (runners.detect_language);
+    a project with none keeps the default, rust."""
+    if "language" in config.model_fields_set:
+        return config
+    from tddhooks.runners import detect_language
+
+    language = detect_language(root)
+    return config.model_copy(update={"language": language}) if language else config
 
 
 def default_config_yaml(language: str, kata_description: str = "kata.md") -> str:

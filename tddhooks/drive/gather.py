@@ -57,10 +57,9 @@ def read_texts(root: Path, paths: Sequence[str]) -> dict[str, str]:
 
 
 def test_names(settings: PolicySettings, texts: Mapping[str, str]) -> list[str]:
-    """Static test names defined in these files (the runner's own scan)."""
-    runner = get_runner(settings.language)
-    tests = {path: text for path, text in texts.items() if matches_any(path, settings.test_paths)}
-    return sorted(runner.test_names(tests)) if tests else []
+    """Static test names defined in these files (the runner's own scan, which finds unit tests
+    beside the code too: `#[cfg(test)]` modules, test functions in collected modules)."""
+    return sorted(get_runner(settings.language).test_names(texts)) if texts else []
 
 
 def turn_context(

@@ -28,8 +28,8 @@ RESUME = "run the same command again to resume: git holds the state (`tddhooks s
 AGAIN = "then run the same command again"
 BLOCKED_FIX = {
     Phase.DIRTY: "to have a failing test implemented, stage just the test (`git add "
-    "tests/<name>.rs`); to keep working on your own, put the changes aside (`git stash -u`); "
-    + AGAIN,
+    "tests/<name>.rs`); to keep working on your own, put the changes aside and keep what "
+    "is staged (`git stash push --keep-index --include-untracked`); " + AGAIN,
     Phase.MIXED: f"split them as said above; {AGAIN}",
     Phase.OVERSHOOT: f"commit the passing tests as `test:` or unstage them; {AGAIN}",
 }

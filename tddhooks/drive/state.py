@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from tddhooks.headstate import read_record, write_record
 from tddhooks.policy.message import parse_header
-from tddhooks.vocabulary import FEATURE_TYPES, MANIFESTS
+from tddhooks.vocabulary import FEATURE_TYPES
 
 if TYPE_CHECKING:
     from tddhooks.policy.settings import PolicySettings
@@ -68,12 +68,27 @@ def _listing(paths: tuple[str, ...], limit: int = 5) -> str:
     return shown + (f" (+{len(paths) - limit} more)" if len(paths) > limit else "")
 
 
+def step_number(cycle: int, *, tests_staged: bool, code_staged: bool, feature_landed: bool) -> int:
+    """The `Step:` of the next TDD commit, shown by `status` and written by the prefill alike:
+    staged tests open (tester) or close (implementor) the next cycle; code alone is a refactor of
+    the current one; with nothing staged, the landed feature's cycle while the refactorer may
+    still act on it, else the next one (pure)."""
+    if tests_staged:
+        return cycle + 1
+    if code_staged:
+        return max(cycle, 1)
+    return cycle if feature_landed else cycle + 1
+
+
 def decide_phase(facts: RepoFacts, cycle: int) -> PhaseInfo:
     """The phase of DESIGN §4 for these facts; `cycle` is the number of feat/fix commits so far."""
     feature_landed = facts.head_type in FEATURE_TYPES and not facts.refactor_taken
-    nothing_staged = not facts.staged_test_paths and not facts.staged_other_paths
-    # the cycle stays the landed feature's while the refactorer may still act on it
-    shown = cycle if feature_landed and nothing_staged else cycle + 1
+    shown = step_number(
+        cycle,
+        tests_staged=bool(facts.staged_test_paths),
+        code_staged=bool(facts.staged_other_paths),
+        feature_landed=feature_landed,
+    )
     if not facts.is_repo:
         return PhaseInfo(Phase.UNINITIALIZED, "scaffold", "not a git repository", 0)
     if not facts.has_commit:
@@ -87,17 +102,25 @@ def decide_phase(facts: RepoFacts, cycle: int) -> PhaseInfo:
             Phase.DIRTY,
             "person",
             f"unstaged or untracked changes: {_listing(facts.dirty_paths)}; "
-            "stage them (`git add`), or set them aside (`git stash -u`) — tddhooks never "
-            "touches them",
+            "stage them (`git add`), or set them aside without losing what is staged "
+            "(`git stash push --keep-index --include-untracked`) — tddhooks never touches them",
             shown,
         )
     if facts.staged_other_paths:
         files = facts.staged_other_paths
+        # a file holding both a staged unit test and staged code: unstage only the code hunks
+        both = [path for path in files[:5] if path in facts.staged_test_paths]
+        whole = [path for path in files[:5] if path not in both]
+        commands = [f"`git restore --staged {' '.join(whole)}`"] if whole else []
+        if both:
+            commands.append(
+                f"`git restore --staged -p {' '.join(both)}` (answer y to the code hunks only)"
+            )
         return PhaseInfo(
             Phase.MIXED,
             "person",
-            f"staged changes outside the test files: {_listing(files)}; a tester hands over "
-            f"tests only: unstage the rest with `git restore --staged {' '.join(files[:5])}`, "
+            f"staged changes outside the tests: {_listing(files)}; a tester hands over "
+            f"tests only: unstage the rest with {' and '.join(commands)}, "
             "or commit test and code together yourself",
             shown,
         )
@@ -168,8 +191,10 @@ def read_done(root: Path, head: str | None) -> str | None:
 
 def _has_scaffold(root: Path, language: str) -> bool:
     from tddhooks import git
+    from tddhooks.vocabulary import LANGUAGE_FILES
 
-    names = MANIFESTS.get(language, ())
+    # a project found in the wild may have only a requirements.txt: it is still a project
+    names = LANGUAGE_FILES.get(language, ())
     listed = git.out(["ls-tree", "--name-only", "HEAD", "--", *names], root) if names else ""
     return bool(listed.strip())
 
@@ -181,7 +206,8 @@ def read_facts(
     staged tree when only tests are staged; otherwise it only looks up a cached verdict."""
     from tddhooks import git
     from tddhooks.drive.workspace import refactor_turn_taken
-    from tddhooks.policy.rules import is_test_path
+    from tddhooks.policy.facts import staged_facts
+    from tddhooks.policy.rules import changed_code_paths, changed_test_paths
 
     top = git.find_root(root)
     if top is None:
@@ -197,9 +223,10 @@ def read_facts(
             if not path.startswith(SCRATCH_DIR)
         }
     )
-    staged = [change.path for change in git.staged_changes(root)]
-    tests = tuple(path for path in staged if is_test_path(path, settings))
-    others = tuple(path for path in staged if not is_test_path(path, settings))
+    # item-aware: a unit test added beside the code (`#[cfg(test)]`) is a staged test
+    staged = staged_facts(root, settings)
+    tests = tuple(changed_test_paths(staged, settings))
+    others = tuple(changed_code_paths(staged, settings))
     # the suite only runs when its verdict decides the phase (red or overshoot)
     decides = bool(tests) and not others and not dirty
     verdict = None

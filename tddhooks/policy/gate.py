@@ -76,6 +76,7 @@ def run_gate(
         _require_executable(name, result)
     from tddhooks.policy.verdicts import StepOutcome, Verdict
     from tddhooks.runners.base import TestReport
+    from tddhooks.runners.worktree_paths import to_work_tree
 
     steps: list[StepOutcome] = []
     report = TestReport()
@@ -96,7 +97,8 @@ def run_gate(
                 returncode=returncode,
                 timed_out=result.timed_out,
                 duration_s=round(result.duration_s, 3),
-                output_tail=result.output[-OUTPUT_TAIL_CHARS:],
+                # work-tree paths, not the snapshot's (runners/worktree_paths.py)
+                output_tail=to_work_tree(result.output[-OUTPUT_TAIL_CHARS:], workdir),
             )
         )
     green = bool(steps) and all(step.ok for step in steps) and report.green

@@ -48,6 +48,27 @@ class CommitFacts:
     target_subject: str | None = None  # fixup!/squash!/amend!: the subject of the commit found
     first_commit: bool = False  # no parent: the repository's first commit
     revert_exact: bool = False  # the diff undoes exactly the commit "This reverts commit" names
+    # source files outside the test globs whose test items / code items changed (policy/items.py)
+    test_item_paths: frozenset[str] = frozenset()
+    code_item_paths: frozenset[str] = frozenset()
+    # whether the judged tree has the kata description (without one, `Kata goal:` is free text)
+    has_kata: bool = True
+    # tests that fail in the parent's tree (a red start, a test committed red): a `fix:` that
+    # makes them pass needs no test of its own; the hooks fill it only once the tree is green
+    base_failing: frozenset[str] = frozenset()
+    # `git commit -a`: unstaging is undone by -a itself, so hints name other commands
+    commit_all: bool = False
+    # what the hints' skeletons say instead of placeholders (the commit-msg hook fills them)
+    hint: MessageHint | None = None
+
+
+@dataclass(frozen=True)
+class MessageHint:
+    """Real values for a message skeleton: the cycle, the goal, the runner's verification."""
+
+    step: int
+    goal: str
+    verification: tuple[str, ...] = ()
 
 
 def is_test_path(path: str, settings: PolicySettings) -> bool:
@@ -68,8 +89,13 @@ def split_paths(changes: Sequence[Change], settings: PolicySettings) -> tuple[li
 
 
 def changed_test_paths(facts: CommitFacts, cfg: PolicySettings) -> list[str]:
-    """The changed paths whose TEST items changed (path-based: the test path globs)."""
-    return [change.path for change in facts.changes if is_test_path(change.path, cfg)]
+    """The changed paths whose TEST items changed: test files (the test path globs), and
+    source files whose test items changed (unit tests beside the code, policy/items.py)."""
+    return [
+        change.path
+        for change in facts.changes
+        if is_test_path(change.path, cfg) or change.path in facts.test_item_paths
+    ]
 
 
 def changed_build_paths(facts: CommitFacts, cfg: PolicySettings) -> list[str]:
@@ -84,7 +110,8 @@ def changed_build_paths(facts: CommitFacts, cfg: PolicySettings) -> list[str]:
 
 def changed_code_paths(facts: CommitFacts, cfg: PolicySettings) -> list[str]:
     """The changed paths whose CODE items changed: source files (the runner's source globs or
-    the language's code suffixes) that are neither test paths nor build files."""
+    the language's code suffixes) that are neither test paths nor build files, and not a
+    source file of which only test items changed (a unit test added beside the code)."""
     suffixes = CODE_SUFFIXES.get(cfg.language, ())
     build = set(changed_build_paths(facts, cfg))
     return [
@@ -93,7 +120,33 @@ def changed_code_paths(facts: CommitFacts, cfg: PolicySettings) -> list[str]:
         if change.path not in build
         and not is_test_path(change.path, cfg)
         and (change.path.endswith(suffixes) or matches_any(change.path, cfg.source_paths))
+        and (change.path not in facts.test_item_paths or change.path in facts.code_item_paths)
     ]
+
+
+def leave_out_hint(drop: Sequence[str], keep: Sequence[str], facts: CommitFacts) -> str:
+    """A command that, run as printed, leaves `drop` out of the commit: unstage whole files;
+    for a file holding both kept and dropped items, unstage hunk by hunk; after `git commit
+    -a` (which would stage everything again) commit only the paths to keep."""
+    shown = list(drop[:_MAX_LISTED])
+    if facts.commit_all:
+        whole = [path for path in keep if path not in drop]
+        if whole and len(whole) == len(keep):
+            return (
+                f"commit only the rest, without -a: git commit {' '.join(whole[:_MAX_LISTED])} "
+                "(the left-out changes stay in your work tree)"
+            )
+        return (
+            "stage by hand instead of -a: git add -p, then git commit without -a "
+            f"(answer n for the changes in {' '.join(shown)})"
+        )
+    both = [path for path in shown if path in keep]
+    whole = [path for path in shown if path not in keep]
+    parts = [f"git restore --staged {' '.join(whole)}"] if whole else []
+    parts += (
+        [f"git restore --staged -p {' '.join(both)}, answering y to those hunks"] if both else []
+    )
+    return f"unstage it ({' and '.join(parts)})"
 
 
 def removed_tests(facts: CommitFacts, cfg: PolicySettings) -> list[str]:
@@ -221,7 +274,7 @@ def _prefixed(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Fo
         )
     from tddhooks.policy.compose import example_header, suggest_type  # only to explain
 
-    example = example_header(subject, suggest_type(facts.changes, cfg), cfg.types)
+    example = example_header(subject, suggest_type(facts.changes, cfg, facts), cfg.types)
     allowed = ", ".join(cfg.types) or "any lowercase word"
     yield problem, f'start the subject with an allowed type ({allowed}); e.g. "{example}"'
 
@@ -243,12 +296,14 @@ _CONTEXT_RULES: dict[str, tuple[Callable[[str], bool], str]] = {
     "Step": (_valid_step, "the cycle number, a positive integer (`tddhooks status` shows it)"),
     "Kata goal": (bool, "one sentence from the kata"),
 }
+# a skeleton bullet pasted unchanged: `<why this change now>`, `src/lib.rs: <intent>`
+_PLACEHOLDER_RE = re.compile(r"^(?:[^<>]*:\s*)?<[^<>]+>$")
 
 
 def _explained_role(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> str:
     from tddhooks.policy.compose import infer_role  # only to explain a rejection
 
-    return _canonical_role(msg.fields.get("Role", "")) or infer_role(facts.changes, cfg)
+    return _canonical_role(msg.fields.get("Role", "")) or infer_role(facts.changes, cfg, facts)
 
 
 def _sections(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Found:
@@ -257,6 +312,11 @@ def _sections(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Fo
         return
     missing = [name for name in SECTION_NAMES if not msg.sections.get(name)]
     step = msg.fields.get("Step", "")
+    hint = facts.hint
+    known_step = str(hint.step) if hint else "<cycle number: `tddhooks status` shows it>"
+    known_goal = (hint.goal if hint else "") or (
+        "<one sentence from the kata>" if facts.has_kata else ""
+    )
     if missing:
         absent = [name for name in missing if name not in msg.sections]
         empty = [name for name in missing if name in msg.sections]
@@ -273,17 +333,31 @@ def _sections(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Fo
             + section_skeleton(
                 missing,
                 role=role,
-                step=step if _valid_step(step) else "<cycle number, e.g. 1>",
-                goal=msg.fields.get("Kata goal") or "<one sentence from the kata>",
+                step=step if _valid_step(step) else known_step,
+                goal=msg.fields.get("Kata goal") or known_goal,
                 paths=[change.path for change in facts.changes][:_MAX_LISTED],
+                verification=list(hint.verification) if hint else [],
             ),
+        )
+    pasted = [
+        f"{name}: {bullet}"
+        for name in SECTION_NAMES
+        for bullet in msg.sections.get(name, [])
+        if _PLACEHOLDER_RE.match(bullet.strip())
+    ]
+    if pasted:
+        yield (
+            f"placeholder left in the message: {_listing(pasted)}",
+            "replace each <…> with what this commit really does (why, and per file its intent)",
         )
     if "Context" in missing:
         return
     for key, (valid, requirement) in _CONTEXT_RULES.items():
+        if key == "Kata goal" and not facts.has_kata:
+            continue  # no kata description: the goal is free text, or left out
         value = msg.fields.get(key)
         if value is None or not valid(value):
-            examples = {"Role": "", "Step": "1", "Kata goal": "<one sentence from the kata>"}
+            examples = {"Role": "", "Step": known_step, "Kata goal": known_goal}
             examples["Role"] = _explained_role(msg, facts, cfg)
             problem = f"{key} must be {requirement}, got '{value}'"
             if value is None:
@@ -297,10 +371,6 @@ def _name_delta(facts: CommitFacts) -> str:
     parts = [f"added {_listing(added)}"] if added else []
     parts += [f"removed {_listing(removed)}"] if removed else []
     return "; ".join(parts)
-
-
-def _unstage(paths: Sequence[str]) -> str:
-    return "git restore --staged " + " ".join(paths[:_MAX_LISTED])
 
 
 def _type_for(tests: Sequence[str], code: Sequence[str], build: Sequence[str]) -> str:
@@ -327,10 +397,12 @@ def _type_rules(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> 
     names_changed = facts.test_names_after != facts.test_names_before
     removed = removed_tests(facts, cfg)
     globs = ", ".join(cfg.test_paths) or "none configured"
+    changed = [change.path for change in facts.changes]
     if tests and not scope.tests:
+        rest = [path for path in changed if path not in tests or path in code]
         yield (
             f"{kind}: commits may not change {_listing(tests)}",
-            f"commit the test change as test: or feat:, or unstage it ({_unstage(tests)})",
+            "commit the test change as test: or feat:, or " + leave_out_hint(tests, rest, facts),
         )
     elif scope.keep_names and names_changed:
         yield (
@@ -344,27 +416,31 @@ def _type_rules(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> 
             "remove tests in a test: commit of their own, then commit the rest",
         )
     if not scope.other:
-        others = [change.path for change in facts.changes if change.path not in tests]
+        # a file holding a unit test and changed code is not a test file for this
+        others = [path for path in changed if path not in tests or path in code]
         if others:
             yield (
                 f"{kind}: commits may change only test files (test paths: {globs}); "
                 f"{_listing(others)} {'is' if len(others) == 1 else 'are'} not",
-                "commit the code with its test as feat: or fix:, or unstage it "
-                f"({_unstage(others)})",
+                "commit the code with its test as feat: or fix:, or "
+                + leave_out_hint(others, tests, facts),
             )
         return
     if code and not scope.code:
         yield (
             f"{kind}: commits may not change source files: {_listing(code)}",
-            f"commit it as {fits}: (new behaviour with its test as feat: or fix:), or unstage "
-            f"it ({_unstage(code)})",
+            f"commit it as {fits}: (new behaviour with its test as feat: or fix:), or "
+            + leave_out_hint(code, [p for p in changed if p not in code or p in tests], facts),
         )
     if build and not scope.build:
         yield (
             f"{kind}: commits may not change the manifest or build files: {_listing(build)}",
-            f"commit it as {fits}:, or unstage it ({_unstage(build)})",
+            f"commit it as {fits}:, or "
+            + leave_out_hint(build, [p for p in changed if p not in build], facts),
         )
-    if kind in cfg.require_test_with and not tests and not names_changed:
+    # a fix for tests that are committed already and fail in the parent needs no test of its own
+    fixes_red = kind == "fix" and bool(facts.base_failing)
+    if kind in cfg.require_test_with and not tests and not names_changed and not fixes_red:
         yield (
             f"{kind}: commits must add or change a test, and no test file is staged "
             f"(test paths: {globs})",

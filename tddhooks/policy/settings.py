@@ -16,9 +16,11 @@ from pathlib import Path
 
 from tddhooks import __version__, git
 from tddhooks.errors import ConfigError
+from tddhooks.vocabulary import LANGUAGE_FILES, languages_of
 
 TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~10 ms; mypy reads it
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
     from tddhooks.config import TddConfig
@@ -53,6 +55,32 @@ class PolicySettings:
         return rule not in self.disabled_rules
 
 
+def resolve_tool(cmd: Sequence[str], root: Path) -> tuple[str, ...]:
+    """A command whose program is a relative path (`.venv/bin/python -m pytest`, as
+    docs/runners.md recommends) names the project's own tool: the gate runs in a snapshot of
+    the committed tree, which has no `.venv`, so the program is resolved against the work tree.
+    A bare name (`cargo`) is left to PATH."""
+    if not cmd:
+        return ()
+    program = cmd[0]
+    if "/" in program and not Path(program).is_absolute():
+        program = str((root / program).absolute())
+    return (program, *cmd[1:])
+
+
+def with_resolved_tools(settings: PolicySettings, root: Path) -> PolicySettings:
+    """settings with every command's relative program resolved against the work tree at root."""
+    from dataclasses import replace
+
+    return replace(
+        settings,
+        fmt_check=resolve_tool(settings.fmt_check, root),
+        fmt_fix=resolve_tool(settings.fmt_fix, root),
+        lint=resolve_tool(settings.lint, root),
+        test=resolve_tool(settings.test, root),
+    )
+
+
 def _from_config(config: TddConfig) -> PolicySettings:
     from tddhooks.runners import get_runner
 
@@ -81,34 +109,62 @@ def _from_config(config: TddConfig) -> PolicySettings:
 
 
 def settings_from_text(
-    text: str | None, where: str = CONFIG_NAME, *, first: bool = False
+    text: str | None,
+    where: str = CONFIG_NAME,
+    *,
+    first: bool = False,
+    detected: dict[str, list[str]] | None = None,
 ) -> PolicySettings:
     """Settings from the text of a tdd.yaml (None: there is none, the defaults apply).
 
     first: the tdd.yaml is the first one the history gets (its parent has none); only its
-    language and kata file apply, with that runner's default rules and commands."""
+    language and kata file apply, with that runner's default rules and commands.
+    detected: language -> manifest files of the judged tree (runners.languages_of): they pick
+    the language when tdd.yaml does not say it; two languages ask for `language:`."""
     from tddhooks.config import TddConfig, parse_config
 
     config = TddConfig() if text is None else parse_config(text, Path(where))
+    if "language" not in config.model_fields_set and detected:
+        from tddhooks.runners import language_from
+
+        language = language_from(detected, where)
+        if language:
+            config = config.model_copy(update={"language": language})
     if first:
         config = TddConfig(language=config.language, kata_description=config.kata_description)
     return _from_config(config)
 
 
+_LANGUAGE_NAMES = tuple(sorted({name for names in LANGUAGE_FILES.values() for name in names}))
+
+
+def _top_entries(root: Path, rev: str | None, index_file: str | None) -> dict[str, str]:
+    """tdd.yaml and the language files at the top of commit `rev` (or of the index when rev is
+    None): name -> the git listing's metadata. One git call."""
+    names = ["--", CONFIG_NAME, *_LANGUAGE_NAMES]
+    if rev is None:
+        result = git.run_git(
+            ["ls-files", "-s", "-z", *names], root, env_extra=git.index_env(index_file)
+        )
+    else:
+        result = git.run_git(["ls-tree", "-z", rev, *names], root)
+    found: dict[str, str] = {}
+    for entry in result.stdout.split("\0"):
+        meta, _, path = entry.partition("\t")
+        if path:
+            found[path] = meta
+    return found
+
+
+def _blob_in(entries: dict[str, str], rev: str | None) -> str | None:
+    meta = entries.get(CONFIG_NAME)
+    return None if meta is None else _regular_blob(meta, rev)
+
+
 def policy_blob(root: Path, rev: str | None, index_file: str | None = None) -> str | None:
     """Blob id of tdd.yaml in commit `rev`, or in the index (index_file) when rev is None; None
     when there is none. One git call."""
-    if rev is None:
-        result = git.run_git(
-            ["ls-files", "-s", "-z", "--", CONFIG_NAME], root, env_extra=git.index_env(index_file)
-        )
-    else:
-        result = git.run_git(["ls-tree", "-z", rev, "--", CONFIG_NAME], root)
-    for entry in result.stdout.split("\0"):
-        meta, _, path = entry.partition("\t")
-        if path == CONFIG_NAME:
-            return _regular_blob(meta, rev)
-    return None
+    return _blob_in(_top_entries(root, rev, index_file), rev)
 
 
 def _regular_blob(meta: str, rev: str | None) -> str:
@@ -141,19 +197,27 @@ def settings_at(
 
     The commit's own tree is `own` (a commit id, for audit) or the index (index_file). Parsed
     settings are cached in cache_dir by blob id (a blob never changes)."""
-    blob = policy_blob(root, base, index_file) if base is not None else None
+    base_entries = _top_entries(root, base, index_file) if base is not None else None
+    blob = None if base_entries is None else _blob_in(base_entries, base)
     first = False
+    own_entries = None
     if blob is None:
-        blob = policy_blob(root, own, index_file)
+        own_entries = _top_entries(root, own, index_file)
+        blob = _blob_in(own_entries, own)
         first = base is not None and blob is not None
-    name = f"{'first-' if first else ''}{blob or 'none'}.json"
+    # the language files of the parent decide (the policy is the parent's); a root commit's own
+    detected = languages_of(base_entries if base_entries is not None else (own_entries or {}))
+    tag = "+".join(sorted(detected)) or "none"
+    name = f"{'first-' if first else ''}{blob or 'none'}-{tag}.json"
     cache_file = None if cache_dir is None else cache_dir / SETTINGS_CACHE / name
     if cache_file is not None:
         cached = _read_cached(cache_file)
         if cached is not None:
-            return cached
+            return with_resolved_tools(cached, root)
     text = None if blob is None else git.run_git(["cat-file", "blob", blob], root).stdout
-    settings = settings_from_text(text, f"{CONFIG_NAME} ({blob or 'none'})", first=first)
+    settings = settings_from_text(
+        text, f"{CONFIG_NAME} ({blob or 'none'})", first=first, detected=detected
+    )
     if cache_file is not None:
         with contextlib.suppress(OSError):
             cache_file.parent.mkdir(parents=True, exist_ok=True)
@@ -161,7 +225,7 @@ def settings_at(
                 json.dumps({"version": __version__, "settings": asdict(settings)}),
                 encoding="utf-8",
             )
-    return settings
+    return with_resolved_tools(settings, root)
 
 
 def _read_cached(cache_file: Path) -> PolicySettings | None:
@@ -185,5 +249,5 @@ def load_settings(root: Path, cache_dir: Path | None = None) -> PolicySettings:
     if git.find_root(root) is None:
         from tddhooks.config import load_config
 
-        return _from_config(load_config(root))
+        return with_resolved_tools(_from_config(load_config(root)), root)
     return settings_at(root, git.head(root), cache_dir)

@@ -70,10 +70,15 @@ def _tests_by_lines(path: str, text: str) -> Iterator[str]:
 
 
 def python_test_names(files: Mapping[str, str]) -> set[str]:
-    """pytest node ids ('<path>::<name>', '<path>::<Class>::<name>') of test modules given."""
+    """pytest node ids ('<path>::<name>', '<path>::<Class>::<name>') of the modules given that
+    pytest collects: its python_files patterns come from a pyproject.toml / pytest.ini among
+    `files` when one is given, else pytest's defaults."""
+    from tddhooks.runners.python_items import collected, python_files
+
+    patterns = python_files(files)
     names: set[str] = set()
     for path, text in files.items():
-        if not is_test_module(path):
+        if not collected(path, patterns):
             continue
         try:
             tree = ast.parse(text)

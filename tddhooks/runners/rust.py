@@ -76,11 +76,14 @@ def code_only(text: str) -> str:
 
 
 def rust_test_names(files: Mapping[str, str]) -> set[str]:
-    """'<path>::<fn>' for every #[test] function in the .rs files given (path -> text)."""
+    """'<path>::<module path in the file>::<fn>' for every #[test] function in the .rs files
+    given (path -> text): `src/lib.rs::tests::adds_two`, `tests/add.rs::adds_two`."""
+    from tddhooks.runners.rust_items import read_items
+
     names: set[str] = set()
     for path, text in files.items():
-        if path.endswith(".rs"):
-            names.update(f"{path}::{m['name']}" for m in _TEST_FN.finditer(code_only(text)))
+        if path.endswith(".rs") and "test" in text:
+            names.update(f"{path}::{test.name}" for test in read_items(text).tests)
     return names
 
 
@@ -106,7 +109,7 @@ def _toolchain_version() -> str:
 
 
 class RustRunner:
-    """cargo, rustfmt and clippy; tests live in tests/*.rs (integration tests)."""
+    """cargo, rustfmt and clippy; tests live in tests/*.rs and in `#[cfg(test)]` modules."""
 
     name = "rust"
     test_globs: tuple[str, ...] = ("tests/**",)

@@ -128,3 +128,23 @@ def test_a_repository_without_commits_has_nothing_to_audit(make_repo: MakeRepo) 
     result = audit(repo)
     assert result.exit_code == 0
     assert "0 commit(s) checked" in result.output
+
+
+def test_a_feature_whose_test_sits_beside_the_code_is_not_flagged(make_repo: MakeRepo) -> None:
+    pyproject = FILES["pyproject.toml"].replace(
+        'pythonpath = ["src"]', 'pythonpath = ["src"]\npython_files = ["test_*.py", "ops.py"]'
+    )
+    repo = make_repo({**FILES, "pyproject.toml": pyproject})
+    ops = (
+        "def sub(a: int, b: int) -> int:\n    return a - b\n\n\n"
+        "def test_sub() -> None:\n    assert sub(5, 3) == 2\n"
+    )
+    commit(repo, {"src/calc/ops.py": ops}, feat_message("subtract", 1, ["src/calc/ops.py"]))
+    result = audit(repo, "HEAD~1..HEAD")
+    assert result.exit_code == 0, result.output
+    # the same change without the test beside it is a feature without a test
+    commit(repo, {"src/calc/ops.py": ops.replace("a - b", "a - b + 0")}, feat_message(
+        "subtract again", 2, ["src/calc/ops.py"]))  # fmt: skip
+    flagged = audit(repo, "HEAD~1..HEAD")
+    assert flagged.exit_code == 1
+    assert "must add or change a test" in flagged.output

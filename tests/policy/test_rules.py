@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import shlex
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from tddhooks.git import Change
 from tddhooks.policy.message import parse_message
 from tddhooks.policy.rules import (
     CommitFacts,
+    MessageHint,
     Violation,
     check_message,
     format_rejection,
@@ -220,12 +222,32 @@ def test_sections_missing_shows_the_skeleton_to_add() -> None:
         "add after a blank line below the subject (each point a '- ' bullet):\n"
         "Context:\n"
         "- Role: Implementor\n"
-        "- Step: <cycle number, e.g. 1>\n"
+        "- Step: <cycle number: `tddhooks status` shows it>\n"
         "- Kata goal: <one sentence from the kata>\n\n"
         "Rationale:\n- <why this change now>\n\n"
         "Diff summary:\n- tests/roman.rs: <intent>\n- src/lib.rs: <intent>\n\n"
-        "Verification:\n- <test summary, e.g. cargo test: 7 passed, 0 failed; clippy clean>"
+        "Verification:\n- <the green gate's summary: `tddhooks status` shows it>"
     )
+
+
+def test_the_skeleton_carries_the_real_values_when_known() -> None:
+    known = replace(FEATURE, hint=MessageHint(3, "Numbers up to 10.", ("pytest: 4 passed",)))
+    hint = check("feat(roman): convert 4\n\nSome prose.\n", known)[0].hint
+    assert "- Step: 3\n- Kata goal: Numbers up to 10.\n" in hint
+    assert "Verification:\n- pytest: 4 passed" in hint
+    assert "e.g." not in hint
+    without_kata = replace(FEATURE, has_kata=False)
+    assert "Kata goal" not in check("feat(roman): convert 4\n", without_kata)[0].hint
+
+
+def test_a_skeleton_pasted_unchanged_is_rejected() -> None:
+    hint = check("feat(roman): convert 4\n", FEATURE)[0].hint
+    pasted = "feat(roman): convert 4\n\n" + hint.split("\n", 1)[1].replace(
+        "<cycle number: `tddhooks status` shows it>", "2"
+    ).replace("<one sentence from the kata>", "Roman numerals.")
+    violations = check(pasted, FEATURE)
+    assert [v.rule for v in violations] == ["sections"]
+    assert violations[0].message.startswith("placeholder left in the message: Rationale: <why")
 
 
 def test_sections_empty_and_missing_listed_separately() -> None:
@@ -254,17 +276,17 @@ def test_sections_empty_and_missing_listed_separately() -> None:
         (
             "- Role: Implementor\n- Step: 0\n- Kata goal: G.",
             "Step must be the cycle number, a positive integer",
-            'write "- Step: 1" under Context:',
+            'write "- Step: <cycle number: `tddhooks status` shows it>" under Context:',
         ),
         (
             "- Role: Implementor\n- Step: two\n- Kata goal: G.",
             "got 'two'",
-            'write "- Step: 1" under Context:',
+            'write "- Step: <cycle number: `tddhooks status` shows it>" under Context:',
         ),
         (
             "- Role: Implementor\n- Step: ３\n- Kata goal: G.",
             "got '３'",
-            'write "- Step: 1" under Context:',
+            'write "- Step: <cycle number: `tddhooks status` shows it>" under Context:',
         ),
         (
             "- Role: Implementor\n- Step: 1\n- Kata goal:",

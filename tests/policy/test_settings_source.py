@@ -10,8 +10,8 @@ import pytest
 from conftest import git, write_files
 
 from tddhooks.errors import ConfigError
+from tddhooks.policy.amend import is_amend_args
 from tddhooks.policy.settings import load_settings, settings_at
-from tddhooks.policy.source import is_amend
 
 MakeRepo = Callable[..., Path]
 LOOSE = "policy:\n  disabled_rules: [green]\nci:\n  timeout_s: 7\n"
@@ -26,11 +26,12 @@ LOOSE = "policy:\n  disabled_rules: [green]\nci:\n  timeout_s: 7\n"
         (["--a"], False),
         (["--all"], False),
         (["-m", "x", "--", "--amend"], False),
+        (["-m", "--amend"], False),
         ([], False),
     ],
 )
 def test_is_amend_reads_gits_own_prefix_rule(args: list[str], expected: bool) -> None:
-    assert is_amend(args) is expected
+    assert is_amend_args(["commit", *args], lambda _name: None) is expected
 
 
 def test_the_work_tree_file_never_counts(make_repo: MakeRepo) -> None:

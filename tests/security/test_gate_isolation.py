@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -47,7 +48,7 @@ def _staged_tree(repo: Path) -> str:
     return git(repo, "write-tree").stdout.strip()
 
 
-def _assert_rejected_red(repo: Path, before: str, result: object) -> None:
+def _assert_rejected_red(repo: Path, before: str, result: subprocess.CompletedProcess[str]) -> None:
     assert result.returncode == 1, result.stderr
     assert "[green]" in result.stderr or "green" in result.stderr
     assert head(repo) == before
