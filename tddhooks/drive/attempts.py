@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from tddhooks.agents.context import TurnContext, build_messages, estimate_tokens
 from tddhooks.agents.edits import AgentAnswer, AnswerInvalid, FileEdit, normalize_path
+from tddhooks.agents.schemas import answer_schema
 from tddhooks.drive.console import Display, model_label
 from tddhooks.drive.steplog import (
     AttemptRecord,
@@ -154,7 +155,9 @@ def _ask(
     on_delta = crew.display.delta if crew.display.live else None
     try:
         with crew.display.thinking(role, crew.model_of(role)):
-            result = client.complete(messages, role=role, on_delta=on_delta)
+            result = client.complete(
+                messages, role=role, on_delta=on_delta, schema=answer_schema(role)
+            )
     except UnusableAnswer as error:
         if error.result is None:
             raise
@@ -164,7 +167,7 @@ def _ask(
         return None, result
     _account(crew, role, cycle, result, record)
     try:
-        answer = _parse(result.content)
+        answer = _parse(result.content, role)
     except AnswerInvalid as error:
         record.failure = error.message
         return None, result
@@ -173,10 +176,10 @@ def _ask(
     return answer, result
 
 
-def _parse(text: str) -> AgentAnswer:
+def _parse(text: str, role: str) -> AgentAnswer:
     from tddhooks.agents.edits import parse_answer
 
-    return parse_answer(text)
+    return parse_answer(text, role)
 
 
 def _account(crew: Crew, role: str, cycle: int, result: ChatResult, record: AttemptRecord) -> None:

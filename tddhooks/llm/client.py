@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from tddhooks.errors import LLMAnswerError, LLMError, TddhooksError
 from tddhooks.llm.cache import AnswerCache, CachedAnswer
+from tddhooks.llm.formats import FormatMemory, ResponseForm, is_refusal, request_format
 from tddhooks.llm.providers import REPLAY
 from tddhooks.llm.usage import estimate_tokens
 
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
     from tddhooks.llm.replay import Recorder, ReplaySession
     from tddhooks.llm.settings import ModelSettings
 
-JSON_OBJECT = {"type": "json_object"}
 Delta = Callable[[str], None]
 Messages = list[dict[str, str]]
 
@@ -77,6 +77,7 @@ class ChatClient:
         backoff_base_s: float = 0.5,
         backoff_cap_s: float = 8.0,
         connect_timeout_s: float = 10.0,
+        formats: FormatMemory | None = None,
     ) -> None:
         if settings.provider == REPLAY and replay is None:
             from tddhooks.llm.replay import load_session
@@ -89,29 +90,37 @@ class ChatClient:
         self._sleep = sleep
         self._backoff = (backoff_base_s, backoff_cap_s)
         self._connect_timeout_s = min(connect_timeout_s, settings.timeout_s)
-        self._json_mode = settings.json_mode
+        self.formats = formats if formats is not None else FormatMemory()
         self._sdk: openai.OpenAI | None = None
 
     def complete(
-        self, messages: Messages, *, role: str, on_delta: Delta | None = None
+        self,
+        messages: Messages,
+        *,
+        role: str,
+        on_delta: Delta | None = None,
+        schema: dict[str, Any] | None = None,
     ) -> ChatResult:
         """One completion from the replay session, the cache, or the model (with retries); raises
-        LLMError (the endpoint) or UnusableAnswer/TruncatedAnswer (the answer)."""
+        LLMError (the endpoint) or UnusableAnswer/TruncatedAnswer (the answer). `schema` is the
+        answer's JSON schema, sent in the most precise form the endpoint takes (llm/formats.py)."""
         start = time.monotonic()
         settings = self.settings
         if self.replay is not None:
             entry = self.replay.next_entry(role, messages)
             result = _fresh(messages, entry.answer, "stop", entry)
             return self._deliver(result, messages, role, start, on_delta)
-        response_format = JSON_OBJECT if self._json_mode else None
+        # keyed by the form asked for, not the one an endpoint fell back to: a replay from the
+        # cache knows nothing of the fallback and must find the same answers
+        asked = request_format(settings.response_format, schema, _schema_name(role))
         key = AnswerCache.key_for(
-            settings.base_url, settings.model, settings.temperature, messages, response_format
+            settings.base_url, settings.model, settings.temperature, messages, asked
         )
         cached = self.cache.get(key) if self.cache is not None else None
         if cached is not None:
             result = ChatResult(**asdict(cached), cached=True, latency_s=0.0, cache_key=key)
             return self._deliver(result, messages, role, start, on_delta)
-        result = replace(self._with_retries(messages, response_format, on_delta), cache_key=key)
+        result = replace(self._with_retries(messages, schema, role, on_delta), cache_key=key)
         self._check(result, role)
         if self.cache is not None:
             kept = {name: getattr(result, name) for name in CachedAnswer.__dataclass_fields__}
@@ -160,23 +169,38 @@ class ChatClient:
             )
         return self._sdk
 
+    def _form(self) -> ResponseForm:
+        settings = self.settings
+        return self.formats.form_for(settings.base_url, settings.model, settings.response_format)
+
     def _with_retries(
-        self, messages: Messages, response_format: dict[str, str] | None, on_delta: Delta | None
+        self,
+        messages: Messages,
+        schema: dict[str, Any] | None,
+        role: str,
+        on_delta: Delta | None,
     ) -> ChatResult:
         import openai
 
-        attempt = 0
+        attempt, form, settings = 0, self._form(), self.settings
+        if schema is None and form in ("json_schema", "json_object_schema"):
+            form = "json_object"  # nothing to send but JSON mode
         while True:
+            response_format = request_format(form, schema, _schema_name(role))
             try:
                 return self._call(messages, response_format, on_delta)
-            except openai.BadRequestError as error:
-                if response_format is None:
-                    raise translate_error(error, self.settings) from error
-                # some servers reject response_format: ask again without it, for this client
-                self._json_mode = False
-                response_format = None
-            except (openai.RateLimitError, openai.InternalServerError,
-                    openai.APIConnectionError) as error:  # fmt: skip
+            except openai.APIStatusError as error:
+                if is_refusal(error.status_code, _detail(error, settings), form):
+                    # the endpoint does not take this form: the next one, for the whole drive
+                    form = self.formats.refused(settings.base_url, settings.model, form)
+                    continue
+                if not isinstance(error, (openai.RateLimitError, openai.InternalServerError)):
+                    raise translate_error(error, settings) from error
+                if attempt >= settings.max_retries:
+                    raise translate_error(error, settings, attempts=attempt + 1) from error
+                self._sleep(self._delay(attempt, error))
+                attempt += 1
+            except openai.APIConnectionError as error:
                 if attempt >= self.settings.max_retries:
                     raise translate_error(error, self.settings, attempts=attempt + 1) from error
                 self._sleep(self._delay(attempt, error))
@@ -194,7 +218,7 @@ class ChatClient:
         return float(min(delay, cap))
 
     def _call(
-        self, messages: Messages, response_format: dict[str, str] | None, on_delta: Delta | None
+        self, messages: Messages, response_format: dict[str, Any] | None, on_delta: Delta | None
     ) -> ChatResult:
         from openai import omit
 
@@ -234,6 +258,11 @@ class ChatClient:
                     on_delta(choice.delta.content)
                 finish = choice.finish_reason or finish
         return _fresh(messages, "".join(parts), finish, usage)
+
+
+def _schema_name(role: str) -> str:
+    """`json_schema.name`: letters, digits, _ and - only."""
+    return "".join(c if c.isalnum() or c in "_-" else "_" for c in role or "answer") + "_answer"
 
 
 def _detail(error: Exception, settings: ModelSettings) -> str:

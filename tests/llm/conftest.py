@@ -32,7 +32,7 @@ def make_settings(fake_openai: FakeOpenAI) -> SettingsFactory:  # noqa: F811
             "temperature": 0.2,
             "max_tokens": 256,
             "timeout_s": 5.0,
-            "json_mode": False,
+            "response_format": "text",
             "max_retries": 2,
             "role": "tester",
         }

@@ -68,11 +68,11 @@ def test_usage_is_estimated_when_the_api_reports_none(
     assert result.prompt_tokens == expected_prompt
 
 
-def test_json_mode_sends_response_format(
+def test_json_object_form_sends_response_format(
     fake_openai: FakeOpenAI, make_settings: SettingsFactory
 ) -> None:
     fake_openai.enqueue('{"a": 1}')
-    make_client(make_settings, json_mode=True).complete(MESSAGES, role="tester")
+    make_client(make_settings, response_format="json_object").complete(MESSAGES, role="tester")
     assert (fake_openai.chat_requests[0].body or {})["response_format"] == {"type": "json_object"}
 
 
@@ -80,7 +80,7 @@ def test_a_server_that_rejects_response_format_is_asked_again_without_it(
     fake_openai: FakeOpenAI, make_settings: SettingsFactory
 ) -> None:
     fake_openai.enqueue(Fail(400, "response_format json_object is not supported"), '{"a": 1}', "b")
-    client = make_client(make_settings, json_mode=True)
+    client = make_client(make_settings, response_format="json_object")
     assert client.complete(MESSAGES, role="tester").content == '{"a": 1}'
     bodies = [request.body or {} for request in fake_openai.chat_requests]
     assert "response_format" in bodies[0]
