@@ -77,7 +77,7 @@ class Tried:
     subject: str | None = None
     test_names: tuple[str, ...] = ()
     done_reason: str | None = None
-    cache_key: str = ""  # of the answer that landed (a set-aside test makes it a bad answer)
+    cache_key: str = ""  # the cache slot of the answer that landed
 
 
 Judge = Callable[[AgentAnswer, AttemptRecord], Tried]
@@ -230,9 +230,6 @@ def run_attempts(
         failure = first_lines(tried.failure or tried.outcome)
         record.failure = failure
         crew.failed_attempts += 1
-        if result is not None:
-            # a retry must not get the same bad answer back from the cache
-            crew.clients[role].mark_bad(result.cache_key)
         crew.display.emit(
             "attempt-failed", role=role, attempt=number, outcome=tried.outcome, reason=failure
         )

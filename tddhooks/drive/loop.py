@@ -44,7 +44,6 @@ class Drive:
         self.turns = 0
         self.cycles_done = 0
         self.cycle_active = False  # this run has worked on the current cycle
-        self.tester_answer = ""  # cache key of the answer behind the test handed over last
         self.tester_hints: tuple[str, ...] = ()  # what the supervisor cannot tell the tester
 
     def run(self) -> DriveSummary:
@@ -163,7 +162,7 @@ class Drive:
             if result.outcome == "gave-up":
                 self._close_cycle(committed=False)
             elif result.outcome == "handed-over":
-                self.tester_answer, self.tester_hints = result.cache_key, ()
+                self.tester_hints = ()
             return True
         if role == "implementor":
             result = implementor_turn(crew, info, verdict)
@@ -197,9 +196,8 @@ class Drive:
         decision = crew.decide(crew.supervisor.record_implementor_stuck(result.test_names))
         paths = staged_tests(root)
         directory = workspace.set_aside(root, info.cycle, paths)
-        # that test was too big a step: the same prompt must not get the same answer back
-        if "tester" in crew.clients:
-            crew.clients["tester"].mark_bad(self.tester_answer)
+        # that test was too big a step; if the tester is asked the same again, the cache
+        # serves the next answer of that request (cache.py), never this one again
         if decision.action == "preparatory-refactor" and not self._plays("refactorer"):
             # the person plays the refactorer: ask the tester for a smaller step instead
             decision = crew.decide(

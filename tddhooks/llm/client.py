@@ -114,23 +114,23 @@ class ChatClient:
         # cache knows nothing of the fallback and must find the same answers
         asked = request_format(settings.response_format, schema, _schema_name(role))
         key = AnswerCache.key_for(
-            settings.base_url, settings.model, settings.temperature, messages, asked
-        )
+            settings.base_url, settings.model, settings.temperature, messages, asked,
+            settings.max_tokens,
+        )  # fmt: skip
+        # the n-th identical request of this drive gets the n-th stored answer (cache.py)
+        key = self.cache.next_slot(key) if self.cache is not None else key
         cached = self.cache.get(key) if self.cache is not None else None
         if cached is not None:
             result = ChatResult(**asdict(cached), cached=True, latency_s=0.0, cache_key=key)
+            self._check(result, role)  # a cut-off answer is cut off again, offline too
             return self._deliver(result, messages, role, start, on_delta)
         result = replace(self._with_retries(messages, schema, role, on_delta), cache_key=key)
-        self._check(result, role)
         if self.cache is not None:
+            # every answer is kept, a cut-off or empty one too: a replay must meet it again
             kept = {name: getattr(result, name) for name in CachedAnswer.__dataclass_fields__}
             self.cache.put(key, CachedAnswer(**kept))
+        self._check(result, role)
         return self._deliver(result, messages, role, start, None)
-
-    def mark_bad(self, cache_key: str) -> None:
-        """The caller found the answer unusable: a retry must not get it from the cache again."""
-        if self.cache is not None and cache_key:
-            self.cache.mark_bad(cache_key)
 
     def _check(self, result: ChatResult, role: str) -> None:
         limit = self.settings.max_tokens

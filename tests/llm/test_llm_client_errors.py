@@ -126,7 +126,7 @@ def test_no_choices_is_an_unusable_answer(
         make_client(make_settings).complete(MESSAGES, role="tester")
 
 
-def test_an_empty_answer_is_unusable_and_not_cached(
+def test_an_empty_answer_is_unusable_and_the_repeat_asks_the_model(
     fake_openai: FakeOpenAI, make_settings: SettingsFactory, answer_cache: AnswerCache
 ) -> None:
     fake_openai.enqueue(Reply("  \n", prompt_tokens=5, completion_tokens=1), "now")
@@ -150,7 +150,7 @@ def test_a_cut_off_answer_names_the_setting_to_raise(
     assert "roles.implementor.max_tokens" in (caught.value.fix or "")
     assert caught.value.result is not None
     assert caught.value.result.completion_tokens == 7
-    # a cut-off answer is never cached: the next identical request asks the model
+    # the next identical request of the drive is a new occurrence: it asks the model
     assert client.complete(MESSAGES, role="implementor").content == '{"plan": "whole"}'
 
 
@@ -177,3 +177,20 @@ def test_an_unreachable_host(make_settings: SettingsFactory) -> None:
     assert f"cannot reach {url} after 3 attempts" in caught.value.message
     assert "refused" in caught.value.message.lower()
     assert sleeps == [0.5, 1.0]
+
+
+def test_a_cut_off_answer_is_kept_and_cut_off_again_in_a_replay(
+    fake_openai: FakeOpenAI, make_settings: SettingsFactory, answer_cache: AnswerCache
+) -> None:
+    fake_openai.enqueue(Reply('{"plan": "half', finish_reason="length"))
+    with pytest.raises(TruncatedAnswer):
+        make_client(make_settings, answer_cache).complete(MESSAGES, role="tester")
+    fake_openai.stop()
+    replay = AnswerCache(answer_cache.directory)
+    try:
+        with pytest.raises(TruncatedAnswer) as caught:
+            make_client(make_settings, replay).complete(MESSAGES, role="tester")
+    finally:
+        replay.close()
+    assert caught.value.result is not None
+    assert caught.value.result.cached
