@@ -1,4 +1,5 @@
-"""The one place that talks to a model: the official openai SDK, our retries, the cache, replay.
+"""The one place that talks to a model: the official openai SDK (its own retries and backoff),
+the cache, replay.
 
 `openai` is imported on the first real call (it costs ~0.6 s and more to import).
 """
@@ -73,9 +74,6 @@ class ChatClient:
         *,
         replay: ReplaySession | None = None,
         recorder: Recorder | None = None,
-        sleep: Callable[[float], None] = time.sleep,
-        backoff_base_s: float = 0.5,
-        backoff_cap_s: float = 8.0,
         connect_timeout_s: float = 10.0,
         formats: FormatMemory | None = None,
     ) -> None:
@@ -87,8 +85,6 @@ class ChatClient:
         self.cache = None if replay is not None else cache  # a replay is already deterministic
         self.replay = replay
         self.recorder = recorder
-        self._sleep = sleep
-        self._backoff = (backoff_base_s, backoff_cap_s)
         self._connect_timeout_s = min(connect_timeout_s, settings.timeout_s)
         self.formats = formats if formats is not None else FormatMemory()
         self._sdk: openai.OpenAI | None = None
@@ -165,7 +161,10 @@ class ChatClient:
                 base_url=self.settings.base_url,
                 api_key=self.settings.api_key or "not-needed",
                 timeout=openai.Timeout(self.settings.timeout_s, connect=self._connect_timeout_s),
-                max_retries=0,  # ours below: it knows our error messages and injectable sleep
+                # the SDK retries 408/409/429/5xx, timeouts and dropped connections with
+                # exponential backoff (0.5 s doubling, at most 8 s, jittered) and honours
+                # Retry-After (seconds or an HTTP date) and retry-after-ms up to 60 s
+                max_retries=self.settings.max_retries,
             )
         return self._sdk
 
@@ -180,45 +179,49 @@ class ChatClient:
         role: str,
         on_delta: Delta | None,
     ) -> ChatResult:
+        """The SDK's call with its retries; a structured-output form the endpoint has not taken
+        yet is tried once without retries, so a refusal (llama-cpp-python's is an HTTP 500)
+        falls back at once instead of being retried."""
         import openai
 
-        attempt, form, settings = 0, self._form(), self.settings
+        settings, form = self.settings, self._form()
         if schema is None and form in ("json_schema", "json_object_schema"):
             form = "json_object"  # nothing to send but JSON mode
-        while True:
+        while form != "text" and not self.formats.confirmed(settings.base_url, settings.model):
             response_format = request_format(form, schema, _schema_name(role))
             try:
-                return self._call(messages, response_format, on_delta)
+                result = self._call(messages, response_format, on_delta, retries=False)
             except openai.APIStatusError as error:
-                if is_refusal(error.status_code, _detail(error, settings), form):
-                    # the endpoint does not take this form: the next one, for the whole drive
-                    form = self.formats.refused(settings.base_url, settings.model, form)
-                    continue
-                if not isinstance(error, (openai.RateLimitError, openai.InternalServerError)):
-                    raise translate_error(error, settings) from error
-                if attempt >= settings.max_retries:
-                    raise translate_error(error, settings, attempts=attempt + 1) from error
-                self._sleep(self._delay(attempt, error))
-                attempt += 1
-            except openai.APIConnectionError as error:
-                if attempt >= self.settings.max_retries:
-                    raise translate_error(error, self.settings, attempts=attempt + 1) from error
-                self._sleep(self._delay(attempt, error))
-                attempt += 1
+                if not is_refusal(error.status_code, _detail(error, settings), form):
+                    break  # not about the form: ask again, with the SDK's retries
+                # the endpoint does not take this form: the next one, for the whole drive
+                form = self.formats.refused(settings.base_url, settings.model, form)
+                continue
+            except (openai.APIConnectionError, openai.APITimeoutError):
+                break
             except (openai.APIError, ValueError) as error:
-                raise translate_error(error, self.settings) from error
-
-    def _delay(self, attempt: int, error: Exception) -> float:
-        base, cap = self._backoff
-        delay = base * (2**attempt)
-        response = getattr(error, "response", None)  # connection errors have none
-        retry_after = str(getattr(response, "headers", {}).get("retry-after", ""))
-        if retry_after.replace(".", "", 1).isdigit():  # seconds; an HTTP date is ignored
-            delay = max(delay, float(retry_after))
-        return float(min(delay, cap))
+                raise translate_error(error, settings) from error
+            self.formats.accepted(settings.base_url, settings.model)
+            return result
+        try:
+            return self._call(messages, request_format(form, schema, _schema_name(role)), on_delta)
+        except (openai.RateLimitError, openai.InternalServerError,
+                openai.APIConnectionError) as error:  # fmt: skip
+            raise translate_error(error, settings, attempts=settings.max_retries + 1) from error
+        except openai.APIStatusError as error:
+            if error.status_code in (408, 409):  # the SDK retries these too
+                raise translate_error(error, settings, attempts=settings.max_retries + 1) from error
+            raise translate_error(error, settings) from error
+        except (openai.APIError, ValueError) as error:
+            raise translate_error(error, settings) from error
 
     def _call(
-        self, messages: Messages, response_format: dict[str, Any] | None, on_delta: Delta | None
+        self,
+        messages: Messages,
+        response_format: dict[str, Any] | None,
+        on_delta: Delta | None,
+        *,
+        retries: bool = True,
     ) -> ChatResult:
         from openai import omit
 
@@ -232,7 +235,8 @@ class ChatClient:
             limit_name: settings.max_tokens or omit,
             "response_format": cast(Any, response_format) if response_format else omit,
         }
-        completions = self._client().chat.completions
+        client = self._client() if retries else self._client().with_options(max_retries=0)
+        completions = client.chat.completions
         if on_delta is not None:
             return self._stream(completions, options, messages, on_delta)
         response = completions.create(**options)

@@ -52,12 +52,20 @@ class FormatMemory:
 
     def __init__(self) -> None:
         self._forms: dict[tuple[str, str], ResponseForm] = {}
+        self._accepted: set[tuple[str, str]] = set()
 
     def form_for(self, base_url: str, model: str, configured: ResponseForm) -> ResponseForm:
         remembered = self._forms.get((base_url, model))
         if remembered is None:
             return configured
         return max(remembered, configured, key=FORMS.index)  # never more precise than configured
+
+    def confirmed(self, base_url: str, model: str) -> bool:
+        """True once the endpoint answered a request in its current form."""
+        return (base_url, model) in self._accepted
+
+    def accepted(self, base_url: str, model: str) -> None:
+        self._accepted.add((base_url, model))
 
     def refused(self, base_url: str, model: str, form: ResponseForm) -> ResponseForm:
         """Remember that `form` was refused; returns the form to use from now on."""

@@ -38,7 +38,8 @@ class Fail:
 
     status: int
     message: str = "injected failure"
-    retry_after: float | None = None
+    retry_after: float | str | None = None  # seconds, or an HTTP date
+    retry_after_ms: float | None = None
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,7 @@ class RecordedRequest:
     path: str
     headers: dict[str, str]
     body: dict[str, Any] | None
+    at: float = 0.0  # time.monotonic() when it arrived
 
 
 _ERROR_TYPES = {429: "rate_limit_exceeded", 500: "server_error", 503: "server_error"}
@@ -240,7 +242,9 @@ def _make_handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
         def _record(self, body: dict[str, Any] | None) -> None:
             headers = {name.lower(): value for name, value in self.headers.items()}
             with fake._lock:
-                fake.requests.append(RecordedRequest(self.command, self.path, headers, body))
+                fake.requests.append(
+                    RecordedRequest(self.command, self.path, headers, body, time.monotonic())
+                )
 
         def do_GET(self) -> None:
             self._record(None)
@@ -304,8 +308,11 @@ def _make_handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
         def _send_error(self, failure: Fail) -> None:
             kind = _ERROR_TYPES.get(failure.status, "invalid_request_error")
             error = {"message": failure.message, "type": kind, "param": None, "code": None}
-            wait = failure.retry_after
-            headers = {"Retry-After": f"{wait:g}"} if wait is not None else {}
+            wait, headers = failure.retry_after, {}
+            if wait is not None:
+                headers["Retry-After"] = wait if isinstance(wait, str) else f"{wait:g}"
+            if failure.retry_after_ms is not None:
+                headers["retry-after-ms"] = f"{failure.retry_after_ms:g}"
             self._send_json(failure.status, {"error": error}, headers)
 
     return Handler
