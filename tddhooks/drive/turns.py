@@ -231,6 +231,7 @@ def implementor_turn(crew: Crew, info: PhaseInfo, red: Verdict | None) -> TurnRe
                 handoff_intent=handoff.intent if handoff else None,
                 test_names=tests,
                 verification=verdict.verification_lines(),
+                fallback_scope=gather.scope_from(ctx.expectations),
             )
 
         tried = run_attempts(crew, role, info.cycle, ctx, judge, log, limit=crew.max_attempts)
