@@ -1,7 +1,9 @@
 """Reference solutions of the shipped katas (Python): the acceptance suites must pass on them."""
 
+from __future__ import annotations
 
-def add(text):
+
+def add(text: str) -> int:
     if not text:
         return 0
     separators = [",", "\n"]
@@ -17,7 +19,7 @@ def add(text):
     return sum(n for n in numbers if n <= 1000)
 
 
-def score(rolls):
+def score(rolls: list[int]) -> int:
     total, index = 0, 0
     for _frame in range(10):
         if rolls[index] == 10:
@@ -32,7 +34,7 @@ def score(rolls):
     return total
 
 
-def execute(commands, obstacles):
+def execute(commands: str, obstacles: list[tuple[int, int]]) -> str:
     directions = "NESW"
     steps = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
     x, y, facing = 0, 0, 0
@@ -52,7 +54,7 @@ def execute(commands, obstacles):
     return f"{x}:{y}:{directions[facing]}"
 
 
-def next_generation(grid):
+def next_generation(grid: str) -> str:
     rows = [[cell == "#" for cell in line] for line in grid.split("\n")] if grid else []
     result = []
     for r, row in enumerate(rows):
