@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +15,7 @@ from tddhooks.agents.context import TurnContext, build_messages, estimate_tokens
 from tddhooks.agents.edits import AgentAnswer, AnswerInvalid, FileEdit, normalize_path
 from tddhooks.agents.schemas import answer_schema
 from tddhooks.drive.console import Display, model_label
+from tddhooks.drive.kinds import AttemptOutcome
 from tddhooks.drive.steplog import (
     AttemptRecord,
     EditRecord,
@@ -28,7 +29,8 @@ from tddhooks.drive.supervisor import Decision, Supervisor
 from tddhooks.policy.settings import PolicySettings
 
 if TYPE_CHECKING:
-    from tddhooks.llm.client import ChatClient, ChatResult
+    from tddhooks.drive.ports import Model
+    from tddhooks.llm.client import ChatResult
     from tddhooks.llm.usage import UsageLedger
     from tddhooks.policy.verdicts import Verdict
 
@@ -41,7 +43,7 @@ class Crew:
 
     root: Path
     settings: PolicySettings
-    clients: dict[str, ChatClient]
+    clients: Mapping[str, Model]
     supervisor: Supervisor
     ledger: UsageLedger
     display: Display
@@ -70,7 +72,7 @@ class Tried:
     """What one answer came to: landed (handed over, committed, empty refactor, done) or not."""
 
     landed: bool
-    outcome: str
+    outcome: AttemptOutcome
     failure: str | None = None
     overshoot: tuple[str, ...] | None = None  # the new tests that passed at once
     commit: str | None = None

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from tddhooks import git
 from tddhooks.drive import workspace
 from tddhooks.drive.attempts import Crew
+from tddhooks.drive.kinds import StopReason
 from tddhooks.drive.outcome import BLOCKED_FIX, PERSON_TURN, RESUME, DriveSummary
 from tddhooks.drive.state import Phase, PhaseInfo, current_phase
 from tddhooks.drive.supervisor import Decision
@@ -24,6 +25,12 @@ from tddhooks.drive.turns import (
 from tddhooks.errors import PolicyRejection, TddhooksError, UsageError
 from tddhooks.policy.handoff import clear_handoff, read_handoff, write_handoff
 from tddhooks.policy.verdicts import Verdict
+
+_BLOCKED_STOP: dict[Phase, StopReason] = {
+    Phase.DIRTY: "dirty",
+    Phase.MIXED: "mixed",
+    Phase.OVERSHOOT: "overshoot",
+}
 
 
 @dataclass(frozen=True)
@@ -64,7 +71,7 @@ class Drive:
             self._finish(time.monotonic() - start)
         return self.summary
 
-    def _stop(self, reason: str, detail: str) -> bool:
+    def _stop(self, reason: StopReason, detail: str) -> bool:
         if not self.summary.stop_reason:
             self.summary.stop_reason, self.summary.stop_detail = reason, detail
         return False
@@ -82,6 +89,7 @@ class Drive:
         if decision is None:
             return False
         self.crew.decide(decision)
+        reason: StopReason
         if self.cycles_done >= supervisor.steps:
             reason = "steps"
         elif supervisor.budget_tokens is not None and used >= supervisor.budget_tokens:
@@ -153,7 +161,7 @@ class Drive:
         if self.turns == 0:
             raise PolicyRejection(f"cannot drive: {info.reason}", fix=BLOCKED_FIX[info.phase])
         self.crew.display.emit("note", message=f"stopped: {info.reason}")
-        return self._stop(info.phase.value, info.reason)
+        return self._stop(_BLOCKED_STOP[info.phase], info.reason)
 
     def _play(self, role: str, info: PhaseInfo, verdict: Verdict | None) -> bool:
         crew = self.crew

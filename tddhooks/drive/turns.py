@@ -15,6 +15,7 @@ from tddhooks.agents.edits import normalize_path as _normalize
 from tddhooks.agents.roles import path_policy
 from tddhooks.drive import gather, workspace
 from tddhooks.drive.attempts import Crew, Tried, edit_records, run_attempts, show_verdict, step_log
+from tddhooks.drive.kinds import TurnOutcome
 from tddhooks.drive.messages import feature_message, refactor_message
 from tddhooks.drive.redcheck import changed_behaviour, misplaced_red, new_test_names
 from tddhooks.drive.state import PhaseInfo, mark_done
@@ -31,7 +32,7 @@ class TurnResult:
     """How a turn ended: "handed-over", "done", "committed", "empty", "reverted", "gave-up"."""
 
     role: str
-    outcome: str
+    outcome: TurnOutcome
     commit: str | None = None
     subject: str | None = None
     test_names: tuple[str, ...] = ()
@@ -281,4 +282,5 @@ def refactorer_turn(crew: Crew, info: PhaseInfo) -> TurnResult:
             )
             return TurnResult(role, "reverted")
         log.outcome = tried.outcome
-        return TurnResult(role, tried.outcome, commit=tried.commit, subject=tried.subject)
+        outcome: TurnOutcome = "committed" if tried.commit else "empty"
+        return TurnResult(role, outcome, commit=tried.commit, subject=tried.subject)

@@ -15,6 +15,7 @@ from tddhooks import output
 from tddhooks.agents.edits import AgentAnswer
 from tddhooks.commands.drive import parse_roles
 from tddhooks.drive.console import JsonDisplay, QuietDisplay, RichDisplay, make_display
+from tddhooks.drive.kinds import StopReason
 from tddhooks.drive.messages import (
     bare,
     feature_message,
@@ -305,8 +306,15 @@ def test_quiet_and_rich_views() -> None:
         ("error", 1),
     ],
 )
-def test_stop_reasons_map_to_exit_codes(reason: str, code: int) -> None:
+def test_stop_reasons_map_to_exit_codes(reason: StopReason, code: int) -> None:
     assert DriveSummary(work_dir="w", stop_reason=reason).exit_code == code
+
+
+def test_every_stop_reason_has_an_exit_code_and_nothing_else_does() -> None:
+    from tddhooks.drive.kinds import STOP_REASONS
+    from tddhooks.drive.outcome import STOP_EXIT
+
+    assert set(STOP_EXIT) == set(STOP_REASONS)
 
 
 @pytest.mark.parametrize(
