@@ -33,7 +33,7 @@ class Summary(BaseModel):
     audit_clean: int
     acceptance_passed: int
     acceptance_total: int
-    tokens: int
+    tokens: int  # what the answers cost, cached or not
     model_time_s: float
     wall_time_s: float
     stop_reasons: dict[str, int]
@@ -72,11 +72,7 @@ def summarise(results: Sequence[RunResult]) -> list[Summary]:
                 audit_clean=sum(1 for r in runs if r.audit_clean),
                 acceptance_passed=sum(r.acceptance_passed for r in runs),
                 acceptance_total=sum(r.acceptance_total for r in runs),
-                tokens=sum(
-                    t.get("prompt_tokens", 0) + t.get("completion_tokens", 0)
-                    for r in runs
-                    for t in r.tokens.values()
-                ),
+                tokens=sum(t.get("tokens", 0) for r in runs for t in r.tokens.values()),
                 model_time_s=round(sum(r.model_time_s for r in runs), 2),
                 wall_time_s=round(sum(r.wall_time_s for r in runs), 2),
                 stop_reasons=reasons,

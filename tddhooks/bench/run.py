@@ -39,7 +39,7 @@ class RunResult(BaseModel):
     audit_clean: bool = False
     acceptance_passed: int = 0
     acceptance_total: int = 0
-    tokens: dict[str, dict[str, int]] = Field(default_factory=dict)
+    tokens: dict[str, dict[str, int]] = Field(default_factory=dict)  # role -> tokens, calls
     model_time_s: float = 0.0
     wall_time_s: float = 0.0
     stop_reason: str = ""
@@ -154,7 +154,16 @@ def _drive(spec: RunSpec, children: Children, result: RunResult) -> None:
     result.cycles = int(finished.get("cycles") or 0)
     result.commits = len(commits)
     result.cycles_landed = sum(1 for c in commits if c.get("role") == "implementor")
-    result.tokens = finished.get("tokens") or {}
+    # what the answers cost, cached or not: a replayed bench reports the same figures
+    result.tokens = {
+        role: {
+            "tokens": int(t.get("prompt_tokens", 0))
+            + int(t.get("completion_tokens", 0))
+            + int(t.get("saved_tokens", 0)),
+            "calls": int(t.get("calls", 0)),
+        }
+        for role, t in (finished.get("tokens") or {}).items()
+    }
     result.stop_reason = str(finished.get("stop_reason") or "")
     if result.stop_reason == "error":
         result.error = str(finished.get("stop_detail") or "")

@@ -258,6 +258,7 @@ class Drive:
                 "completion_tokens": totals.completion_tokens,
                 "calls": totals.calls,
                 "cached_calls": totals.cached_calls,
+                "saved_tokens": totals.saved_tokens,  # what the cached answers cost when fresh
             }
             hits += totals.cached_calls
             misses += totals.calls - totals.cached_calls

@@ -25,7 +25,7 @@ def _result(**changes: Any) -> RunResult:
         "model": "custom:m", "kata": "bowling", "language": "rust", "run": 1, "cycles": 4,
         "cycles_landed": 3, "commits": 5, "red_commits": 0, "audit_clean": True,
         "acceptance_passed": 5, "acceptance_total": 8,
-        "tokens": {"tester": {"prompt_tokens": 100, "completion_tokens": 20}},
+        "tokens": {"tester": {"tokens": 120, "calls": 2}},
         "model_time_s": 1.5, "wall_time_s": 30.0, "stop_reason": "steps",
     }  # fmt: skip
     values.update(changes)
