@@ -16,6 +16,7 @@ from tddhooks.agents.edits import AgentAnswer, AnswerInvalid, FileEdit, normaliz
 from tddhooks.agents.schemas import answer_schema
 from tddhooks.drive.console import Display, model_label
 from tddhooks.drive.kinds import AttemptOutcome
+from tddhooks.drive.ports import Gate, GitWorkspace, RealGate, Workspace
 from tddhooks.drive.steplog import (
     AttemptRecord,
     EditRecord,
@@ -51,6 +52,8 @@ class Crew:
     context_tokens: int
     max_attempts: int
     cache_enabled: bool = True
+    gate: Gate = field(default_factory=RealGate)
+    workspace: Workspace = field(default_factory=GitWorkspace)
     decisions: list[Decision] = field(default_factory=list)
     failed_attempts: int = 0
 

@@ -110,7 +110,7 @@ class Drive:
     def _turn(self) -> bool:
         """One turn of the role the phase calls for; False when the drive must stop."""
         root = self.crew.root
-        info, verdict = current_phase(root, self.crew.settings)
+        info, verdict = current_phase(root, self.crew.settings, gate=self.crew.gate)
         person_refactors = info.phase is Phase.GREEN_FEATURE and not self._plays("refactorer")
         # state.py already reads an empty refactor turn on HEAD as green (tester next)
         refactored = info.phase is Phase.GREEN and workspace.refactor_turn_taken(root)

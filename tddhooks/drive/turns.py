@@ -13,14 +13,13 @@ from tddhooks.agents.context import crate_name
 from tddhooks.agents.edits import AgentAnswer, EditRefused, apply_edits, check_edits
 from tddhooks.agents.edits import normalize_path as _normalize
 from tddhooks.agents.roles import path_policy
-from tddhooks.drive import gather, workspace
+from tddhooks.drive import gather
 from tddhooks.drive.attempts import Crew, Tried, edit_records, run_attempts, show_verdict, step_log
 from tddhooks.drive.kinds import TurnOutcome
 from tddhooks.drive.messages import feature_message, refactor_message
 from tddhooks.drive.redcheck import changed_behaviour, misplaced_red, new_test_names
 from tddhooks.drive.state import PhaseInfo, mark_done
 from tddhooks.drive.steplog import AttemptRecord, StepLog
-from tddhooks.policy.gate import staged_tree_verdict, tree_verdict
 from tddhooks.policy.handoff import Handoff, clear_handoff, read_handoff, write_handoff
 from tddhooks.policy.verdicts import Verdict
 
@@ -60,8 +59,8 @@ def _refused(crew: Crew, role: str, answer: AgentAnswer, record: AttemptRecord) 
 def _write(crew: Crew, role: str, answer: AgentAnswer) -> list[str]:
     """Apply the edits, format the files written, stage them; returns the paths."""
     paths = apply_edits(crew.root, answer.edits, path_policy(role, crew.settings))
-    workspace.format_files(crew.root, crew.settings, paths)
-    workspace.stage(crew.root, paths)
+    crew.workspace.format_files(crew.root, crew.settings, paths)
+    crew.workspace.stage(crew.root, paths)
     return paths
 
 
@@ -91,7 +90,7 @@ def tester_turn(crew: Crew, info: PhaseInfo, *, hints: tuple[str, ...]) -> TurnR
         planned, handed_over = _paths(answer), False
         try:
             paths = _write(crew, role, answer)
-            verdict = staged_tree_verdict(root, crew.settings)
+            verdict = crew.gate.staged(root, crew.settings)
             show_verdict(crew, role, verdict, record)
             new_tests = new_test_names(root, crew.settings, paths)
             if verdict.report.green:
@@ -124,7 +123,7 @@ def tester_turn(crew: Crew, info: PhaseInfo, *, hints: tuple[str, ...]) -> TurnR
             return Tried(True, "handed-over", test_names=tuple(new_tests))
         finally:
             if not handed_over:
-                workspace.restore_to_head(root, planned)
+                crew.workspace.restore_to_head(root, planned)
 
     with step_log(crew, role, info.cycle, info.phase.value) as log:
         ctx = gather.turn_context(root, crew.settings, role=role, cycle=info.cycle)
@@ -144,7 +143,7 @@ def tester_turn(crew: Crew, info: PhaseInfo, *, hints: tuple[str, ...]) -> TurnR
 
 
 def _commit(crew: Crew, message: str, log: StepLog) -> Tried:
-    outcome = workspace.commit(crew.root, message, crew.settings)
+    outcome = crew.workspace.commit(crew.root, message, crew.settings)
     if not outcome.ok:
         return Tried(
             False, "rejected", failure="the commit hooks rejected the commit:\n" + outcome.output
@@ -174,7 +173,7 @@ def _source_attempt(
     planned, before, committed = _paths(answer), git.head(root), False
     try:
         _write(crew, role, answer)
-        verdict = staged_tree_verdict(root, crew.settings)
+        verdict = crew.gate.staged(root, crew.settings)
         show_verdict(crew, role, verdict, record)
         if not verdict.green:
             return Tried(False, "red", failure=verdict.failure_excerpt())
@@ -189,7 +188,7 @@ def _source_attempt(
     finally:
         # a commit that landed stays; anything else of this attempt goes back to HEAD
         if not committed and git.head(root) == before:
-            workspace.restore_to_head(root, planned)
+            crew.workspace.restore_to_head(root, planned)
 
 
 def staged_tests(root: Path) -> list[str]:
@@ -249,7 +248,7 @@ def implementor_turn(crew: Crew, info: PhaseInfo, red: Verdict | None) -> TurnRe
 def refactorer_turn(crew: Crew, info: PhaseInfo) -> TurnResult:
     """Tidy the code without changing behaviour, or say there is nothing worth changing."""
     role, root = "refactorer", crew.root
-    baseline = tree_verdict(root, git.tree_of(root, "HEAD"), crew.settings)
+    baseline = crew.gate.tree(root, git.tree_of(root, "HEAD"), crew.settings)
     with step_log(crew, role, info.cycle, info.phase.value) as log:
 
         def judge(answer: AgentAnswer, record: AttemptRecord) -> Tried:
