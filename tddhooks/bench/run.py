@@ -130,14 +130,20 @@ def _run_child(spec: RunSpec, children: Children, cmd: list[str], log: Path) -> 
     return child.returncode, stderr or ""
 
 
-def _drive(spec: RunSpec, children: Children, result: RunResult) -> None:
-    spec.work_dir.parent.mkdir(parents=True, exist_ok=True)
+def drive_command(spec: RunSpec) -> tuple[list[str], dict[str, str]]:
+    """The child drive's argv and environment: a key given as such is in the environment only."""
     key_args = ("--api-key", KEY_VARIABLE) if spec.api_key else ()
     cmd = _tddhooks(
         "drive", "-C", str(spec.work_dir), "--kata", spec.kata.init_argument,
         "--language", spec.language, "--steps", str(spec.steps), "--json",
         "--model", spec.model, *spec.llm_args, *key_args,
     )  # fmt: skip
+    return cmd, _child_env(spec)
+
+
+def _drive(spec: RunSpec, children: Children, result: RunResult) -> None:
+    spec.work_dir.parent.mkdir(parents=True, exist_ok=True)
+    cmd, _env = drive_command(spec)
     events_file = spec.work_dir.parent / f"{spec.work_dir.name}.events.jsonl"
     code, stderr = _run_child(spec, children, cmd, events_file)
     events = _events(events_file)
