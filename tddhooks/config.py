@@ -9,6 +9,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tddhooks.errors import ConfigError
+from tddhooks.vocabulary import ROLE_NAMES as ROLE_NAMES
 
 CONFIG_FILE = "tdd.yaml"
 TDD_TYPES = ("feat", "fix", "refactor", "test")
@@ -16,7 +17,6 @@ DEFAULT_TYPES = (
     "feat", "fix", "refactor", "test", "chore", "docs", "style", "build", "ci", "perf", "revert",
 )  # fmt: skip
 RULE_NAMES = ("green", "prefixed", "sections", "type-rules", "no-skip", "handoff")
-ROLE_NAMES = ("tester", "implementor", "refactorer")
 # structured-output forms, most precise first (tddhooks/llm/formats.py; docs/llm.md)
 ResponseFormat = Literal["json_schema", "json_object_schema", "json_object", "text"]
 

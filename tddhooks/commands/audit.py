@@ -66,15 +66,19 @@ def list_commits(root: Path, rev_range: str | None) -> list[CommitInfo]:
 def message_findings(root: Path, commit: CommitInfo, settings: PolicySettings) -> list[Finding]:
     """Violations of the message and type rules by one (non-merge) commit."""
     from tddhooks.policy.facts import commit_facts
-    from tddhooks.policy.message import parse_message
+    from tddhooks.policy.lineage import exemption_facts
+    from tddhooks.policy.message import STORED, parse_message
     from tddhooks.policy.rules import check_message
 
     if len(commit.parents) > 1:
         return []
-    text = git.out(["show", "-s", "--format=%B", commit.sha], root)
-    violations = check_message(
-        parse_message(text), commit_facts(root, commit.sha, settings), settings
+    # judged as stored: a `#` line that git kept is part of the message
+    message = parse_message(git.out(["show", "-s", "--format=%B", commit.sha], root), "", STORED)
+    base = commit.parents[0] if commit.parents else None
+    facts = exemption_facts(
+        root, message, commit_facts(root, commit.sha, settings), base=base, tip=commit.sha
     )
+    violations = check_message(message, facts, settings)
     return [
         Finding(commit.sha, commit.subject, violation.rule, violation.message, violation.hint)
         for violation in violations

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from tddhooks import git, output
 from tddhooks.errors import UsageError
+from tddhooks.vocabulary import ROLE_NAMES
 
 if TYPE_CHECKING:
     from tddhooks.config import TddConfig
@@ -19,7 +20,8 @@ if TYPE_CHECKING:
     from tddhooks.llm.settings import ModelSettings
     from tddhooks.policy.settings import PolicySettings
 
-ALL_ROLES = ("tester", "implementor", "refactorer")
+
+ALL_ROLES = ROLE_NAMES
 
 
 def parse_roles(text: str) -> frozenset[str]:

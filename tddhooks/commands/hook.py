@@ -10,15 +10,17 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from tddhooks import git
 from tddhooks.output import plain
 from tddhooks.policy.facts import hook_index_file, locate
 from tddhooks.policy.settings import PolicySettings, load_settings
 
+TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~10 ms; mypy reads it
 if TYPE_CHECKING:
     from tddhooks.errors import TddhooksError
+    from tddhooks.policy.message import CommitMessage
+    from tddhooks.policy.rules import CommitFacts
     from tddhooks.policy.verdicts import Verdict
 
 LAST_MESSAGE = "last-message"
@@ -117,12 +119,18 @@ def _left_out_notes(root: Path, index_file: str | None) -> list[str]:
     return ["", *notes] if notes else []
 
 
-def comment_char(root: Path, text: str) -> str:
+_CONFIG_KEYS = r"^(core\.comment(char|string)|commit\.(cleanup|verbose)|alias\..*)$"
+
+
+def git_config(root: Path) -> dict[str, str]:
+    """The settings that decide how git cleans a message, in one `git config` call."""
+    result = git.run_git(["config", "--get-regexp", _CONFIG_KEYS], root, check=False)
+    return dict(line.partition(" ")[::2] for line in result.stdout.splitlines())
+
+
+def comment_char(root: Path, text: str, config: dict[str, str] | None = None) -> str:
     """The comment prefix git uses for this message (core.commentString / core.commentChar)."""
-    result = git.run_git(
-        ["config", "--get-regexp", r"^core\.comment(char|string)$"], root, check=False
-    )
-    values = dict(line.partition(" ")[::2] for line in result.stdout.splitlines())
+    values = git_config(root) if config is None else config
     value = values.get("core.commentstring") or values.get("core.commentchar") or "#"
     if value == "auto":  # git picked a character no message line starts with; its help shows it
         found = _AUTO_COMMENT_RE.search(text)
@@ -138,22 +146,36 @@ def _display(root: Path, path: Path) -> str:
 
 
 def commit_msg(message_file: Path) -> int:
-    """Check the message and the type rules against the staged diff; keep a rejected message."""
+    """Check the message, exactly as git will store it, and the type rules against the staged
+    diff; keep a rejected message."""
     root, state, index_file = _context()
     settings = load_settings(root, state)
-    text = message_file.absolute().read_text(encoding="utf-8", errors="replace")
+    # bytes, not read_text: universal newlines would turn a CR that git keeps into a line end
+    text = message_file.absolute().read_bytes().decode("utf-8", errors="replace")
+    from tddhooks.policy.commitmode import cleanups, committing_argv
     from tddhooks.policy.facts import staged_facts
     from tddhooks.policy.message import parse_message
     from tddhooks.policy.rules import check_message, format_rejection
 
-    message = parse_message(text, comment_char(root, text))
-    if not message.text.strip():
-        return 0  # git aborts an empty message itself ("Aborting commit due to empty ...")
-    violations = check_message(message, staged_facts(root, settings, index_file), settings)
+    config = git_config(root)
+    char = comment_char(root, text, config)
+    # one parse per distinct stored text: git's cleanup may not be known for sure
+    judged: dict[str, CommitMessage] = {}
+    for cleanup in cleanups(os.environ, config, committing_argv()):
+        message = parse_message(text, char, cleanup)
+        if message.text.strip():  # an empty message: git aborts the commit itself
+            judged.setdefault(message.text, message)
+    if not judged:
+        return 0
+    facts = staged_facts(root, settings, index_file)
+    violations = []
+    for message in judged.values():
+        found = check_message(message, _exemption_facts(root, message, facts, index_file), settings)
+        violations += [violation for violation in found if violation not in violations]
     if not violations:
         return 0
     kept = state / LAST_MESSAGE
-    kept.write_text(message.text.rstrip("\n") + "\n", encoding="utf-8")
+    kept.write_text(next(iter(judged)).rstrip("\n") + "\n", encoding="utf-8")
     shown = _display(root, kept)
     plain(
         format_rejection(violations).rstrip("\n")
@@ -162,11 +184,33 @@ def commit_msg(message_file: Path) -> int:
     return 1
 
 
+def _exemption_facts(
+    root: Path, message: CommitMessage, facts: CommitFacts, index_file: str | None
+) -> CommitFacts:
+    """A real merge (MERGE_HEAD, a file test), a fixup's target, an exact revert: looked up only
+    for messages of that shape."""
+    from dataclasses import replace
+
+    from tddhooks.policy import lineage
+
+    if lineage.merging(root):
+        return replace(facts, merge=True)
+    if message.exempt is None and (message.header is None or message.header.type != "revert"):
+        return facts
+    return lineage.exemption_facts(root, message, facts, base=git.head(root), index_file=index_file)
+
+
 def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) -> int:
     """Pre-fill an empty message with the context sections; never touch one with content."""
     del sha  # -c/-C/--amend already have a message; the source says so
     if source is None:  # the pre-commit framework passes the source in its environment
         source = os.environ.get("PRE_COMMIT_COMMIT_MSG_SOURCE")
+    if source == "message":
+        from tddhooks.agenthooks.aider import complete_message, wants_completion
+
+        if wants_completion():  # set by `tddhooks install --agent aider` (docs/agents.md)
+            root, _state, index_file = _context()
+            return complete_message(message_file.absolute(), root, index_file)
     if source not in _FILLABLE_SOURCES:
         return 0
     root, state, index_file = _context()
@@ -191,12 +235,13 @@ def _prefill(
     from tddhooks.policy.compose import infer_role, kata_goal, prefill_template, suggest_type
     from tddhooks.policy.facts import live_handoff
     from tddhooks.policy.gate import cached_green_lines
+    from tddhooks.vocabulary import ROLE_TITLES
 
     changes = git.staged_changes(root, index_file=index_file)
     role = infer_role(changes, settings)
     cycle = cycle_number(root)
     # tester and implementor open or close the next cycle; a refactor belongs to the current one
-    step = cycle + 1 if role in ("Tester", "Implementor") else max(cycle, 1)
+    step = cycle + 1 if role != ROLE_TITLES["refactorer"] else max(cycle, 1)
     kata = root / settings.kata_description
     goal_text = kata.read_text(encoding="utf-8", errors="replace") if kata.is_file() else ""
     tree = git.write_tree(root, index_file=index_file)

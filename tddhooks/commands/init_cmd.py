@@ -12,10 +12,11 @@ from pathlib import Path
 
 from tddhooks import git, output
 from tddhooks.errors import ConfigError, PolicyRejection, UsageError
+from tddhooks.vocabulary import MANIFESTS
 
 DEFAULT_KATA = "string-calculator"
 IGNORES = {"rust": ("target/", ".tdd/"), "python": (".tdd/", "__pycache__/", ".venv/")}
-_MANIFESTS = {"rust": ("Cargo.toml",), "python": ("pyproject.toml", "setup.py")}
+_MANIFESTS = MANIFESTS  # one home: tddhooks/vocabulary.py
 
 
 @dataclass
@@ -203,8 +204,7 @@ def _install_hooks(root: Path, direct: bool, plan: Plan) -> None:
             plan.blocker += "while it is unstaged"
     elif after is not None:
         plan.record(CONFIG_FILE, "kept", commit=False)
-    mode = "direct shims" if direct else "pre-commit"
-    plan.record("git hooks", f"installed ({mode})", commit=False)
+    plan.record("git hooks", "installed (shims; nothing stashed)", commit=False)
 
 
 def _report(plan: Plan) -> None:

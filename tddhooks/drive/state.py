@@ -7,13 +7,15 @@ removed) as soon as HEAD moves past the commit it was written for.
 
 from __future__ import annotations
 
-import json
-import re
 import time
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from tddhooks.headstate import read_record, write_record
+from tddhooks.policy.message import parse_header
+from tddhooks.vocabulary import FEATURE_TYPES, MANIFESTS
 
 if TYPE_CHECKING:
     from tddhooks.drive.ports import Gate
@@ -22,9 +24,6 @@ if TYPE_CHECKING:
 
 DONE_FILE = "done.json"
 SCRATCH_DIR = ".tdd/"
-FEATURE_TYPES = ("feat", "fix")
-MANIFESTS = {"rust": ("Cargo.toml",), "python": ("pyproject.toml", "setup.py")}
-_HEADER_TYPE = re.compile(r"^([A-Za-z]+)(?:\([^()\r\n]*\))?!?: ")
 
 
 class Phase(StrEnum):
@@ -136,9 +135,10 @@ def decide_phase(facts: RepoFacts, cycle: int) -> PhaseInfo:
 
 
 def head_type(subject: str) -> str | None:
-    """The Conventional Commits type of a subject line, lower-cased; None when there is none."""
-    match = _HEADER_TYPE.match(subject)
-    return match.group(1).lower() if match else None
+    """The Conventional Commits type of a subject line (policy.message decides what a header
+    is, for the hooks and the drive alike); None when there is none."""
+    header = parse_header(subject)
+    return header.type if header is not None else None
 
 
 def _done_path(root: Path) -> Path:
@@ -151,8 +151,7 @@ def mark_done(root: Path, reason: str) -> None:
     """Record that the tester reported the kata complete at the current HEAD."""
     from tddhooks import git
 
-    record = {"head": git.head(root), "reason": reason, "created_at": time.time()}
-    _done_path(root).write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    write_record(_done_path(root), git.head(root), {"reason": reason, "created_at": time.time()})
 
 
 def clear_done(root: Path) -> None:
@@ -162,16 +161,8 @@ def clear_done(root: Path) -> None:
 
 def read_done(root: Path, head: str | None) -> str | None:
     """The done reason when it was recorded for `head`; a stale record is removed."""
-    path = _done_path(root)
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError):
-        path.unlink(missing_ok=True)
-        return None
-    if not isinstance(record, dict) or record.get("head") != head:
-        path.unlink(missing_ok=True)
+    record = read_record(_done_path(root), head, drop_stale=True)
+    if record is None:
         return None
     return str(record.get("reason") or "the tester reported the kata complete")
 

@@ -7,23 +7,22 @@ one `cat-file --batch`.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from tddhooks import git, proc
+from tddhooks import git, proc, vocabulary
 from tddhooks.errors import GitError
 from tddhooks.policy.settings import PolicySettings
 
+TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~10 ms; mypy reads it
 if TYPE_CHECKING:
     from tddhooks.policy.rules import CommitFacts
 
 HANDOFF_FILE = "handoff.json"
 # the files a language's static test names are read from
-CODE_SUFFIXES = {"rust": (".rs",), "python": (".py",)}
+CODE_SUFFIXES = vocabulary.CODE_SUFFIXES
 NULL_BLOB = "0" * 40
 _HUNK_RE = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 _ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
@@ -138,6 +137,7 @@ def _facts(
         added_lines=added,
         removed_lines=removed,
         handoff_blobs=handoff_blobs,
+        first_commit=base is None,
         staged_blobs={
             path: blob
             for _status, path, blob in entries
@@ -289,11 +289,9 @@ def live_handoff(root: Path, head: str | None) -> dict[str, object] | None:
     """The handoff note as plain JSON when it was written on the current HEAD, else None.
 
     Read without the Handoff model (policy/handoff.py) to keep pydantic off the hook path."""
-    try:
-        data = json.loads((state_dir(root) / HANDOFF_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) and data.get("head") == head else None
+    from tddhooks.headstate import read_record
+
+    return read_record(state_dir(root) / HANDOFF_FILE, head)
 
 
 def live_handoff_blobs(root: Path, head: str | None) -> dict[str, str] | None:

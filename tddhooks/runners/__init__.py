@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from tddhooks.errors import ConfigError
 from tddhooks.runners.python import PythonRunner
 from tddhooks.runners.rust import RustRunner
+from tddhooks.vocabulary import MANIFESTS
 
+TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~10 ms; mypy reads it
 if TYPE_CHECKING:
     from tddhooks.runners.base import Runner
 
@@ -18,7 +19,7 @@ REGISTRY: dict[str, type[Runner]] = {
 }
 LANGUAGES = tuple(REGISTRY)
 # manifest file -> language, most specific first (a Rust crate may carry Python tooling files)
-_MANIFESTS = (("Cargo.toml", "rust"), ("pyproject.toml", "python"), ("setup.py", "python"))
+_MANIFESTS = tuple((name, language) for language, names in MANIFESTS.items() for name in names)
 
 
 def get_runner(language: str) -> Runner:

@@ -92,7 +92,8 @@ def test_dirty_reason_lists_a_few_paths_and_counts_the_rest() -> None:
     [
         ("feat: add numbers", "feat"),
         ("fix(parser)!: négatifs refusés", "fix"),
-        ("Feat(x): upper case type", "feat"),
+        ("Feat(x): upper case type", None),  # not a header to the hooks either
+        ("feat:add", None),
         ("refactor!: rename", "refactor"),
         ("Merge branch 'main'", None),
         ('Revert "feat: x"', None),

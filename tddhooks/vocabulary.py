@@ -1,0 +1,55 @@
+"""The domain's names, in one place: the roles, and the files that make a project of a language.
+
+Stdlib only and free of side effects: the hooks, the policy, the drive and the CLI all read it.
+"""
+
+from __future__ import annotations
+
+# role name (CLI, tdd.yaml, step files) -> title (the `Role:` line of a commit message)
+ROLE_TITLES = {"tester": "Tester", "implementor": "Implementor", "refactorer": "Refactorer"}
+ROLE_NAMES = tuple(ROLE_TITLES)
+ROLES = tuple(ROLE_TITLES.values())
+
+# a feat or fix commit closes a red-green cycle
+FEATURE_TYPES = ("feat", "fix")
+
+# the manifest that marks a project of the language (scaffold detection, language detection),
+# in the order they are looked for
+MANIFESTS = {"rust": ("Cargo.toml",), "python": ("pyproject.toml", "setup.py")}
+
+# the files the language's code and static test names live in
+CODE_SUFFIXES = {"rust": (".rs",), "python": (".py",)}
+
+# what a `build:` commit may change: manifests, lock files, build scripts and the toolchain's
+# configuration (globs; no '/' matches at any depth)
+BUILD_FILES = {
+    "rust": (
+        "Cargo.toml",
+        "Cargo.lock",
+        "build.rs",
+        "rust-toolchain",
+        "rust-toolchain.toml",
+        "**/.cargo/config",
+        "**/.cargo/config.toml",
+        "rustfmt.toml",
+        ".rustfmt.toml",
+        "clippy.toml",
+        ".clippy.toml",
+    ),
+    "python": (
+        "pyproject.toml",
+        "setup.py",
+        "setup.cfg",
+        "requirements*.txt",
+        "pytest.ini",
+        "tox.ini",
+        "ruff.toml",
+        ".ruff.toml",
+    ),
+}
+
+
+def role_title(role: str) -> str | None:
+    """The title of a role given by name or title, any case; None for an unknown role."""
+    wanted = role.strip().lower()
+    return next((title for title in ROLES if title.lower() == wanted), None)
