@@ -9,6 +9,8 @@ from pathlib import Path
 from tddhooks.errors import UsageError
 
 SUFFIXES = {".rs": "rust", ".py": "python"}
+TEMPLATE_SUFFIX = ".tmpl"
+_STORED = (".rs", ".py.tmpl")
 # what acceptance files write for the kata's crate/package name, filled in after the drive
 CRATE = "{crate}"
 PACKAGE = "{package}"
@@ -57,12 +59,14 @@ def _shipped(name: str) -> BenchKata:
     suites: dict[str, tuple[AcceptanceFile, ...]] = {}
     folder = templates() / "acceptance" / name
     for language_dir in folder.iterdir():
+        # Python files are stored as NAME.py.tmpl: pip must not byte-compile `{package}` imports
         files = sorted(
-            (item for item in language_dir.iterdir() if item.name.endswith((".rs", ".py"))),
+            (item for item in language_dir.iterdir() if item.name.endswith(_STORED)),
             key=lambda item: item.name,
         )
         suites[language_dir.name] = tuple(
-            AcceptanceFile(item.name, item.read_text(encoding="utf-8")) for item in files
+            AcceptanceFile(item.name.removesuffix(TEMPLATE_SUFFIX), item.read_text("utf-8"))
+            for item in files
         )
     return BenchKata(name, None, suites)
 
