@@ -17,6 +17,8 @@ DEFAULT_TYPES = (
     "feat", "fix", "refactor", "test", "chore", "docs", "style", "build", "ci", "perf", "revert",
 )  # fmt: skip
 RULE_NAMES = ("green", "prefixed", "sections", "type-rules", "no-skip", "handoff")
+# structured-output forms, most precise first (tddhooks/llm/formats.py; docs/llm.md)
+ResponseFormat = Literal["json_schema", "json_object_schema", "json_object", "text"]
 
 
 class _Strict(BaseModel):
@@ -32,6 +34,7 @@ class RoleConfig(_Strict):
     temperature: float = Field(default=0.2, ge=0.0, le=2.0)
     max_tokens: int | None = Field(default=4096, gt=0)
     timeout_s: float | None = Field(default=None, gt=0)
+    response_format: ResponseFormat | None = None  # None: llm.response_format, then the preset
 
 
 class RolesConfig(_Strict):
@@ -53,6 +56,7 @@ class LLMConfig(_Strict):
     max_retries: int = Field(default=3, ge=0, le=10)
     max_tokens_total: int | None = Field(default=None, gt=0)
     context_tokens: int = Field(default=1800, ge=200)
+    response_format: ResponseFormat | None = None  # None: the provider preset's form
 
 
 class CIConfig(_Strict):

@@ -29,6 +29,14 @@ ANSWER_SHAPE = (
     '"commit": {"type": str, "scope": str|null, "summary": str, "rationale": [str]}, '
     '"done": bool, "reason": str|null}'
 )
+_EDITS_SHAPE = '[{"path": str, "action": "upsert"|"delete", "content": str}]'
+ROLE_SHAPES = {
+    "tester": f'{{"plan": str, "edits": {_EDITS_SHAPE}, "done": bool, "reason": str|null}}',
+    "implementor": f'{{"plan": str, "edits": {_EDITS_SHAPE}, "commit": {{"type": "feat"|"fix", '
+    '"scope": one-word|null, "summary": str, "rationale": [str]}}',
+    "refactorer": f'{{"plan": str, "edits": {_EDITS_SHAPE}, "commit": {{"scope": one-word|null, '
+    '"summary": str, "rationale": [str]}}',
+}
 
 
 class EditRefused(TddhooksError):
@@ -48,7 +56,7 @@ class FileEdit(_Answer):
     """Write the whole file (`upsert`, with content) or remove it (`delete`, without content)."""
 
     path: str
-    action: Literal["upsert", "delete"]
+    action: Literal["upsert", "delete"] = "upsert"  # a small model often leaves it out
     content: str | None = None
 
     @model_validator(mode="after")
@@ -63,7 +71,7 @@ class FileEdit(_Answer):
 class CommitIntent(_Answer):
     """What the agent says about its change; the tool composes the real commit message."""
 
-    type: str
+    type: str | None = None  # the refactorer's is always refactor; the tool decides
     scope: str | None = None
     summary: str
     rationale: list[str] = []
@@ -118,26 +126,35 @@ def _describe(error: ValidationError) -> list[str]:
     return problems
 
 
-def _invalid(problems: Sequence[str]) -> AnswerInvalid:
+def _invalid(problems: Sequence[str], role: str | None = None) -> AnswerInvalid:
     listed = "; ".join(problems[:5]) + ("; …" if len(problems) > 5 else "")
+    shape = ROLE_SHAPES.get(role or "", ANSWER_SHAPE)
     return AnswerInvalid(
-        f"invalid answer: {listed}. Answer with one JSON object: {ANSWER_SHAPE}",
+        f"invalid answer: {listed}. Answer with one JSON object: {shape}",
         fix="the model is asked again with this message",
     )
 
 
-def parse_answer(text: str) -> AgentAnswer:
-    """Parse a model's answer (plain or ```json fenced); AnswerInvalid says what to correct."""
+def parse_answer(text: str, role: str | None = None) -> AgentAnswer:
+    """Parse a model's answer (plain or ```json fenced); AnswerInvalid says what to correct.
+    Only the tester may end the kata (`done`); the others' `"done": false` is ignored."""
     from tddhooks.llm.jsonanswer import extract_json_object
 
     try:
         data: dict[str, Any] = extract_json_object(text)
     except LLMAnswerError as error:
-        raise _invalid([error.message]) from error
+        raise _invalid([error.message], role) from error
     try:
-        return AgentAnswer.model_validate(data)
+        answer = AgentAnswer.model_validate(data)
     except ValidationError as error:
-        raise _invalid(_describe(error)) from error
+        raise _invalid(_describe(error), role) from error
+    if role is not None and role != "tester" and answer.done:
+        raise AnswerInvalid(
+            f"invalid answer: the {role} cannot end the kata ('done' is the tester's); "
+            "send your edits without 'done'",
+            fix="the model is asked again with this message",
+        )
+    return answer
 
 
 @dataclass(frozen=True)

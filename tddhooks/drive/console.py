@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tddhooks import output
+from tddhooks.drive.kinds import EventKind
 
 if TYPE_CHECKING:
     from rich.status import Status
@@ -23,7 +24,7 @@ class Display(Protocol):
 
     live: bool  # wants streamed tokens (on_delta) while the model writes
 
-    def emit(self, kind: str, **data: Any) -> None:
+    def emit(self, kind: EventKind, **data: Any) -> None:
         """One event, e.g. emit("committed", role="implementor", sha=..., subject=...)."""
         ...
 
@@ -57,7 +58,7 @@ class JsonDisplay:
 
     live = False
 
-    def emit(self, kind: str, **data: Any) -> None:
+    def emit(self, kind: EventKind, **data: Any) -> None:
         output.plain(json.dumps({"event": kind, **data}, ensure_ascii=False, default=str))
 
     def thinking(self, role: str, model: str) -> Any:
@@ -70,7 +71,7 @@ class JsonDisplay:
 class QuietDisplay(JsonDisplay):
     """`--quiet`: the final summary table only."""
 
-    def emit(self, kind: str, **data: Any) -> None:
+    def emit(self, kind: EventKind, **data: Any) -> None:
         if kind == "drive-finished":
             summary_table(data)
         elif kind in ("person-turn", "interrupted"):
@@ -104,7 +105,7 @@ class RichDisplay:
         if self._status is not None:
             self._status.update(f"{self._label} · {self._received:,} characters")
 
-    def emit(self, kind: str, **data: Any) -> None:
+    def emit(self, kind: EventKind, **data: Any) -> None:
         from rich.markup import escape
 
         say = output.say

@@ -4,8 +4,9 @@ code of each stop reason, and what the drive tells a person when it hands over o
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal
 
+from tddhooks.drive.kinds import StopReason
 from tddhooks.drive.state import Phase
 from tddhooks.errors import EXIT_INTERRUPTED
 
@@ -53,7 +54,7 @@ class DriveSummary:
     tokens: dict[str, dict[str, int]] = field(default_factory=dict)
     cache: dict[str, int] = field(default_factory=dict)
     duration_s: float = 0.0
-    stop_reason: str = ""
+    stop_reason: StopReason | Literal[""] = ""
     stop_detail: str = ""
 
     @property

@@ -18,6 +18,7 @@ from tddhooks.policy.message import parse_header
 from tddhooks.vocabulary import FEATURE_TYPES
 
 if TYPE_CHECKING:
+    from tddhooks.drive.ports import Gate
     from tddhooks.policy.settings import PolicySettings
     from tddhooks.policy.verdicts import Verdict
 
@@ -200,7 +201,7 @@ def _has_scaffold(root: Path, language: str) -> bool:
 
 
 def read_facts(
-    root: Path, settings: PolicySettings, *, with_verdict: bool = True
+    root: Path, settings: PolicySettings, *, with_verdict: bool = True, gate: Gate | None = None
 ) -> tuple[RepoFacts, Verdict | None]:
     """Read the facts from the repository at `root`. with_verdict runs (or reuses) the gate on the
     staged tree when only tests are staged; otherwise it only looks up a cached verdict."""
@@ -231,7 +232,10 @@ def read_facts(
     decides = bool(tests) and not others and not dirty
     verdict = None
     if with_verdict:
-        verdict = _staged_verdict(root, settings) if decides else _cached_verdict(root, settings)
+        if decides:
+            verdict = gate.staged(root, settings) if gate else _staged_verdict(root, settings)
+        else:
+            verdict = _cached_verdict(root, settings)
     subject = git.out(["log", "-1", "--format=%s", "HEAD"], root)
     facts = RepoFacts(
         is_repo=True,
@@ -273,10 +277,13 @@ def _cached_verdict(root: Path, settings: PolicySettings) -> Verdict | None:
     return VerdictStore(verdicts_dir(state)).get(tree, key)
 
 
-def current_phase(root: Path, settings: PolicySettings) -> tuple[PhaseInfo, Verdict | None]:
-    """The phase of the repository at `root` (cycle from history) and the verdict behind it."""
+def current_phase(
+    root: Path, settings: PolicySettings, *, gate: Gate | None = None
+) -> tuple[PhaseInfo, Verdict | None]:
+    """The phase of the repository at `root` (cycle from history) and the verdict behind it;
+    `gate` judges staged tests (default: the real gate)."""
     from tddhooks.history import cycle_number
 
-    facts, verdict = read_facts(root, settings)
+    facts, verdict = read_facts(root, settings, gate=gate)
     cycle = cycle_number(root) if facts.has_commit else 0
     return decide_phase(facts, cycle), verdict
