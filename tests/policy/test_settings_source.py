@@ -56,11 +56,25 @@ def test_parsed_settings_are_cached_by_blob_and_a_bad_cache_is_reparsed(
     cache = repo / ".git" / "tddhooks"
 
     settings_at(repo, head, cache)
-    stored = cache / "settings" / f"{blob}.json"
+    # keyed by the blob and the language files of the tree (none here)
+    stored = cache / "settings" / f"{blob}-none.json"
     assert json.loads(stored.read_text(encoding="utf-8"))["settings"]["timeout_s"] == 9
     stored.write_text("{not json", encoding="utf-8")
 
     assert settings_at(repo, head, cache).timeout_s == 9
+
+
+def test_the_parents_language_files_pick_the_language_and_key_the_cache(
+    make_repo: MakeRepo,
+) -> None:
+    repo = make_repo({"tdd.yaml": "ci:\n  timeout_s: 9\n", "pyproject.toml": "[project]\n"})
+    head = git(repo, "rev-parse", "HEAD").stdout.strip()
+    blob = git(repo, "rev-parse", "HEAD:tdd.yaml").stdout.strip()
+    cache = repo / ".git" / "tddhooks"
+    (repo / "Cargo.toml").write_text("[package]\n", encoding="utf-8")  # work tree: never counts
+
+    assert settings_at(repo, head, cache).language == "python"
+    assert (cache / "settings" / f"{blob}-python.json").is_file()
 
 
 def test_a_root_commit_is_judged_by_its_own_staged_policy(make_repo: MakeRepo) -> None:
