@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any, cast
 
+from tddhooks import keys
 from tddhooks.errors import LLMAnswerError, LLMError, TddhooksError
 from tddhooks.llm.cache import AnswerCache, CachedAnswer
 from tddhooks.llm.providers import REPLAY
@@ -246,9 +247,10 @@ def _detail(error: Exception, settings: ModelSettings) -> str:
         text = str(error.__cause__)  # "[Errno 111] Connection refused" says more
     else:
         text = str(getattr(error, "message", None) or error)
-    text = " ".join(text.split())[:300]
-    # a server may echo the key (OpenAI's 401 shows part of it): never let it through
-    return text.replace(settings.api_key, "[key]") if settings.api_key else text
+    # a server may echo the key, or part of it (OpenAI's 401 does): redact BEFORE cutting, or a
+    # cut key no longer matches and its prefix gets through
+    secrets = [settings.api_key] if settings.api_key else []
+    return keys.redact(" ".join(text.split()), secrets)[:300]
 
 
 def translate_error(
