@@ -34,6 +34,12 @@ def register(*, name: str | None = None, value: str | None = None) -> None:
         _registered_values.add(value.strip())
 
 
+def forget() -> None:
+    """Drop every registered name and value (tests; a process that switches endpoints)."""
+    _registered_names.clear()
+    _registered_values.clear()
+
+
 def is_key_name(name: str) -> bool:
     """Whether a variable of this name may hold a key (never handed to a child process)."""
     upper = name.upper()
