@@ -21,7 +21,7 @@ from drive.test_e2e_kit import (
     shipped_answers,
     upsert,
 )
-from support.fake_openai import Fail, FakeOpenAI, fake_openai  # noqa: F401
+from support.fake_openai import Fail, FakeOpenAI
 
 from tddhooks import git as tgit
 from tddhooks import keys, proc
@@ -62,6 +62,15 @@ def _fresh_registry() -> Iterator[None]:
     keys.forget()
     yield
     keys.forget()
+
+
+@pytest.fixture
+def server() -> Iterator[FakeOpenAI]:
+    fake = FakeOpenAI().start()
+    try:
+        yield fake
+    finally:
+        fake.stop()
 
 
 @pytest.fixture
@@ -145,15 +154,13 @@ def test_resolving_a_key_by_name_registers_the_variable(monkeypatch: pytest.Monk
     ],
     ids=["full", "prefix", "suffix", "cut", "every-key"],
 )
-def test_error_detail_is_redacted_before_it_is_cut(fake_openai: FakeOpenAI, failure: Fail) -> None:
+def test_error_detail_is_redacted_before_it_is_cut(server: FakeOpenAI, failure: Fail) -> None:
     from tddhooks.errors import TddhooksError
     from tddhooks.llm.client import ChatClient
     from tddhooks.llm.settings import ModelSettings
 
-    settings = ModelSettings(
-        "custom", "fake-model", fake_openai.base_url, api_key=SECRET, max_retries=0
-    )
-    fake_openai.enqueue(failure)
+    settings = ModelSettings("custom", "fake-model", server.base_url, api_key=SECRET, max_retries=0)
+    server.enqueue(failure)
     with pytest.raises(TddhooksError) as caught:
         ChatClient(settings, None).complete([{"role": "user", "content": "hi"}], role="tester")
     assert_no_key(str(caught.value), "the translated error")
@@ -225,7 +232,7 @@ def _tool_files(repo: Path, home: Path) -> Iterator[tuple[Path, str]]:
 @pytest.mark.e2e
 @pytest.mark.usefixtures("keyed_env")
 def test_a_drive_whose_tests_print_every_key_leaves_no_trace(
-    tmp_path: Path, session_dir: Path, fake_openai: FakeOpenAI, isolated_home: Path
+    tmp_path: Path, session_dir: Path, server: FakeOpenAI, isolated_home: Path
 ) -> None:
     repo = _leaky_kata(tmp_path, session_dir)
     crate = crate_of(repo)
@@ -239,15 +246,15 @@ def test_a_drive_whose_tests_print_every_key_leaves_no_trace(
     )
     script = Script().add("tester", tester).add("implementor", *shipped["implementor"][:2])
     script.add("refactorer", *shipped["refactorer"][:1])
-    fake_openai.responder = script
-    args = ["--provider", "custom", "--base-url", fake_openai.base_url, "--model", "fake-model"]
+    server.responder = script
+    args = ["--provider", "custom", "--base-url", server.base_url, "--model", "fake-model"]
     result = run_cli("drive", "-C", str(repo), "--steps", "1", "--json", *args,
                      "--api-key", "MY_KEY")  # fmt: skip
     # the test ran and printed what it could see: nothing (proves the check below is real)
     prompts = "\n".join(script.prompts("implementor"))
     assert "LEAKT[]" in prompts or "LEAKB[]" in prompts, result.output[-3000:]
     assert_no_key(result.output, "the drive's console/--json output")
-    for request in fake_openai.requests:
+    for request in server.requests:
         assert_no_key(json.dumps(request.body), f"a request body to {request.path}")
     for path, text in _tool_files(repo, isolated_home):
         assert_no_key(text, str(path))
@@ -265,12 +272,12 @@ def test_a_drive_whose_tests_print_every_key_leaves_no_trace(
     ids=["cut-prefix", "prefix", "suffix", "full"],
 )
 def test_a_server_echoing_the_key_leaves_no_fragment_anywhere(
-    tmp_path: Path, session_dir: Path, fake_openai: FakeOpenAI, isolated_home: Path,
+    tmp_path: Path, session_dir: Path, server: FakeOpenAI, isolated_home: Path,
     failure: Fail,
 ) -> None:  # fmt: skip
     repo = _kata(tmp_path, session_dir)
-    fake_openai.responder = lambda _body: failure
-    args = ["--provider", "custom", "--base-url", fake_openai.base_url, "--model", "fake-model",
+    server.responder = lambda _body: failure
+    args = ["--provider", "custom", "--base-url", server.base_url, "--model", "fake-model",
             "--api-key", "MY_KEY"]  # fmt: skip
     for extra in (["--json"], []):
         result = run_cli("drive", "-C", str(repo), "--steps", "1", *extra, *args)
@@ -289,8 +296,9 @@ def _doctor(repo: Path, server: FakeOpenAI) -> str:
 
     config = repo / "tdd.yaml"
     data = yaml.safe_load(config.read_text(encoding="utf-8"))
-    data["llm"] = {**(data.get("llm") or {}), "provider": "custom", "model": "fake-model",
-                   "base_url": server.base_url, "api_key_env": "MY_KEY", "max_retries": 0}  # fmt: skip
+    llm = {"provider": "custom", "model": "fake-model", "base_url": server.base_url,
+           "api_key_env": "MY_KEY", "max_retries": 0}  # fmt: skip
+    data["llm"] = {**(data.get("llm") or {}), **llm}
     config.write_text(yaml.safe_dump(data), encoding="utf-8")
     result = run_cli("doctor", "-C", str(repo))
     return result.output
