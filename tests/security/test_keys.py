@@ -283,7 +283,7 @@ def test_a_server_echoing_the_key_leaves_no_fragment_anywhere(
         result = run_cli("drive", "-C", str(repo), "--steps", "1", *extra, *args)
         assert result.exit_code == 3, result.output
         assert_no_key(result.output, f"drive {' '.join(extra)} output")
-    doctor = _doctor(repo, fake_openai)
+    doctor = _doctor(repo, server)
     assert "[key]" in doctor or failure.status in (500,), doctor
     assert_no_key(doctor, "doctor's output")
     for path, text in _tool_files(repo, isolated_home):
