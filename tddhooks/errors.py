@@ -148,6 +148,26 @@ def unexpected(error: Exception) -> EnvironmentProblem:
     )
 
 
+def os_problem(error: OSError) -> EnvironmentProblem | None:
+    """A file-system error that names its file, as a problem with its fix (None otherwise)."""
+    name = error.filename
+    if not name:
+        return None
+    if isinstance(error, FileExistsError | NotADirectoryError):
+        return EnvironmentProblem(
+            f"{name} is a file where tddhooks needs a directory (or a folder above it is)",
+            fix=f"move it away (e.g. `mv {name} {name}.bak`) and run the command again",
+        )
+    if isinstance(error, PermissionError):
+        return EnvironmentProblem(
+            f"permission denied: {name}",
+            fix="check who owns it and its permissions (tddhooks must be able to write there)",
+        )
+    if getattr(error, "errno", None) in (28, 122):  # ENOSPC, EDQUOT
+        return EnvironmentProblem(f"no space left writing {name}", fix="free some disk space")
+    return None
+
+
 def _safely(report: Reporter, error: TddhooksError) -> None:
     with contextlib.suppress(OSError, ValueError):  # a closed terminal (SIGHUP)
         report(error)
@@ -174,7 +194,8 @@ def error_handler(report: Reporter) -> Iterator[list[int]]:
     except Exception as error:
         if type(error).__module__.split(".")[0] == "click":
             raise  # click's own exits (Abort, UsageError) are click's to report
-        _safely(report, unexpected(error))
+        known = os_problem(error) if isinstance(error, OSError) else None
+        _safely(report, known or unexpected(error))
         result[0] = EXIT_ENVIRONMENT
     finally:
         _restore(previous)

@@ -141,7 +141,9 @@ def commit_msg(message_file: Path) -> int:
     """Check the message and the type rules against the staged diff; keep a rejected message."""
     root, state, index_file = _context()
     settings = load_settings(root, state)
-    text = message_file.absolute().read_text(encoding="utf-8", errors="replace")
+    from tddhooks.limits import read_message
+
+    text = read_message(message_file.absolute())
     from tddhooks.policy.facts import staged_facts
     from tddhooks.policy.message import parse_message
     from tddhooks.policy.rules import check_message, format_rejection
@@ -171,7 +173,9 @@ def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) 
         return 0
     root, state, index_file = _context()
     path = message_file.absolute()
-    text = path.read_text(encoding="utf-8", errors="replace")
+    from tddhooks.limits import read_message
+
+    text = read_message(path)
     char = comment_char(root, text)
     from tddhooks.policy.message import parse_message
 
