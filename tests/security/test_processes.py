@@ -3,6 +3,7 @@ output is capped while it is read."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -149,3 +150,91 @@ def test_stdin_larger_than_a_pipe_buffer_does_not_deadlock() -> None:
     script = "import sys; data = sys.stdin.read(); print(len(data))"
     result = proc.run([sys.executable, "-c", script], stdin=text, timeout_s=30)
     assert result.stdout.strip() == str(len(text))
+
+
+# --- through git and cargo -------------------------------------------------------------------
+
+
+def _sleeping_test(pid_file: Path, *, detach: bool) -> str:
+    """A Rust test that records its pid (or a setsid'd child's) and then sleeps for minutes."""
+    spawn = (
+        f'    let child = std::process::Command::new("setsid").args(["sleep", "300"])\n'
+        f"        .spawn().unwrap();\n"
+        f"    std::fs::write({str(pid_file)!r}, child.id().to_string()).unwrap();\n"
+        if detach
+        else f"    std::fs::write({str(pid_file)!r}, std::process::id().to_string()).unwrap();\n"
+    )
+    return (
+        f"#[test]\nfn sleeps() {{\n{spawn}"
+        "    std::thread::sleep(std::time::Duration::from_secs(300));\n}\n"
+    ).replace("'", '"')
+
+
+def _wait_for(
+    path: Path, within_s: float = 300, process: subprocess.Popen[bytes] | None = None
+) -> int:
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        if path.exists() and path.read_text().strip():
+            return int(path.read_text())
+        if process is not None and process.poll() is not None:
+            raise AssertionError(f"the commit ended ({process.returncode}) before the test ran")
+        time.sleep(0.1)
+    raise AssertionError(f"{path} never appeared")
+
+
+@pytest.mark.cargo
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.parametrize("detach", [False, True], ids=["test-binary", "setsid-child"])
+def test_a_signal_to_git_commit_kills_cargo_and_the_test(
+    tmp_path: Path, session_dir: Path, signum: int, detach: bool
+) -> None:
+    from conftest import git
+
+    from security.kit import kata
+
+    repo = kata(tmp_path, session_dir)
+    pid_file = tmp_path / "test.pid"
+    (repo / "tests" / "sleeps.rs").write_text(
+        _sleeping_test(pid_file, detach=detach), encoding="utf-8"
+    )
+    git(repo, "add", "tests/sleeps.rs")
+    # its own session, as a terminal's foreground job: the signal goes to the whole job
+    commit = subprocess.Popen(
+        ["git", "commit", "-q", "-m", "test: sleeps"], cwd=repo, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        victim = _wait_for(pid_file, process=commit)
+        os.killpg(commit.pid, signum)
+        commit.wait(timeout=30)
+        assert _gone(victim, within_s=10), "the test (or its child) outlived `git commit`"
+        stray = subprocess.run(["pgrep", "-f", "deps/sleeps-"], capture_output=True, text=True)
+        assert stray.stdout.strip() == "", "a test binary is still running"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(commit.pid, signal.SIGKILL)
+
+
+@pytest.mark.cargo
+def test_a_setsid_child_of_a_test_dies_with_the_gate_timeout(
+    tmp_path: Path, session_dir: Path
+) -> None:
+    from conftest import git
+
+    from security.kit import kata
+
+    repo = kata(tmp_path, session_dir)
+    config = repo / "tdd.yaml"
+    text = config.read_text(encoding="utf-8")
+    assert "timeout_s: 300" in text
+    config.write_text(text.replace("timeout_s: 300", "timeout_s: 20", 1), encoding="utf-8")
+    git(repo, "commit", "-q", "--no-verify", "-am", "chore: a short gate timeout")
+    pid_file = tmp_path / "test.pid"
+    (repo / "tests" / "sleeps.rs").write_text(
+        _sleeping_test(pid_file, detach=True), encoding="utf-8"
+    )
+    git(repo, "add", "tests/sleeps.rs")
+    commit = git(repo, "commit", "-q", "-m", "test: sleeps", check=False)
+    assert commit.returncode != 0
+    assert _gone(_wait_for(pid_file, within_s=5), within_s=10), "setsid child survived"
