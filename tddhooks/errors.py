@@ -6,7 +6,6 @@ import contextlib
 import os
 import signal
 import time
-import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -114,6 +113,8 @@ def state_home() -> Path:
 
 def crash_log(error: BaseException) -> Path | None:
     """Write the traceback (keys redacted) under <state home>/logs/; None if nowhere writable."""
+    import traceback
+
     from tddhooks.keys import redact
 
     text = redact("".join(traceback.format_exception(error)))

@@ -14,7 +14,6 @@ import contextlib
 import os
 import signal
 import threading
-import uuid
 from pathlib import Path
 
 MARK_ENV = "TDDHOOKS_PROC_MARK"
@@ -42,7 +41,7 @@ def become_subreaper() -> None:
 def new_mark() -> str:
     """A fresh mark, appended to the one this process inherited (nested runs stay findable)."""
     inherited = os.environ.get(MARK_ENV, "")
-    token = uuid.uuid4().hex[:16]
+    token = os.urandom(8).hex()
     return f"{inherited}:{token}" if inherited else token
 
 
