@@ -302,3 +302,26 @@ def _doctor(repo: Path, server: FakeOpenAI) -> str:
     config.write_text(yaml.safe_dump(data), encoding="utf-8")
     result = run_cli("doctor", "-C", str(repo))
     return result.output
+
+
+def test_every_preset_key_variable_is_known_as_a_key() -> None:
+    from tddhooks.llm.providers import GENERIC_KEY_ENV, PRESETS
+
+    names = [preset.key_env for preset in PRESETS.values() if preset.key_env]
+    assert names, "no preset names a key variable"
+    for name in [*names, GENERIC_KEY_ENV]:
+        assert keys.is_key_name(name), name
+
+
+@pytest.mark.parametrize(
+    "name", ["GITHUB_TOKEN", "HF_TOKEN", "AWS_SECRET_ACCESS_KEY", "my_api_key", "API_KEY"]
+)
+def test_look_alike_key_names_are_scrubbed(name: str) -> None:
+    env = keys.scrub_env({"PATH": "/bin", name: "value-Tt5Rr4Ee3Ww2"})
+    assert env == {"PATH": "/bin"}
+
+
+def test_ordinary_variables_survive_the_scrub() -> None:
+    kept = {"PATH": "/bin", "HOME": "/h", "CARGO_HOME": "/c", "RUSTUP_TOOLCHAIN": "stable",
+            "TOKENIZERS_PARALLELISM": "false", "KEYBOARD": "us"}  # fmt: skip
+    assert keys.scrub_env(kept) == kept
