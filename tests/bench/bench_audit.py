@@ -160,6 +160,11 @@ def read_gitpython(repo: Path, shas: list[str]) -> int:
     return total
 
 
+def _timed_import(probe: str) -> float:
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return float(done.stdout)
+
+
 def bench(commits: int, runs: int) -> None:
     if shutil.which("cargo") is None:
         sys.exit("cargo is not on PATH")
