@@ -182,11 +182,9 @@ def bench(commits: int, runs: int) -> None:
                 times.append(time.monotonic() - start)
             print(f"read messages+trees, {name:26s} {statistics.median(times) * 1000:8.1f} ms")
         probe = "import time; t = time.perf_counter(); import git; print(time.perf_counter() - t)"
-        imports = [float(subprocess.run([sys.executable, "-c", probe], capture_output=True,
-                                        text=True, check=True).stdout) for _ in range(3)]  # fmt: skip
-        print(
-            f"import GitPython (once per process)     {statistics.median(imports) * 1000:8.1f} ms"
-        )
+        imports = [_timed_import(probe) for _ in range(3)]
+        median_ms = statistics.median(imports) * 1000
+        print(f"import GitPython (once per process)     {median_ms:8.1f} ms")
         cold, code = time_audit(repo, "--json")
         print(f"audit, cold cargo target   {cold:6.2f} s (exit {code}; target < {TARGET_S:g} s)")
         warm = [time_audit(repo, "--json")[0] for _ in range(runs)]
