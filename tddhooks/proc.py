@@ -59,12 +59,14 @@ def cap_text(text: str, limit: int = DEFAULT_OUTPUT_CAP) -> str:
 
 
 class _Capture:
-    """Reads one pipe to its end keeping at most `limit` bytes: the head and a rolling tail."""
+    """Reads one pipe to its end keeping a bounded head and a rolling tail. The cap counts
+    characters (as cap_text does); 4 bytes a character is the most UTF-8 needs, so 4 x limit
+    bytes always hold enough of both ends."""
 
     def __init__(self, stream: IO[bytes], limit: int) -> None:
         self._stream = stream
         self._fd = stream.fileno()
-        self._half = max(limit // 2, 1)
+        self._half = max(2 * limit, 2)  # bytes kept at each end
         self._head = bytearray()
         self._tail = bytearray()
         self._total = 0
@@ -88,11 +90,13 @@ class _Capture:
         self.thread.join(timeout=10)  # a descendant we could not kill may hold the pipe open
         if not self.thread.is_alive():
             self._stream.close()
-        head = self._head.decode("utf-8", errors="replace")
-        if self._total <= len(self._head) + len(self._tail) and len(self._tail) <= self._half:
-            return cap_text(head + self._tail.decode("utf-8", errors="replace"), limit)
-        tail = bytes(self._tail[-self._half :]).decode("utf-8", errors="replace")
-        dropped = self._total - len(self._head) - min(len(self._tail), self._half)
+        kept = len(self._head) + min(len(self._tail), self._half)
+        if self._total <= len(self._head) + len(self._tail):  # nothing was dropped
+            return cap_text((self._head + self._tail).decode("utf-8", errors="replace"), limit)
+        half = limit // 2
+        head = self._head.decode("utf-8", errors="replace")[:half]
+        tail = bytes(self._tail[-self._half :]).decode("utf-8", errors="replace")[-half:]
+        dropped = max(self._total - kept, 1)  # in bytes: the characters were never decoded
         return f"{head}{_cut_marker(dropped)}{tail}"
 
 

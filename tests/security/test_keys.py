@@ -24,7 +24,7 @@ from drive.test_e2e_kit import (
 from support.fake_openai import Fail, FakeOpenAI
 
 from tddhooks import git as tgit
-from tddhooks import keys, proc
+from tddhooks import keys, output, proc
 
 SECRET = "sk-Mq7Hq2ZpX9LmR4tV6wB8nCqJ"  # held in MY_KEY, passed as --api-key MY_KEY
 OTHERS = {
@@ -58,7 +58,9 @@ def files_under(*roots: Path) -> Iterator[tuple[Path, str]]:
 
 
 @pytest.fixture(autouse=True)
-def _fresh_registry() -> Iterator[None]:
+def _fresh_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("COLUMNS", "250")
+    output.use_streams()  # rich writes to this test's streams (CliRunner's), not an old one's
     keys.forget()
     yield
     keys.forget()
@@ -253,6 +255,7 @@ def test_a_drive_whose_tests_print_every_key_leaves_no_trace(
     # the test ran and printed what it could see: nothing (proves the check below is real)
     prompts = "\n".join(script.prompts("implementor"))
     assert "LEAKT[]" in prompts or "LEAKB[]" in prompts, result.output[-3000:]
+    assert '"event": "drive-finished"' in result.output, "the --json output was not captured"
     assert_no_key(result.output, "the drive's console/--json output")
     for request in server.requests:
         assert_no_key(json.dumps(request.body), f"a request body to {request.path}")
@@ -284,6 +287,7 @@ def test_a_server_echoing_the_key_leaves_no_fragment_anywhere(
         assert result.exit_code == 3, result.output
         assert_no_key(result.output, f"drive {' '.join(extra)} output")
     doctor = _doctor(repo, server)
+    assert "fake-model" in doctor, "doctor printed nothing: the check would be empty"
     assert "[key]" in doctor or failure.status in (500,), doctor
     assert_no_key(doctor, "doctor's output")
     for path, text in _tool_files(repo, isolated_home):
