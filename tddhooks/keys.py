@@ -26,12 +26,33 @@ _registered_names: set[str] = set()
 _registered_values: set[str] = set()
 
 
+_PR_SET_DUMPABLE = 4
+_protected: list[bool] = []
+
+
 def register(*, name: str | None = None, value: str | None = None) -> None:
-    """Remember a variable that holds a key and/or the key itself (from the LLM layer)."""
+    """Remember a variable that holds a key and/or the key itself (from the LLM layer). A
+    process that holds a key is made non-dumpable, so a test run by the gate cannot read it from
+    this process's /proc/<pid>/environ (same user; root can still read it)."""
     if name:
         _registered_names.add(name)
     if value and value.strip():
         _registered_values.add(value.strip())
+        protect_process()
+
+
+def protect_process() -> None:
+    """prctl(PR_SET_DUMPABLE, 0) once (Linux; silently nothing elsewhere). Children are not
+    affected: execve makes them dumpable again."""
+    if _protected:
+        return
+    _protected.append(True)
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
 
 
 def forget() -> None:

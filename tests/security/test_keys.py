@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -329,3 +330,22 @@ def test_ordinary_variables_survive_the_scrub() -> None:
     kept = {"PATH": "/bin", "HOME": "/h", "CARGO_HOME": "/c", "RUSTUP_TOOLCHAIN": "stable",
             "TOKENIZERS_PARALLELISM": "false", "KEYBOARD": "us"}  # fmt: skip
     assert keys.scrub_env(kept) == kept
+
+
+def test_a_process_holding_a_key_hides_its_environment_from_other_processes() -> None:
+    # /proc/<drive pid>/environ would otherwise hand the key to a test that walks up its ppid
+    probe = (
+        "import ctypes, sys\n"
+        "from tddhooks import keys\n"
+        "libc = ctypes.CDLL(None)\n"
+        "before = libc.prctl(3, 0, 0, 0, 0)\n"  # PR_GET_DUMPABLE
+        "keys.register(name='MY_KEY', value='sk-Hh5Jj6Kk7Ll8Zz9')\n"
+        "print(before, libc.prctl(3, 0, 0, 0, 0))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True)  # fmt: skip
+    assert done.stdout.split() == ["1", "0"]
+    child = proc.run(
+        [sys.executable, "-c", "import ctypes; print(ctypes.CDLL(None).prctl(3,0,0,0,0))"]
+    )
+    assert child.stdout.strip() == "1", "children must stay ordinary (dumpable after exec)"
