@@ -2,8 +2,9 @@
 environment, and redacting any key (or a fragment of one) from text before it is cut or shown.
 
 A key is known by the name of the variable that holds it (every provider preset's variable,
-TDDHOOKS_API_KEY, anything named *_API_KEY or *_TOKEN, and whatever the LLM layer resolved) and by
-its value. Imported on the hook path: standard library only. See docs/security.md.
+TDDHOOKS_API_KEY, anything named *_KEY, *_TOKEN, *_SECRET or *_PASSWORD, and whatever the LLM
+layer resolved) and by its value. Imported on the hook path: standard library only. See
+docs/llm.md (API keys).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 REDACTED = "[key]"
 # a run of this many characters of a key is treated as the key (a server may echo a prefix)
 FRAGMENT = 8
-_KEY_SUFFIXES = ("_API_KEY", "_APIKEY", "_TOKEN", "_SECRET", "_SECRET_KEY", "_ACCESS_KEY")
+_KEY_SUFFIXES = ("_KEY", "_APIKEY", "_TOKEN", "_SECRET", "_PASSWORD")
 _KNOWN_NAMES = {
     "TDDHOOKS_API_KEY", "OPENAI_API_KEY", "DEEPSEEK_API_KEY", "PERPLEXITY_API_KEY",
     "IFLOW_API_KEY", "ZHIPUAI_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY",
