@@ -92,6 +92,7 @@ class ChatClient:
         self._connect_timeout_s = min(connect_timeout_s, settings.timeout_s)
         self._json_mode = settings.json_mode
         self._sdk: openai.OpenAI | None = None
+        self._secrets = [settings.api_key] if settings.api_key else []
 
     def complete(
         self, messages: Messages, *, role: str, on_delta: Delta | None = None
@@ -113,6 +114,9 @@ class ChatClient:
             result = ChatResult(**asdict(cached), cached=True, latency_s=0.0, cache_key=key)
             return self._deliver(result, messages, role, start, on_delta)
         result = replace(self._with_retries(messages, response_format, on_delta), cache_key=key)
+        # a server that echoes the key in an answer must not get it into the cache, a recording,
+        # a prompt or a committed file
+        result = replace(result, content=keys.redact(result.content, self._secrets))
         self._check(result, role)
         if self.cache is not None:
             kept = {name: getattr(result, name) for name in CachedAnswer.__dataclass_fields__}

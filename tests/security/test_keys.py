@@ -387,3 +387,23 @@ def test_a_persons_commit_with_keys_exported_leaks_none_through_the_gate(
     for path, text in files_under(repo / ".git" / "tddhooks", repo / ".tdd"):
         if "target" not in path.parts:
             assert_no_key(text, str(path))
+
+
+def test_a_key_echoed_in_an_answer_reaches_neither_the_caller_nor_the_cache(
+    server: FakeOpenAI, tmp_path: Path
+) -> None:
+    from support.fake_openai import Reply
+
+    from tddhooks.llm.cache import AnswerCache
+    from tddhooks.llm.client import ChatClient
+    from tddhooks.llm.settings import ModelSettings
+
+    settings = ModelSettings("custom", "fake-model", server.base_url, api_key=SECRET)
+    server.enqueue(Reply(f'{{"plan": "your key is {SECRET}, its start {SECRET[:10]}"}}'))
+    cache = AnswerCache(tmp_path / "cache")
+    result = ChatClient(settings, cache).complete([{"role": "user", "content": "hi"}], role="t")
+    assert_no_key(result.content, "the answer")
+    assert "[key]" in result.content
+    cache.close()
+    for path, text in files_under(tmp_path / "cache"):
+        assert_no_key(text, str(path))
