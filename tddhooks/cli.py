@@ -13,8 +13,10 @@ from typing import Any, TypeVar
 import click
 
 from tddhooks import __version__
+from tddhooks.agenthooks.formats import AGENTS
 
 F = TypeVar("F", bound=Callable[..., Any])
+AGENT_NAMES = tuple(AGENTS)
 
 
 def _finish(body: Callable[[], int]) -> None:
@@ -84,7 +86,7 @@ def cli() -> None:
     help="Kata language (default: detected, else rust).",
 )
 @click.option("--kata", "-k", help="A kata Markdown FILE, or a shipped kata NAME.")
-@click.option("--direct", is_flag=True, help="Install plain hook shims instead of pre-commit.")
+@click.option("--direct", is_flag=True, help="Shims only (the default; kept for scripts).")
 def init(directory: Path | None, language: str | None, kata: str | None, direct: bool) -> None:
     """Scaffold a kata repository: project, tdd.yaml, kata.md, hooks, first commit."""
     from tddhooks.commands import init_cmd
@@ -96,18 +98,45 @@ def init(directory: Path | None, language: str | None, kata: str | None, direct:
 
 @cli.command()
 @work_dir_option
-@click.option("--direct", is_flag=True, help="Write POSIX shims into the hooks directory.")
-def install(work_dir: Path, direct: bool) -> None:
-    """Install the pre-commit, commit-msg and prepare-commit-msg hooks."""
+@click.option("--direct", is_flag=True, help="Shims only (the default; kept for scripts).")
+@click.option(
+    "--pre-commit",
+    "pre_commit",
+    is_flag=True,
+    help="List the hooks in .pre-commit-config.yaml instead (the framework stashes edits).",
+)
+@click.option(
+    "--agent",
+    "agents",
+    multiple=True,
+    type=click.Choice(AGENT_NAMES),
+    help="Also hold this coding agent to the hooks (its project hook configuration).",
+)
+def install(work_dir: Path, direct: bool, pre_commit: bool, agents: tuple[str, ...]) -> None:
+    """Install the pre-commit, commit-msg and prepare-commit-msg hooks (never stash)."""
     from tddhooks.commands import install as install_cmd
 
-    _finish(lambda: install_cmd.install(work_dir, direct=direct))
+    _finish(
+        lambda: install_cmd.install(work_dir, direct=direct, pre_commit=pre_commit, agents=agents)
+    )
 
 
 @cli.command()
 @work_dir_option
-def uninstall(work_dir: Path) -> None:
+@click.option(
+    "--agent",
+    "agents",
+    multiple=True,
+    type=click.Choice(AGENT_NAMES),
+    help="Only take our entries out of this agent's configuration (the git hooks stay).",
+)
+def uninstall(work_dir: Path, agents: tuple[str, ...]) -> None:
     """Remove the hooks tddhooks installed (and only those)."""
+    if agents:
+        from tddhooks.agenthooks.command import uninstall_agents
+
+        _finish(lambda: uninstall_agents(work_dir, agents))
+        return
     from tddhooks.commands import install as install_cmd
 
     _finish(lambda: install_cmd.uninstall(work_dir))
@@ -115,8 +144,14 @@ def uninstall(work_dir: Path) -> None:
 
 @cli.command()
 @work_dir_option
-def status(work_dir: Path) -> None:
+@click.option("--json", "as_json", is_flag=True, help="The documented status object on stdout.")
+def status(work_dir: Path, as_json: bool) -> None:
     """Phase, cycle, last commit, staged verdict and diagnostics."""
+    if as_json:
+        from tddhooks.agenthooks.command import print_status_json
+
+        _finish(lambda: print_status_json(work_dir))
+        return
     from tddhooks.commands import status as status_cmd
 
     _finish(lambda: status_cmd.run(work_dir))

@@ -11,6 +11,10 @@ import sys
 
 def main() -> None:
     argv = sys.argv[1:]
+    if len(argv) >= 2 and argv[:2] == ["hook", "agent"]:
+        from tddhooks.agenthooks.handlers import main as run_agent_hook
+
+        sys.exit(run_agent_hook(argv[2:]))
     if len(argv) >= 2 and argv[0] == "hook" and not {"-h", "--help"} & set(argv[1:]):
         from tddhooks.commands.hook import main as run_hook
 

@@ -161,6 +161,7 @@ def _toolchain_checks(root: Path, config: TddConfig | None) -> list[Check]:
 
 
 def _hook_checks(root: Path) -> list[Check]:
+    from tddhooks.commands.hook_files import slots
     from tddhooks.commands.install import current_shim, hooks_status
     from tddhooks.commands.precommit_config import CONFIG_FILE, HOOK_IDS, hook_entries, load
 
@@ -170,15 +171,15 @@ def _hook_checks(root: Path) -> list[Check]:
     if missing or foreign:
         parts = [f"missing: {', '.join(missing)}"] if missing else []
         parts += [f"not written by tddhooks: {', '.join(foreign)}"] if foreign else []
-        fix = "run `tddhooks install` (pre-commit keeps a foreign hook as <hook>.legacy)"
+        fix = "run `tddhooks install` (a hook of yours is kept and runs after tddhooks')"
         return [Check("hooks", "fail", "; ".join(parts), fix)]
     checks = []
     direct = [t for t, kind in status.items() if kind == "direct"]
-    directory = git.hooks_dir(root)
-    stale = [t for t in direct if (directory / t).read_text(encoding="utf-8") != current_shim(t)]
+    shims = {t: slot.shim() for t, slot in slots(root).items()}  # the hook or a .legacy
+    stale = [t for t in direct if _text(shims[t]) != current_shim(t)]
     if stale:
         detail = f"shims from another tddhooks version or interpreter: {', '.join(stale)}"
-        checks.append(Check("hooks", "warn", detail, "run `tddhooks install --direct` again"))
+        checks.append(Check("hooks", "warn", detail, "run `tddhooks install` again"))
     via_pre_commit = [t for t, kind in status.items() if kind == "pre-commit"]
     if via_pre_commit:
         path = root / CONFIG_FILE
@@ -194,6 +195,10 @@ def _hook_checks(root: Path) -> list[Check]:
         how = "direct shims" if not via_pre_commit else "pre-commit" if not direct else "mixed"
         checks.append(Check("hooks", "ok", f"pre-commit, commit-msg, prepare-commit-msg ({how})"))
     return checks
+
+
+def _text(path: Path | None) -> str | None:
+    return path.read_text(encoding="utf-8", errors="replace") if path is not None else None
 
 
 def _on_path_check() -> Check:

@@ -169,6 +169,12 @@ def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) 
     del sha  # -c/-C/--amend already have a message; the source says so
     if source is None:  # the pre-commit framework passes the source in its environment
         source = os.environ.get("PRE_COMMIT_COMMIT_MSG_SOURCE")
+    if source == "message":
+        from tddhooks.agenthooks.aider import complete_message, wants_completion
+
+        if wants_completion():  # set by `tddhooks install --agent aider` (docs/agents.md)
+            root, _state, index_file = _context()
+            return complete_message(message_file.absolute(), root, index_file)
     if source not in _FILLABLE_SOURCES:
         return 0
     root, state, index_file = _context()

@@ -203,8 +203,7 @@ def _install_hooks(root: Path, direct: bool, plan: Plan) -> None:
             plan.blocker += "while it is unstaged"
     elif after is not None:
         plan.record(CONFIG_FILE, "kept", commit=False)
-    mode = "direct shims" if direct else "pre-commit"
-    plan.record("git hooks", f"installed ({mode})", commit=False)
+    plan.record("git hooks", "installed (shims; nothing stashed)", commit=False)
 
 
 def _report(plan: Plan) -> None:

@@ -1,49 +1,62 @@
-"""Add or remove the tddhooks block in `.pre-commit-config.yaml`, editing the text (pure).
+"""Add or remove tddhooks' entries in `.pre-commit-config.yaml` by node positions (pure).
 
-Comments and every other hook survive because only our lines change; each result is parsed with
-PyYAML and compared with the original before the caller writes it.
+Used by `tddhooks install --pre-commit`. Every edit is an insertion at a position taken from the
+YAML nodes (yaml_positions), marked so that `remove_hooks` deletes exactly what `add_hooks`
+inserted: an install followed by an uninstall gives the file back byte for byte, comments, flow
+style, anchors and line ends included. What tddhooks adds (docs/hooks.md):
+
+- a `repo: local` entry with the three hooks, each with its `stages`, between marker comments;
+- `default_install_hook_types` naming the three hook types (added, or extended), so
+  `pre-commit install` on another clone installs them too;
+- `default_stages` without commit-msg and prepare-commit-msg when those stages are new, so the
+  repository's hooks that declare no `stages` keep running once per commit, not on the message.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import tempfile
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from tddhooks.commands import yaml_positions as yp
 from tddhooks.errors import ConfigError
 
 CONFIG_FILE = ".pre-commit-config.yaml"
 HOOK_TYPES = ("pre-commit", "commit-msg", "prepare-commit-msg")
 HOOK_IDS = {hook_type: f"tddhooks-{hook_type}" for hook_type in HOOK_TYPES}
+MESSAGE_TYPES = ("commit-msg", "prepare-commit-msg")
+# pre-commit's clientlib.STAGES (3.2+); prek accepts the same names
+ALL_STAGES = ("commit-msg", "post-checkout", "post-commit", "post-merge", "post-rewrite",
+              "pre-commit", "pre-merge-commit", "pre-push", "pre-rebase", "prepare-commit-msg",
+              "manual")  # fmt: skip
 BLOCK_START = (
     "# >>> tddhooks hooks (managed by `tddhooks install`; `tddhooks uninstall` removes them)"
 )
 BLOCK_END = "# <<< tddhooks hooks"
 CREATED_HEADER = "# Created by `tddhooks install`; add your own hooks below."
-INSTALL_TYPES_LINE = (
-    "default_install_hook_types: [pre-commit, commit-msg, prepare-commit-msg]  # tddhooks"
-)
+MARK = "  # tddhooks"  # ends every line tddhooks adds outside its block
+ADDED_MARK = "  # tddhooks added:"  # after an extended flow list: which items tddhooks added
+INSTALL_TYPES_LINE = f"default_install_hook_types: [{', '.join(HOOK_TYPES)}]{MARK}"
+REPOS_LINE = f"repos:{MARK}"
+MAX_BYTES = 1_000_000
 _NAMES = {
     "pre-commit": "tddhooks green gate",
     "commit-msg": "tddhooks commit message rules",
     "prepare-commit-msg": "tddhooks message template",
 }
-_REPOS_BLOCK = re.compile(r"^repos:\s*(#.*)?$")
-_REPOS_EMPTY_FLOW = re.compile(r"^repos:\s*\[\s*\]\s*(#.*)?$")
-_REPOS_ANY = re.compile(r"^repos\s*:")
-_OUR_KEYS = ("default_install_hook_types",)
 
 
 def load(text: str, path: Path) -> dict[str, Any]:
     """Parse config text; a mapping (possibly empty) or a ConfigError naming the file."""
+    if len(text) > MAX_BYTES:
+        raise ConfigError(f"{path}: larger than {MAX_BYTES} bytes; not a pre-commit config")
     try:
+        yp.parse(text)  # bounded: refuses alias bombs and huge files before they expand
         data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
+    except (yaml.YAMLError, yp.YamlShapeError) as error:
         raise ConfigError(f"{path}: not valid YAML: {error}", fix=f"correct {path}") from error
     if data is None:
         return {}
@@ -55,103 +68,60 @@ def load(text: str, path: Path) -> dict[str, Any]:
 def hook_entries(data: dict[str, Any]) -> list[tuple[str, str]]:
     """(repo, hook id) for every hook listed in a parsed config."""
     entries = []
-    for repo in data.get("repos") or []:
-        if isinstance(repo, dict):
-            for hook in repo.get("hooks") or []:
+    repos = data.get("repos")
+    for repo in repos if isinstance(repos, list) else []:
+        if isinstance(repo, dict) and isinstance(repo.get("hooks"), list):
+            for hook in repo["hooks"]:
                 if isinstance(hook, dict):
                     entries.append((str(repo.get("repo")), str(hook.get("id"))))
     return entries
 
 
+def _hook_fields(hook_type: str) -> list[tuple[str, str]]:
+    fields = [("id", HOOK_IDS[hook_type]), ("name", _NAMES[hook_type]),
+              ("entry", f"tddhooks hook {hook_type}"), ("language", "system")]  # fmt: skip
+    if hook_type == "pre-commit":
+        fields.append(("pass_filenames", "false"))
+    return [*fields, ("always_run", "true"), ("stages", f"[{hook_type}]")]
+
+
 def block_lines(hook_types: list[str], indent: int) -> list[str]:
-    """Our `repo: local` entry for these hook types, as list-item lines at `indent`."""
+    """Our `repo: local` entry for these hook types, as block list-item lines at `indent`."""
     pad = " " * indent
     lines = [pad + BLOCK_START, f"{pad}- repo: local", f"{pad}  hooks:"]
     for hook_type in hook_types:
-        lines += [
-            f"{pad}    - id: {HOOK_IDS[hook_type]}",
-            f"{pad}      name: {_NAMES[hook_type]}",
-            f"{pad}      entry: tddhooks hook {hook_type}",
-            f"{pad}      language: system",
-        ]
-        if hook_type == "pre-commit":
-            lines.append(f"{pad}      pass_filenames: false")
-        lines += [f"{pad}      always_run: true", f"{pad}      stages: [{hook_type}]"]
+        for number, (key, value) in enumerate(_hook_fields(hook_type)):
+            lines.append(f"{pad}    {'- ' if number == 0 else '  '}{key}: {value}")
     return [*lines, pad + BLOCK_END]
 
 
-def _newline(text: str) -> str:
-    return "\r\n" if "\r\n" in text else "\n"
+def flow_item(hook_types: list[str]) -> str:
+    hooks = ", ".join(
+        "{" + ", ".join(f"{k}: {v}" for k, v in _hook_fields(t)) + "}" for t in hook_types
+    )
+    return "{repo: local, hooks: [" + hooks + "]}"
 
 
-def _strip_block(lines: list[str]) -> list[str]:
-    """Lines without our marked block (markers included) and without our install-types line."""
-    kept: list[str] = []
-    inside = False
-    for line in lines:
-        if line.strip() == BLOCK_START:
-            inside = True
-        elif inside and line.strip() == BLOCK_END:
-            inside = False
-        elif not inside and line.strip() != INSTALL_TYPES_LINE:
-            kept.append(line)
-    return kept
-
-
-def _section_end(lines: list[str], start: int) -> int:
-    """Index after the last line of the top-level `repos:` section starting at `start`."""
-    end = start + 1
-    while end < len(lines):
-        line = lines[end]
-        if line and not line[0].isspace() and line[0] not in "#-":
-            break
-        end += 1
-    # top-level comments just before the next key belong to that key
-    while end > start + 1 and (not lines[end - 1].strip() or lines[end - 1].startswith("#")):
-        end -= 1
-    return end
-
-
-def _item_indent(lines: list[str], start: int, end: int) -> int:
-    for line in lines[start + 1 : end]:
-        stripped = line.lstrip(" ")
-        if stripped.startswith("- ") or stripped == "-":
-            return len(line) - len(stripped)
-    return 2
-
-
-def _insert_block(lines: list[str], missing: list[str], path: Path) -> list[str]:
-    for index, line in enumerate(lines):
-        flow = _REPOS_EMPTY_FLOW.match(line)
-        if flow:
-            repos = "repos:" + (f"  {flow.group(1)}" if flow.group(1) else "")
-            return [*lines[:index], repos, *block_lines(missing, 2), *lines[index + 1 :]]
-        if _REPOS_BLOCK.match(line):
-            end = _section_end(lines, index)
-            indent = _item_indent(lines, index, end)
-            return [*lines[:end], *block_lines(missing, indent), *lines[end:]]
-        if _REPOS_ANY.match(line):
-            raise ConfigError(
-                f"{path}: `repos:` is written as a flow list; tddhooks only edits block lists",
-                fix="write `repos:` as a block list (one `- repo:` per line), then run "
-                "`tddhooks install` again",
-            )
-    return [*lines, "repos:", *block_lines(missing, 2)]
-
-
-def _check_kept(before: dict[str, Any], after: dict[str, Any], path: Path) -> None:
-    """Every hook and top-level setting of `before` must still be in `after`."""
-    ours = set(HOOK_IDS.values())
-    old = Counter(e for e in hook_entries(before) if not (e[0] == "local" and e[1] in ours))
-    new = Counter(hook_entries(after))
-    others_before = {k: v for k, v in before.items() if k not in ("repos", *_OUR_KEYS)}
-    others_after = {k: v for k, v in after.items() if k not in ("repos", *_OUR_KEYS)}
-    if old - new or others_before != others_after:
+def parse_root(text: str, path: Path) -> yp.Node | None:
+    try:
+        root = yp.parse(text)
+    except yp.YamlShapeError as error:
+        raise ConfigError(f"{path}: {error}", fix=f"correct {path}") from error
+    if root is not None and root.kind != "mapping":
+        raise ConfigError(f"{path}: expected a mapping with a `repos:` list at the top level")
+    if root is not None and root.flow:
         raise ConfigError(
-            f"{path}: editing it as text would lose other settings or hooks; left unchanged",
-            fix="add or remove the tddhooks `repo: local` hooks by hand (see `tddhooks install "
-            "--help` and docs/commands.md)",
+            f"{path}: the whole file is one flow mapping; tddhooks edits block mappings",
+            fix="add the tddhooks hooks by hand (docs/hooks.md shows them)",
         )
+    return root
+
+
+def declared_install_types(text: str | None, path: Path) -> list[str] | None:
+    """`default_install_hook_types` as listed (pre-commit's default when absent), None if odd."""
+    root = parse_root(text, path) if text else None
+    node = root.get("default_install_hook_types") if root else None
+    return ["pre-commit"] if node is None else node.scalars()
 
 
 def add_hooks(text: str | None, path: Path) -> str:
@@ -160,62 +130,151 @@ def add_hooks(text: str | None, path: Path) -> str:
         lines = [CREATED_HEADER, INSTALL_TYPES_LINE, "repos:", *block_lines(list(HOOK_TYPES), 2)]
         return "\n".join(lines) + "\n"
     before = load(text, path)
-    newline = _newline(text)
-    lines = text.splitlines()
-    base = _strip_block(lines)
-    base_data = load(newline.join(base) + newline, path)
-    listed = {hook_id for _, hook_id in hook_entries(base_data)}
+    if BLOCK_START in text:  # an outdated block goes
+        from tddhooks.commands.precommit_removal import remove_block
+
+        base = remove_block(text, path)
+    else:
+        base = text
+    listed = {hook_id for _, hook_id in hook_entries(load(base, path))}
     missing = [t for t in HOOK_TYPES if HOOK_IDS[t] not in listed]
-    new_lines = _insert_block(base, missing, path) if missing else base
-    if missing and "default_install_hook_types" not in base_data:
-        at = next((i for i, ln in enumerate(new_lines) if _REPOS_ANY.match(ln)), len(new_lines))
-        new_lines.insert(at, INSTALL_TYPES_LINE)
-    result = newline.join(new_lines) + newline
-    after = load(result, path)
-    if after == before:
-        return text  # already installed (maybe after other hooks were added): leave it be
-    _check_kept(before, after, path)
-    if not set(HOOK_IDS.values()) <= {hook_id for _, hook_id in hook_entries(after)}:
-        raise ConfigError(f"{path}: could not add the tddhooks hooks", fix="add them by hand")
+    if not missing:
+        return base
+    result = _add_settings(base, parse_root(base, path), path)
+    root = parse_root(result, path)
+    repos = root.get("repos") if root else None
+    if repos is None:
+        result = yp.insert_lines(result, len(result), [REPOS_LINE, *block_lines(missing, 2)])
+    elif repos.kind == "sequence" and repos.flow:
+        at = repos.items[-1].end if repos.items else repos.start + 1
+        item = (", " if repos.items else "") + flow_item(missing)
+        result = result[:at] + item + result[at:]
+    elif repos.kind == "sequence":
+        at, indent = yp.after_line(result, repos.end), yp.column(result, repos.start)
+        result = yp.insert_lines(result, at, block_lines(missing, indent))
+    elif repos.kind == "scalar" and repos.value in ("", "~", "null"):  # `repos:` with no list
+        key = root.key_node("repos") if root else None
+        assert key is not None
+        result = yp.insert_lines(result, yp.line_end(result, key.start), block_lines(missing, 2))
+    else:
+        raise ConfigError(f"{path}: `repos:` is not a list", fix=f"correct {path}")
+    check_kept(before, result, path)
     return result
+
+
+def _add_settings(text: str, root: yp.Node | None, path: Path) -> str:
+    """default_install_hook_types (added or extended) and default_stages, when needed."""
+    declared = declared_install_types(text, path) or list(HOOK_TYPES)
+    new_stages = [t for t in MESSAGE_TYPES if t not in declared]
+    lines: list[str] = []
+    types_node = root.get("default_install_hook_types") if root else None
+    if types_node is None:
+        lines.append(INSTALL_TYPES_LINE)
+    elif types_node.scalars() is not None:
+        text = _extend_list(text, types_node, [t for t in HOOK_TYPES if t not in declared])
+    if new_stages and (root is None or root.get("default_stages") is None):
+        stages = ", ".join(s for s in ALL_STAGES if s not in new_stages)
+        lines.append(f"default_stages: [{stages}]{MARK}")
+    if not lines:
+        return text
+    root = parse_root(text, path)  # positions after the list was extended
+    repos_key = root.key_node("repos") if root else None
+    at = yp.line_start(text, repos_key.start) if repos_key else len(text)
+    return yp.insert_lines(text, at, lines)
+
+
+def _extend_list(text: str, node: yp.Node, missing: list[str]) -> str:
+    """Append `missing` items to a list of scalars, marked; unchanged when it cannot be marked."""
+    if not missing:
+        return text
+    if not node.flow:
+        indent = " " * yp.column(text, node.start)
+        return yp.insert_lines(text, yp.after_line(text, node.end),
+                         [f"{indent}- {item}{MARK}" for item in missing])  # fmt: skip
+    rest = text[node.end : yp.line_end(text, node.end)].strip()
+    if rest and not rest.startswith("#"):
+        return text  # something follows the list on its line: a comment cannot be added
+    at = node.items[-1].end if node.items else node.start + 1
+    added = (", " if node.items else "") + ", ".join(missing)
+    text = text[:at] + added + text[at:]
+    end = node.end + len(added)  # just after the closing bracket
+    return text[:end] + f"{ADDED_MARK} {' '.join(missing)}" + text[end:]
+
+
+def notes(text: str, path: Path) -> list[str]:
+    """What the person should know about their config after `add_hooks` (nothing was forced)."""
+    root = parse_root(text, path)
+    found: list[str] = []
+    declared = declared_install_types(text, path)
+    if declared is None or not set(HOOK_TYPES) <= set(declared):
+        found.append(
+            f"{path.name}: default_install_hook_types does not list {', '.join(HOOK_TYPES)} and "
+            "tddhooks could not extend it; add them, or other clones' `pre-commit install` "
+            "leaves out tddhooks' message hooks"
+        )
+    stages = root.get("default_stages") if root else None
+    values = stages.scalars() if stages else []
+    ours = stages is not None and text[: yp.line_end(text, stages.end)].rstrip().endswith(MARK)
+    if not ours and (values is None or any(t in values for t in MESSAGE_TYPES)):
+        found.append(
+            f"{path.name}: default_stages names commit-msg or prepare-commit-msg (or is not a "
+            "plain list), so your hooks without `stages` also run on the commit message"
+        )
+    return found
+
+
+def check_kept(before: dict[str, Any], text: str | None, path: Path) -> None:
+    """Every hook of someone else listed before is still listed (in the same order)."""
+    ours = set(HOOK_IDS.values())
+    after = load(text, path) if text is not None else {}
+    theirs_before = [e for e in hook_entries(before) if not (e[0] == "local" and e[1] in ours)]
+    theirs_after = [e for e in hook_entries(after) if not (e[0] == "local" and e[1] in ours)]
+    if theirs_before != theirs_after:
+        raise ConfigError(
+            f"{path}: editing it would lose or reorder other hooks; left unchanged",
+            fix="add or remove the tddhooks `repo: local` hooks by hand (docs/hooks.md)",
+        )
+
+
+def has_our_hooks(text: str | None) -> bool:
+    """True when the text carries anything `add_hooks` writes."""
+    return text is not None and (BLOCK_START in text or MARK in text)
+
+
+def file_has_our_hooks(path: Path) -> bool:
+    """`has_our_hooks` for a file that may be anything (missing, a link, binary, huge)."""
+    if path.is_symlink() or not path.is_file():
+        return False
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(MAX_BYTES + 1)
+    except OSError:
+        return False
+    return len(data) <= MAX_BYTES and has_our_hooks(data.decode("utf-8", errors="replace"))
 
 
 def remove_hooks(text: str, path: Path) -> str | None:
-    """The config without our block; None when tddhooks created the file and nothing else is
-    left in it (the caller deletes it)."""
-    lines = text.splitlines()
-    base = _strip_block(lines)
-    if base == lines:
-        return text
-    newline = _newline(text)
-    result = newline.join(base) + newline
-    after = load(result, path)
-    _check_kept(load(text, path), after, path)
-    leftover = {k: v for k, v in after.items() if k != "repos"}
-    if not hook_entries(after) and not leftover and CREATED_HEADER in base:
-        return None
-    if after.get("repos") is None and "repos" in after:
-        # pre-commit rejects `repos: null`; keep the file valid
-        base = [_empty_repos(line) for line in base]
-        result = newline.join(base) + newline
-    return result
+    """The config without what `add_hooks` added; None when tddhooks created the file and
+    nothing else is left in it (the caller deletes it). See precommit_removal.py."""
+    from tddhooks.commands.precommit_removal import remove_hooks as remove
 
-
-def _empty_repos(line: str) -> str:
-    match = _REPOS_BLOCK.match(line)
-    if not match:
-        return line
-    return "repos: []" + (f"  {match.group(1)}" if match.group(1) else "")
+    return remove(text, path)
 
 
 def read_text(path: Path) -> str | None:
     """The config text exactly as stored (CRLF kept), or None when there is no file."""
     try:
-        return path.read_bytes().decode("utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         return None
-    except (OSError, UnicodeDecodeError) as error:
+    except OSError as error:
         raise ConfigError(f"{path}: cannot read: {error}") from error
+    if len(data) > MAX_BYTES:
+        raise ConfigError(f"{path}: larger than {MAX_BYTES} bytes; not a pre-commit config")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: not UTF-8: {error}") from error
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -224,10 +283,7 @@ def write_atomically(path: Path, text: str) -> None:
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
             stream.write(text)
-        if path.exists():
-            os.chmod(temp, path.stat().st_mode & 0o777)
-        else:
-            os.chmod(temp, 0o644)
+        os.chmod(temp, (path.stat().st_mode & 0o777) if path.exists() else 0o644)
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)

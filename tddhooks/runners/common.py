@@ -94,13 +94,19 @@ def name_words(project_name: str) -> list[str]:
     return [word for word in re.split(r"[^a-z0-9]+", ascii_text.lower()) if word]
 
 
+TEMPLATE_SUFFIX = ".tmpl"  # `x.py.tmpl` is written as `x.py`: pip never byte-compiles a template
+
+
 def _walk(node: Traversable, prefix: str = "") -> Iterator[tuple[str, Traversable]]:
+    """(relative target path, template) pairs; byte-code pip or Python left beside them skipped."""
     for child in sorted(node.iterdir(), key=lambda item: item.name):
+        if child.name == "__pycache__" or child.name.endswith((".pyc", ".pyo")):
+            continue
         relative = f"{prefix}{child.name}"
         if child.is_dir():
             yield from _walk(child, relative + "/")
         elif child.is_file():
-            yield relative, child
+            yield relative.removesuffix(TEMPLATE_SUFFIX), child
 
 
 def _substitute(text: str, replacements: Mapping[str, str]) -> str:

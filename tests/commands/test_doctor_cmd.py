@@ -98,7 +98,7 @@ def test_missing_hooks_fail(make_repo: MakeRepo) -> None:
 
 def test_pre_commit_without_our_ids_fails(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
-    assert CliRunner().invoke(cli, ["install", "-C", str(repo)]).exit_code == 0
+    assert CliRunner().invoke(cli, ["install", "--pre-commit", "-C", str(repo)]).exit_code == 0
     (repo / ".pre-commit-config.yaml").write_text("repos: []\n", "utf-8")
     result, rows = doctor(repo)
     assert result.exit_code == 3
@@ -107,7 +107,7 @@ def test_pre_commit_without_our_ids_fails(make_repo: MakeRepo) -> None:
 
 def test_pre_commit_with_our_ids_is_ok(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
-    assert CliRunner().invoke(cli, ["install", "-C", str(repo)]).exit_code == 0
+    assert CliRunner().invoke(cli, ["install", "--pre-commit", "-C", str(repo)]).exit_code == 0
     result, rows = doctor(repo)
     assert result.exit_code == 0, result.output
     assert "(pre-commit)" in row(rows, "hooks")
@@ -122,7 +122,7 @@ def test_an_outdated_shim_is_a_warning(make_repo: MakeRepo) -> None:
     line = row(rows, "hooks")
     assert "! warn" in line
     assert "commit-msg" in line
-    assert "tddhooks install --direct" in line
+    assert "tddhooks install" in line
 
 
 def test_outside_a_repository_exits_3(tmp_path: Path) -> None:
@@ -181,3 +181,16 @@ def test_tool_probes_for_python_modules_and_plain_programs() -> None:
 def test_exit_code(statuses: list[tuple[str, str]], code: int) -> None:
     checks = [Check("x", status, "d", None, category) for status, category in statuses]
     assert exit_code(checks) == code
+
+
+def test_our_shim_kept_by_pre_commit_as_legacy_is_ok_not_stale(make_repo: MakeRepo) -> None:
+    import subprocess
+    import sys
+
+    repo = installed_repo(make_repo, {**FILES, ".pre-commit-config.yaml": "repos: []\n"})
+    framework = [sys.executable, "-m", "pre_commit", "install"]
+    assert subprocess.run(framework, cwd=repo, capture_output=True).returncode == 0
+    result, rows = doctor(repo)
+    assert result.exit_code == 0, result.output
+    assert "✔ ok" in row(rows, "hooks")
+    assert "direct shims" in row(rows, "hooks")

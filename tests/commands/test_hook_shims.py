@@ -96,6 +96,54 @@ def test_shim_without_tddhooks_or_interpreter_explains_and_fails(tmp_path: Path)
     assert "fix:" in result.stderr
 
 
+def chained_setup(tmp_path: Path, exit_code: int) -> tuple[Path, Path, Path]:
+    """A rendered pre-commit shim, a fake tddhooks exiting with exit_code, a chained hook."""
+    shim = tmp_path / "hooks" / "pre-commit"
+    shim.parent.mkdir()
+    shim.write_text(render_shim(shim_template("pre-commit"), sys.executable), "utf-8")
+    shim.chmod(0o755)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "tddhooks"
+    fake.write_text(f"#!/bin/sh\necho tddhooks-ran\nexit {exit_code}\n", "utf-8")
+    fake.chmod(0o755)
+    chained = tmp_path / "hooks" / "pre-commit.tddhooks-chained"
+    chained.write_text('#!/bin/sh\necho "chained-ran $*"\nexit 5\n', "utf-8")
+    chained.chmod(0o755)
+    return shim, bin_dir, chained
+
+
+def test_shim_runs_the_chained_hook_after_ours_with_the_same_arguments(tmp_path: Path) -> None:
+    shim, bin_dir, _ = chained_setup(tmp_path, 0)
+    result = run_shim(shim, [bin_dir], "x", "y z")
+    assert result.stdout.splitlines() == ["tddhooks-ran", "chained-ran x y z"]
+    assert result.returncode == 5  # the chained hook's verdict is git's verdict
+
+
+def test_shim_stops_when_ours_rejects(tmp_path: Path) -> None:
+    shim, bin_dir, _ = chained_setup(tmp_path, 1)
+    result = run_shim(shim, [bin_dir])
+    assert result.stdout.splitlines() == ["tddhooks-ran"]
+    assert result.returncode == 1
+
+
+@pytest.mark.parametrize("variable", ["PRE_COMMIT_RUNNING_LEGACY", "PREK_RUNNING_LEGACY"])
+def test_shim_run_as_a_framework_legacy_hook_does_not_chain(tmp_path: Path, variable: str) -> None:
+    shim, bin_dir, _ = chained_setup(tmp_path, 0)
+    env = {"PATH": os.pathsep.join([str(bin_dir), "/usr/bin", "/bin"]), variable: "1"}
+    result = subprocess.run([str(shim)], env=env, capture_output=True, text=True, check=False)
+    assert result.stdout.splitlines() == ["tddhooks-ran"]
+    assert result.returncode == 0
+
+
+def test_shim_skips_a_chained_hook_that_is_not_executable(tmp_path: Path) -> None:
+    shim, bin_dir, chained = chained_setup(tmp_path, 0)
+    chained.chmod(0o644)  # git ignores a hook that is not executable; so does the chain
+    result = run_shim(shim, [bin_dir])
+    assert result.stdout.splitlines() == ["tddhooks-ran"]
+    assert result.returncode == 0
+
+
 def test_manifest_is_valid_for_pre_commit_and_matches_the_local_hooks() -> None:
     manifest = REPO_ROOT / ".pre-commit-hooks.yaml"
     check = subprocess.run(

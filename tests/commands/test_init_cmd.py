@@ -54,12 +54,12 @@ def test_init_rust_makes_a_green_scaffold_commit(tmp_path: Path) -> None:
     files = committed_files(repo)
     for path in ("Cargo.toml", "src/lib.rs", ".gitignore", "kata.md", "tdd.yaml"):
         assert path in files
-    assert ".pre-commit-config.yaml" in files
+    assert ".pre-commit-config.yaml" not in files  # shims: nothing for the framework
     assert re.search(r'name = "string[-_]kata"', (repo / "Cargo.toml").read_text("utf-8"))
     assert (repo / ".gitignore").read_text("utf-8").splitlines() == ["target/", ".tdd/"]
     assert "# String Calculator" in (repo / "kata.md").read_text("utf-8")
     assert load_config(repo).language == "rust"
-    assert hooks_status(repo) == dict.fromkeys(ALL_HOOKS, "pre-commit")
+    assert hooks_status(repo) == dict.fromkeys(ALL_HOOKS, "direct")
     # the commit went through the gate, which left a green verdict for status to show
     status = CliRunner().invoke(cli, ["status", "-C", str(repo)])
     text = flat(status.output)
@@ -198,7 +198,7 @@ def test_kata_title(text: str, title: str) -> None:
     assert kata_title(text, "fallback") == title
 
 
-def test_no_commit_while_their_pre_commit_config_has_unstaged_changes(
+def test_init_leaves_their_pre_commit_config_and_its_unstaged_edit_alone(
     make_repo: MakeRepo,
 ) -> None:
     config = (
@@ -210,9 +210,10 @@ def test_no_commit_while_their_pre_commit_config_has_unstaged_changes(
     (repo / ".pre-commit-config.yaml").write_text(config + "# mine, unstaged\n", "utf-8")
     result = init(str(repo))
     assert result.exit_code == 0, result.output
-    assert subjects(repo)[0] == "chore: no tdd.yaml yet"
-    assert "pre-commit will not run while it is unstaged" in flat(result.output)
-    assert "# mine, unstaged" in (repo / ".pre-commit-config.yaml").read_text("utf-8")
+    assert subjects(repo)[0].startswith("chore: scaffold")
+    assert ".pre-commit-config.yaml" not in committed_files(repo)
+    assert (repo / ".pre-commit-config.yaml").read_text("utf-8") == config + "# mine, unstaged\n"
+    assert git(repo, "status", "--porcelain").stdout == " M .pre-commit-config.yaml\n"
 
 
 def test_a_broken_tdd_yaml_stops_init_before_anything_is_written(tmp_path: Path) -> None:

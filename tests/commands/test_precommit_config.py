@@ -1,7 +1,10 @@
-"""Text edits of .pre-commit-config.yaml: others' hooks and comments survive; idempotent."""
+"""`.pre-commit-config.yaml` edited by node positions: byte-identical round trips, valid for the
+real pre-commit and prek, others' hooks and comments kept."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,17 +15,21 @@ from tddhooks.commands.precommit_config import (
     BLOCK_START,
     CREATED_HEADER,
     HOOK_IDS,
+    HOOK_TYPES,
     add_hooks,
     hook_entries,
     load,
+    notes,
     remove_hooks,
 )
 from tddhooks.errors import ConfigError
 
 PATH = Path(".pre-commit-config.yaml")
 OURS = sorted(HOOK_IDS.values())
+PREK = str(Path(sys.executable).parent / "prek")
 
-INDENT_0 = """\
+SHAPES = {
+    "indent 0, comments": """\
 # Qualitätsprüfung — keep this comment
 default_stages: [pre-commit]
 repos:
@@ -35,62 +42,103 @@ repos:
 # about ci:
 ci:
   autofix: false
-"""
-INDENT_4 = """\
+""",
+    "indent 4, several repos": """\
 repos:
     -   repo: https://github.com/pre-commit/pre-commit-hooks
         rev: v4.6.0
         hooks:
         -   id: trailing-whitespace
         -   id: end-of-file-fixer
-"""
-EMPTY_FLOW = "repos: []  # nothing yet\n"
-NO_REPOS = "# only settings\nfail_fast: true\n"
-CRLF = "repos:\r\n- repo: local\r\n  hooks:\r\n  - {id: x, name: x, entry: x, language: system}\r\n"
+    -   repo: https://github.com/psf/black
+        rev: 24.1.0
+        hooks: [{id: black}]
+""",
+    "empty flow": "repos: []  # nothing yet\n",
+    "no repos": "# only settings\nfail_fast: true\n",
+    "empty file": "",
+    "crlf": "repos:\r\n- repo: local\r\n  hooks:\r\n  - {id: x, name: x, entry: x, language: system}\r\n",  # noqa: E501
+    "flow repos": "repos: [{repo: local, hooks: [{id: a, name: a, entry: 'true', language: system}]}]\n",  # noqa: E501
+    "multi-line flow, trailing comma": (
+        "repos: [\n  {repo: local, hooks: [{id: a, name: a, entry: 'true', language: system}]},\n]\n"  # noqa: E501
+    ),
+    "anchors and merge keys": """\
+x-common: &common
+  language: system
+  pass_filenames: false
+default_install_hook_types: [pre-commit]  # theirs
+repos:
+- repo: local
+  hooks:
+  - id: a
+    <<: *common
+    name: a
+    entry: 'true'
+  - &b
+    id: b
+    name: b
+    entry: 'true'
+    language: system
+- repo: https://github.com/psf/black
+  rev: 24.1.0
+  hooks: [{id: black}]
+""",
+    "block install types, literal entry": """\
+default_install_hook_types:
+  - pre-commit
+  - pre-push
+repos:
+  - repo: local
+    hooks:
+      - id: a
+        name: a
+        entry: |
+          echo hi
+        language: system
+""",
+    "no final newline": "repos:\n- repo: local\n  hooks:\n  - {id: x, name: x, entry: x, language: system}",  # noqa: E501
+    "literal with blank lines, trailing comment": (
+        "repos:\n- repo: local\n  hooks:\n  - id: x\n    name: x\n    entry: |\n      echo\n\n"
+        "    language: system\n\n\n# trailing comment\n"
+    ),
+}
 
 
 def ids(text: str) -> list[str]:
     return sorted(hook_id for _, hook_id in hook_entries(load(text, PATH)))
 
 
-@pytest.mark.parametrize(
-    ("before", "others"),
-    [
-        (INDENT_0, ["no-tabs"]),
-        (INDENT_4, ["end-of-file-fixer", "trailing-whitespace"]),
-        (EMPTY_FLOW, []),
-        (NO_REPOS, []),
-        ("", []),
-        (CRLF, ["x"]),
-    ],
-)
-def test_add_keeps_everything_and_remove_restores_the_original(
-    before: str, others: list[str]
-) -> None:
+@pytest.mark.parametrize("name", SHAPES)
+def test_install_then_uninstall_gives_the_file_back_byte_for_byte(name: str) -> None:
+    before = SHAPES[name]
     after = add_hooks(before, PATH)
-    assert ids(after) == sorted(others + OURS)
+    assert ids(after) == sorted(ids(before) + OURS)
+    assert add_hooks(after, PATH) == after  # idempotent
+    assert remove_hooks(after, PATH) == before
+
+
+@pytest.mark.parametrize("name", SHAPES)
+@pytest.mark.parametrize("tool", ["pre-commit", "prek"])
+def test_the_result_is_valid_for_the_real_frameworks(name: str, tool: str, tmp_path: Path) -> None:
+    config = tmp_path / ".pre-commit-config.yaml"
+    config.write_bytes(add_hooks(SHAPES[name], PATH).encode("utf-8"))
+    cmd = [sys.executable, "-m", "pre_commit"] if tool == "pre-commit" else [PREK]
+    result = subprocess.run([*cmd, "validate-config", str(config)], capture_output=True,
+                            text=True, check=False, cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_comments_and_their_lines_survive_character_for_character() -> None:
+    before = SHAPES["anchors and merge keys"]
+    after = add_hooks(before, PATH)
     for line in before.splitlines():
-        if not line.startswith("repos:"):  # `repos: []` turns into a block list
-            assert line in after.splitlines()  # comments included, character for character
-    assert add_hooks(after, PATH) == after
-    restored = remove_hooks(after, PATH)
-    assert restored is not None
-    assert ids(restored) == sorted(others)
-    if "repos" in load(before, PATH):
-        assert restored == before
-    else:  # the `repos:` key we had to add stays, as an empty list
-        assert load(restored, PATH) == {**load(before, PATH), "repos": []}
+        assert line in after.splitlines() or line.startswith("default_install_hook_types")
+    assert "[pre-commit, commit-msg, prepare-commit-msg]  # tddhooks added: commit-msg " in after
 
 
 def test_block_matches_the_item_indentation_of_the_file() -> None:
-    after = add_hooks(INDENT_4, PATH)
+    after = add_hooks(SHAPES["indent 4, several repos"], PATH)
     assert f"    {BLOCK_START}" in after.splitlines()
-    assert "    -   repo: https://github.com/pre-commit/pre-commit-hooks" in after
-
-
-def test_crlf_files_stay_crlf() -> None:
-    after = add_hooks(CRLF, PATH)
-    assert "\n" not in after.replace("\r\n", "")
 
 
 def test_hooks_are_local_system_hooks_on_their_own_stage() -> None:
@@ -102,12 +150,48 @@ def test_hooks_are_local_system_hooks_on_their_own_stage() -> None:
         hook = by_id[hook_id]
         assert hook["entry"] == f"tddhooks hook {hook_type}"
         assert hook["language"] == "system"
-        assert hook["always_run"] is True
         assert hook["stages"] == [hook_type]
     assert by_id["tddhooks-pre-commit"]["pass_filenames"] is False
-    # commit-msg and prepare-commit-msg need the message file pre-commit passes as a filename
-    assert "pass_filenames" not in by_id["tddhooks-commit-msg"]
-    assert data["default_install_hook_types"] == ["pre-commit", "commit-msg", "prepare-commit-msg"]
+    assert data["default_install_hook_types"] == list(HOOK_TYPES)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("default_install_hook_types: [pre-commit]\nrepos: []\n", list(HOOK_TYPES)),
+        ("default_install_hook_types: [pre-push]\nrepos: []\n", ["pre-push", *HOOK_TYPES]),
+        ("default_install_hook_types:\n- commit-msg\nrepos: []\n",
+         ["commit-msg", "pre-commit", "prepare-commit-msg"]),
+    ],
+)  # fmt: skip
+def test_existing_install_types_are_extended_and_restored(text: str, expected: list[str]) -> None:
+    after = add_hooks(text, PATH)
+    assert load(after, PATH)["default_install_hook_types"] == expected
+    assert notes(after, PATH) == []
+    assert remove_hooks(after, PATH) == text
+
+
+def test_install_types_that_cannot_be_extended_are_reported() -> None:
+    text = "types: &t [pre-commit]\ndefault_install_hook_types: *t\nrepos: []\n"
+    after = add_hooks(text, PATH)
+    assert load(after, PATH)["default_install_hook_types"] == ["pre-commit"]
+    assert any("default_install_hook_types" in note for note in notes(after, PATH))
+    assert remove_hooks(after, PATH) == text
+
+
+def test_default_stages_keeps_stage_less_hooks_off_the_message_stages() -> None:
+    after = add_hooks(SHAPES["indent 4, several repos"], PATH)
+    stages = load(after, PATH)["default_stages"]
+    assert "commit-msg" not in stages
+    assert "prepare-commit-msg" not in stages
+    assert {"pre-commit", "pre-push", "manual", "pre-merge-commit"} <= set(stages)
+
+
+def test_their_default_stages_are_left_alone_and_a_risk_is_reported() -> None:
+    text = "default_stages: [pre-commit, commit-msg]\nrepos: []\n"
+    after = add_hooks(text, PATH)
+    assert load(after, PATH)["default_stages"] == ["pre-commit", "commit-msg"]
+    assert any("default_stages" in note for note in notes(after, PATH))
 
 
 def test_a_created_file_is_deleted_when_only_ours_is_left() -> None:
@@ -118,20 +202,11 @@ def test_a_created_file_is_deleted_when_only_ours_is_left() -> None:
 
 def test_a_created_file_with_other_hooks_is_kept() -> None:
     created = add_hooks(None, PATH)
-    extended = (
-        created
-        + "  - repo: local\n    hooks:\n      - {id: mine, name: m, entry: m, language: system}\n"
-    )
+    mine = "      - {id: mine, name: m, entry: m, language: system}\n"
+    extended = created + "  - repo: local\n    hooks:\n" + mine
     remaining = remove_hooks(extended, PATH)
     assert remaining is not None
     assert ids(remaining) == ["mine"]
-
-
-def test_existing_install_types_setting_is_left_alone() -> None:
-    text = "default_install_hook_types: [pre-commit]\nrepos: []\n"
-    after = add_hooks(text, PATH)
-    assert load(after, PATH)["default_install_hook_types"] == ["pre-commit"]
-    assert after.count("default_install_hook_types") == 1
 
 
 def test_ids_listed_from_a_remote_repository_are_not_added_again() -> None:
@@ -142,40 +217,60 @@ def test_ids_listed_from_a_remote_repository_are_not_added_again() -> None:
     assert remove_hooks(text, PATH) == text  # not ours to remove
 
 
-def test_only_missing_ids_are_added() -> None:
-    text = (
-        "repos:\n- repo: https://example.com/t\n  rev: v1\n  hooks:\n  - id: tddhooks-pre-commit\n"
-    )
-    after = add_hooks(text, PATH)
-    assert ids(after) == OURS
-    assert after.count("id: tddhooks-pre-commit") == 1
-
-
 def test_an_outdated_block_is_replaced() -> None:
     hook = "{id: tddhooks-pre-commit, name: o, entry: old, language: system}"
     old = f"repos:\n  {BLOCK_START}\n  - repo: local\n    hooks:\n      - {hook}\n  {BLOCK_END}\n"
     after = add_hooks(old, PATH)
     assert "entry: old" not in after
     assert ids(after) == OURS
+    assert after.count(BLOCK_START) == 1
 
 
-def test_a_non_empty_flow_list_is_refused() -> None:
-    with pytest.raises(ConfigError, match="flow list"):
-        add_hooks("repos: [{repo: meta, hooks: [{id: identity}]}]\n", PATH)
+def test_an_unmarked_entry_of_ours_is_removed_by_its_position() -> None:
+    before = SHAPES["flow repos"]
+    marked = add_hooks(SHAPES["indent 0, comments"], PATH)
+    unmarked = "\n".join(ln for ln in marked.splitlines() if "tddhooks hooks" not in ln) + "\n"
+    assert ids(remove_hooks(unmarked, PATH) or "") == ["no-tabs"]
+    assert remove_hooks(add_hooks(before, PATH), PATH) == before
 
 
-def test_invalid_yaml_names_the_file() -> None:
-    with pytest.raises(ConfigError, match=r"\.pre-commit-config\.yaml: not valid YAML"):
-        add_hooks("repos: [\n", PATH)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "repos: [\n",  # broken
+        "- just\n- a list\n",  # not a mapping
+        "{repos: []}\n",  # the whole file one flow mapping
+        "repos: 3\n",
+        "a: 1\n---\nb: 2\n",  # two documents
+    ],
+)
+def test_configs_it_cannot_edit_are_refused_with_the_file_name(text: str) -> None:
+    with pytest.raises(ConfigError, match=r"\.pre-commit-config\.yaml"):
+        add_hooks(text, PATH)
+
+
+def test_an_alias_bomb_is_edited_without_expanding_it() -> None:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 12)]
+    bomb = "\n".join(lines) + "\nrepos: []\n"  # 9**12 leaves if anything expanded it
+    after = add_hooks(bomb, PATH)
+    assert ids(after) == OURS
+    assert remove_hooks(after, PATH) == bomb
+
+
+def test_a_huge_config_is_refused() -> None:
+    big = "repos: []\n" + "x: [" + ", ".join(["1"] * 200_001) + "]\n"
+    with pytest.raises(ConfigError, match="too large"):
+        add_hooks(big, PATH)
 
 
 def test_removing_refuses_to_lose_a_hook_someone_put_inside_our_block() -> None:
     squatter = "- repo: local\n  hooks: [{id: squatter, name: s, entry: s, language: system}]\n"
-    after = add_hooks(INDENT_0, PATH).replace(BLOCK_END, squatter + BLOCK_END)
+    after = add_hooks(SHAPES["indent 0, comments"], PATH).replace(BLOCK_END, squatter + BLOCK_END)
     assert "squatter" in ids(after)
     with pytest.raises(ConfigError, match="would lose"):
         remove_hooks(after, PATH)
 
 
 def test_result_is_plain_yaml() -> None:
-    assert isinstance(yaml.safe_load(add_hooks(INDENT_0, PATH)), dict)
+    assert isinstance(yaml.safe_load(add_hooks(SHAPES["indent 0, comments"], PATH)), dict)

@@ -197,9 +197,12 @@ NO_TODO_HOOK = """  - repo: local
 def test_a_commit_rejected_by_a_hook_is_a_failed_attempt_fed_back(
     kata_repo: Path, fake_openai: FakeOpenAI
 ) -> None:
-    config = kata_repo / ".pre-commit-config.yaml"
-    config.write_text(config.read_text(encoding="utf-8") + NO_TODO_HOOK, encoding="utf-8")
-    git(kata_repo, "commit", "-q", "--no-verify", "-am", "chore: no TODO in the source")
+    # their own pre-commit framework hook; installed after ours, it keeps ours as .legacy
+    (kata_repo / ".pre-commit-config.yaml").write_text("repos:\n" + NO_TODO_HOOK, "utf-8")
+    git(kata_repo, "add", ".pre-commit-config.yaml")
+    git(kata_repo, "commit", "-q", "--no-verify", "-m", "chore: no TODO in the source")
+    framework = [sys.executable, "-m", "pre_commit", "install"]
+    assert subprocess.run(framework, cwd=kata_repo, capture_output=True).returncode == 0
     since = git(kata_repo, "rev-parse", "HEAD").stdout.strip()
     shipped = shipped_answers(crate_of(kata_repo))
     todo = lib("_text: &str) -> i32 {\n    // TODO: the real sum\n    0\n}")

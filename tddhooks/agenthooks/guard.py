@@ -1,0 +1,235 @@
+"""The bypass guard: refuse shell commands that would get round the hooks (pure).
+
+It parses the command (see shell.py) and judges each simple command that would run. It is a
+first line only: `tddhooks audit` in CI re-checks every commit, whatever way a hook was skipped.
+"""
+
+from __future__ import annotations
+
+from tddhooks.agenthooks import paths as P
+from tddhooks.agenthooks.refusal import COMMIT_THROUGH_HOOKS, Refusal
+from tddhooks.agenthooks.shell import SimpleCommand, simple_commands, tokenize
+from tddhooks.agenthooks.writes import check_writes, write_refusal
+
+# environment variables that switch hook managers (or git's hook lookup) off
+HOOK_ENV = {
+    "SKIP": "pre-commit skips the hooks it names",
+    "PRE_COMMIT_ALLOW_NO_CONFIG": "pre-commit runs nothing without its config",
+    "HUSKY": "HUSKY=0 switches husky off",
+    "HUSKY_SKIP_HOOKS": "husky skips its hooks",
+    "LEFTHOOK": "LEFTHOOK=0 switches lefthook off",
+    "LEFTHOOK_EXCLUDE": "lefthook skips the hooks it names",
+    "OVERCOMMIT_DISABLE": "overcommit is switched off",
+    "GIT_CONFIG_PARAMETERS": "it can set core.hooksPath for every git call",
+    "GIT_CONFIG_COUNT": "it can set core.hooksPath for every git call",
+    "GIT_CONFIG_GLOBAL": "another global config can set core.hooksPath",
+    "GIT_CONFIG_SYSTEM": "another system config can set core.hooksPath",
+}
+_NO_VERIFY = "--no-verify"
+# short options that take the next characters (or word) as their value, per subcommand
+_COMMIT_VALUE_SHORT = set("mFcCt")
+_COMMIT_VALUE_LONG = {
+    "--message", "--file", "--reuse-message", "--reedit-message", "--fixup", "--squash",
+    "--author", "--date", "--template", "--cleanup", "--trailer", "--pathspec-from-file",
+}  # fmt: skip
+_MERGE_VALUE_SHORT = set("mFsX")
+_MERGE_VALUE_LONG = {"--message", "--file", "--strategy", "--strategy-option", "--into-name"}
+_GIT_GLOBAL_VALUE = {"--git-dir", "--work-tree", "--namespace", "--super-prefix", "--attr-source"}
+_PLUMBING = {
+    "commit-tree": "writes a commit object without any hook",
+    "update-ref": "moves a branch without any hook",
+    "replace": "swaps commits behind the hooks' back",
+    "fast-import": "writes history without any hook",
+    "filter-branch": "rewrites history without any hook",
+    "filter-repo": "rewrites history without any hook",
+}
+_SEQUENCER = {"cherry-pick", "revert"}  # they commit without pre-commit or commit-msg
+
+
+def check_command(command: str, cwd: str, protected: P.Protected) -> Refusal | None:
+    """The first refusal for the shell command line `command` run in `cwd`, or None."""
+    commands = simple_commands(command, cwd)
+    for simple in commands:
+        refusal = _check_env(simple) or _check_simple(simple, protected, commands)
+        if refusal is not None:
+            return refusal
+    return None
+
+
+def check_edit(path: str, cwd: str, protected: P.Protected) -> Refusal | None:
+    """Refuse an edit tool's write to `path` when it is protected or the handed-over test."""
+    return write_refusal([path], cwd, protected, "edits")
+
+
+def _check_env(simple: SimpleCommand) -> Refusal | None:
+    for assignment in simple.assignments:
+        name, _, value = assignment.partition("=")
+        if name in HOOK_ENV and not (name in {"HUSKY", "LEFTHOOK"} and value not in {"0", ""}):
+            return Refusal(
+                "hook-env",
+                f"setting {name} would skip hooks ({HOOK_ENV[name]})",
+                f"run the command without {name}; {COMMIT_THROUGH_HOOKS}",
+            )
+    return None
+
+
+def _check_simple(
+    simple: SimpleCommand, protected: P.Protected, line: list[SimpleCommand]
+) -> Refusal | None:
+    refusal = write_refusal(list(simple.write_targets), simple.cwd, protected, "writes to")
+    if refusal is not None or not simple.words:
+        return refusal
+    if simple.name == "git":
+        return _check_git(simple, protected)
+    return check_writes(simple, protected, line)
+
+
+def _config_pair_refusal(pair: str, cwd: str, protected: P.Protected) -> Refusal | None:
+    key, _, value = pair.partition("=")
+    if key.strip().lower() == "core.hookspath":
+        return Refusal(
+            "hooks-path",
+            "`-c core.hooksPath=…` points git at other hooks for this call",
+            COMMIT_THROUGH_HOOKS,
+        )
+    return _alias_refusal(key, value, cwd, protected)
+
+
+def _alias_refusal(key: str, value: str, cwd: str, protected: P.Protected) -> Refusal | None:
+    """An alias that would run a refused git command (`alias.ci=commit -n`)."""
+    if not key.strip().lower().startswith("alias.") or not value.strip():
+        return None
+    if value.lstrip().startswith("!"):  # a shell alias: judge the shell command it runs
+        return check_command(value.lstrip()[1:], cwd, protected)
+    words = tokenize(value)
+    return _check_git_subcommand(words[0], words[1:], cwd, protected) if words else None
+
+
+def _check_git(simple: SimpleCommand, protected: P.Protected) -> Refusal | None:
+    words = list(simple.words[1:])
+    cwd = simple.cwd
+    index = 0
+    while index < len(words) and words[index].startswith("-"):
+        word = words[index]
+        value = words[index + 1] if index + 1 < len(words) else ""
+        if word == "-c" or word.startswith("--config-env"):
+            pair = word.split("=", 1)[1] if "=" in word else value
+            refusal = _config_pair_refusal(pair, cwd, protected)
+            if refusal is not None:
+                return refusal
+            index += 1 if "=" in word else 2
+            continue
+        if word.startswith("-c"):
+            refusal = _config_pair_refusal(word[2:], cwd, protected)
+            if refusal is not None:
+                return refusal
+        elif word == "-C":
+            cwd = P.resolve(value, cwd)
+            index += 2
+            continue
+        elif word in _GIT_GLOBAL_VALUE:
+            index += 2
+            continue
+        index += 1
+    if index >= len(words):
+        return None
+    return _check_git_subcommand(words[index], words[index + 1 :], cwd, protected)
+
+
+def _check_git_subcommand(
+    sub: str, args: list[str], cwd: str, protected: P.Protected
+) -> Refusal | None:
+    if sub in _PLUMBING:
+        return Refusal("history-plumbing", f"`git {sub}` {_PLUMBING[sub]}", COMMIT_THROUGH_HOOKS)
+    if sub == "config":
+        return _check_git_config(args, cwd, protected)
+    if sub == "commit":
+        if _skips_verify(args, _COMMIT_VALUE_SHORT, _COMMIT_VALUE_LONG, short_n=True):
+            return _no_verify(sub, "commit")
+    elif sub in {"merge", "pull", "rebase"}:
+        if _skips_verify(args, _MERGE_VALUE_SHORT, _MERGE_VALUE_LONG, short_n=False):
+            return _no_verify(sub, "the same command without it")
+    elif sub == "am":
+        if _skips_verify(args, set(), set(), short_n=True):
+            return _no_verify(sub, "the same command without it")
+    elif sub in _SEQUENCER:
+        return _check_sequencer(sub, args)
+    elif sub in {"rm", "mv", "checkout", "restore"}:
+        staged_only = {"-S", "--staged"} & set(args) and not {"-W", "--worktree"} & set(args)
+        if sub == "restore" and staged_only:
+            return None  # only the index changes; the file stays as handed over
+        paths = [arg for arg in args if not arg.startswith("-")]
+        return write_refusal(paths, cwd, protected, "changes")
+    return None
+
+
+def _no_verify(sub: str, instead: str) -> Refusal:
+    return Refusal(
+        "no-verify",
+        f"`git {sub}` with --no-verify (or -n) skips the commit hooks",
+        f"run `git {instead}` without --no-verify/-n; the hooks judge the staged tree "
+        "(when they reject it, fix what they name)",
+    )
+
+
+def _skips_verify(
+    args: list[str], value_short: set[str], value_long: set[str], *, short_n: bool
+) -> bool:
+    """Whether the options before `--` include --no-verify (or an abbreviation git accepts),
+    or, where -n means --no-verify, an -n alone or inside a cluster such as -anm."""
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            return False
+        if arg.startswith("--"):
+            name = arg.split("=", 1)[0]
+            if len(name) >= len("--no-ver") and _NO_VERIFY.startswith(name):
+                return True
+            index += 2 if name in value_long and "=" not in arg else 1
+            continue
+        if arg.startswith("-") and len(arg) > 1:
+            for position, char in enumerate(arg[1:], start=1):
+                if char == "n" and short_n:
+                    return True
+                if char in value_short:
+                    index += 1 if position == len(arg) - 1 else 0  # the value is the next word
+                    break
+        index += 1
+    return False
+
+
+def _check_sequencer(sub: str, args: list[str]) -> Refusal | None:
+    if {"-n", "--no-commit", "--abort", "--quit", "--skip"} & set(args) or any(
+        arg.startswith("-") and not arg.startswith("--") and "n" in arg for arg in args
+    ):
+        return None
+    return Refusal(
+        "commit-without-hooks",
+        f"`git {sub}` commits without running pre-commit or commit-msg",
+        f"`git {sub} --no-commit …` to apply the change, then `git commit` through the hooks",
+    )
+
+
+def _check_git_config(args: list[str], cwd: str, protected: P.Protected) -> Refusal | None:
+    positional = [arg for arg in args if not arg.startswith("-")]
+    if positional and positional[0] == "set":
+        positional = positional[1:]
+    if len(positional) >= 2 and positional[0].lower().startswith("alias."):
+        refusal = _alias_refusal(positional[0], positional[1], cwd, protected)
+        if refusal is not None:
+            return refusal
+    keys = [arg for arg in args if arg.lower() == "core.hookspath"]
+    if not keys:
+        return None
+    writing = {"--unset", "--unset-all", "--add", "--replace-all", "set", "unset", "--edit", "-e"}
+    reading = {"--get", "--get-all", "--get-regexp", "-l", "--list", "get", "--show-origin"}
+    positional = [arg for arg in args if not arg.startswith("-")]
+    if not writing & set(args) and (reading & set(args) or positional == keys):
+        return None
+    return Refusal(
+        "hooks-path",
+        "changing core.hooksPath points git away from the installed hooks",
+        "leave core.hooksPath to the person (`tddhooks install` manages the hooks); "
+        f"{COMMIT_THROUGH_HOOKS}",
+    )

@@ -1,0 +1,130 @@
+"""The repository as the agent hooks see it, in as few git processes as possible.
+
+One `rev-parse` (top level, git directory, hooks directory), one `status --porcelain=v2`
+(HEAD, staged, unstaged and untracked paths) and, for the phase, one `log`: the same facts
+drive/state.py reads with a dozen calls, so every hook answers well under 0.15 s.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tddhooks import git
+
+REFACTOR_MARK = "refactor-turn.json"  # drive/workspace.py's mark (importing it costs ~50 ms)
+
+if TYPE_CHECKING:
+    from tddhooks.drive.state import RepoFacts
+    from tddhooks.policy.settings import PolicySettings
+
+
+@dataclass(frozen=True)
+class RepoView:
+    """Where the repository is and what `git status` says about it (paths relative to root)."""
+
+    root: Path
+    state: Path  # .git/tddhooks/
+    hooks: Path
+    common: Path  # the common git directory
+    head: str | None
+    staged: tuple[str, ...]
+    unstaged: tuple[str, ...]
+    untracked: tuple[str, ...]
+
+
+def _absolute(path: str, cwd: str) -> Path:
+    candidate = Path(path)
+    return (candidate if candidate.is_absolute() else Path(cwd) / candidate).resolve()
+
+
+def parse_status(text: str) -> tuple[str | None, list[str], list[str], list[str]]:
+    """(HEAD, staged, unstaged, untracked) from `git status --porcelain=v2 -z --branch`."""
+    head: str | None = None
+    staged: list[str] = []
+    unstaged: list[str] = []
+    untracked: list[str] = []
+    for entry in text.split("\0"):
+        if entry.startswith("# branch.oid "):
+            oid = entry.removeprefix("# branch.oid ")
+            head = None if oid == "(initial)" else oid
+        elif entry.startswith(("1 ", "u ")):
+            fields = entry.split(" ", 8 if entry[0] == "1" else 10)
+            path, code = fields[-1], fields[1]
+            if code[0] != "." or entry[0] == "u":
+                staged.append(path)
+            if code[1] != "." or entry[0] == "u":
+                unstaged.append(path)
+        elif entry.startswith("? "):
+            untracked.append(entry[2:])
+    return head, staged, unstaged, untracked
+
+
+def repo_view(cwd: str) -> RepoView | None:
+    """The view of the repository containing `cwd`; None outside any repository."""
+    located = git.run_git(
+        ["rev-parse", "--show-toplevel", "--git-common-dir", "--git-path", "hooks"],
+        Path(cwd),
+        check=False,
+    )
+    lines = located.stdout.splitlines()
+    if not located.ok or len(lines) < 3:
+        return None
+    root, common, hooks = Path(lines[0]), _absolute(lines[1], cwd), _absolute(lines[2], cwd)
+    state = common / "tddhooks"
+    state.mkdir(parents=True, exist_ok=True)  # the settings cache lives there
+    status = git.run_git(
+        ["status", "--porcelain=v2", "-z", "--branch", "--no-renames", "--untracked-files=all"],
+        root,
+        check=False,
+    )
+    head, staged, unstaged, untracked = parse_status(status.stdout)
+    return RepoView(
+        root, state, hooks, common, head, tuple(staged), tuple(unstaged), tuple(untracked)
+    )
+
+
+def _marked_for(path: Path, head: str | None, field: str) -> str | None:
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict) or record.get("head") != head or head is None:
+        return None
+    return str(record.get(field) or "marked")
+
+
+def light_facts(
+    view: RepoView, settings: PolicySettings, subjects: list[tuple[str, str]]
+) -> RepoFacts:
+    """drive/state.py's RepoFacts from the view (no verdict: the caller adds a cached one)."""
+    from tddhooks.drive.state import (
+        DONE_FILE,
+        MANIFESTS,
+        SCRATCH_DIR,
+        RepoFacts,
+        head_type,
+    )
+    from tddhooks.policy.rules import is_test_path
+
+    if view.head is None:
+        return RepoFacts(is_repo=True, has_commit=False, has_scaffold=False)
+    dirty = sorted({p for p in (*view.unstaged, *view.untracked) if not p.startswith(SCRATCH_DIR)})
+    added = set(view.untracked)
+    scaffold = any(
+        ((view.root / name).exists() and name not in added) or name in view.unstaged
+        for name in MANIFESTS.get(settings.language, ())
+    )
+    return RepoFacts(
+        is_repo=True,
+        has_commit=True,
+        has_scaffold=scaffold,
+        dirty_paths=tuple(dirty),
+        staged_test_paths=tuple(p for p in view.staged if is_test_path(p, settings)),
+        staged_other_paths=tuple(p for p in view.staged if not is_test_path(p, settings)),
+        head_type=head_type(subjects[-1][1]) if subjects else None,
+        done_reason=_marked_for(view.state / DONE_FILE, view.head, "reason"),
+        refactor_taken=_marked_for(view.state / REFACTOR_MARK, view.head, "head") is not None,
+    )
