@@ -133,6 +133,7 @@ def run(
     mark = environment[reaper.MARK_ENV]
     if timeout_s is not None:  # a command that may run someone's code (git alone needs none)
         reaper.become_subreaper()
+    reaper.starting()
     try:
         process = subprocess.Popen(
             argv,
@@ -144,32 +145,40 @@ def run(
             start_new_session=True,
         )
     except FileNotFoundError:
+        reaper.started(None)
         message = f"{argv[0]}: command not found (is it installed and on PATH?)\n"
         return ProcResult(argv, MISSING_EXECUTABLE, "", message, time.monotonic() - start)
     except PermissionError:
+        reaper.started(None)
         message = f"{argv[0]}: permission denied (is it executable?)\n"
         return ProcResult(argv, MISSING_EXECUTABLE, "", message, time.monotonic() - start)
+    except BaseException:
+        reaper.started(None)
+        raise
+    reaper.started(process.pid)
     assert process.stdout is not None
     assert process.stderr is not None
-    reaper.started(process.pid)
     out = _Capture(process.stdout, output_cap)
     err = _Capture(process.stderr, output_cap)
     if stdin is not None:
         threading.Thread(target=_feed, args=(process, stdin), daemon=True).start()
     timed_out = False
+    killed: set[int] = set()
     try:
         try:
             process.wait(timeout=timeout_s)
         except subprocess.TimeoutExpired:
             timed_out = True
         if timed_out or timeout_s is not None:  # a command that may run someone's code
-            reaper.kill_tree(process.pid, mark)
+            killed = reaper.kill_tree(process.pid, mark)
         process.wait()
+        reaper.settle(process.pid, killed)
         stdout, stderr = out.text(output_cap), err.text(output_cap)
     except BaseException:
-        reaper.kill_tree(process.pid, mark)
+        killed = reaper.kill_tree(process.pid, mark)
         with contextlib.suppress(ChildProcessError, OSError):
             process.wait(timeout=5)
+        reaper.settle(process.pid, killed, within_s=0.5)
         raise
     finally:
         reaper.finished(process.pid)

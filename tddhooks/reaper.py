@@ -14,6 +14,7 @@ import contextlib
 import os
 import signal
 import threading
+import time
 from pathlib import Path
 
 MARK_ENV = "TDDHOOKS_PROC_MARK"
@@ -21,6 +22,7 @@ _PR_SET_CHILD_SUBREAPER = 36
 _PROC = Path("/proc")
 _lock = threading.Lock()
 _running: set[int] = set()
+_starting: list[int] = [0]  # commands between Popen and started(): children not yet registered
 _subreaper: list[bool] = []
 
 
@@ -45,9 +47,23 @@ def new_mark() -> str:
     return f"{inherited}:{token}" if inherited else token
 
 
-def started(pid: int) -> None:
+def starting() -> None:
+    """A command is about to start (its child must not pass for an orphan meanwhile)."""
     with _lock:
-        _running.add(pid)
+        _starting[0] += 1
+
+
+def started(pid: int | None) -> None:
+    """The command started as `pid` (None: it could not start)."""
+    with _lock:
+        _starting[0] -= 1
+        if pid is not None:
+            _running.add(pid)
+
+
+def _busy(pid: int) -> bool:
+    with _lock:
+        return bool(_running - {pid}) or _starting[0] > 0
 
 
 def finished(pid: int) -> None:
@@ -101,45 +117,47 @@ def _kill(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
-def kill_tree(pid: int, mark: str) -> None:
-    """Kill the command's group, its descendants, the processes carrying its mark and (when no
-    other command is running) any orphan re-parented to us."""
+def kill_tree(pid: int, mark: str) -> set[int]:
+    """Kill the command's group, its descendants, the processes carrying its mark and (when we
+    are a subreaper and no other command is running) any orphan re-parented to us. Returns the
+    pids killed (for settle)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
     if not _PROC.is_dir():
-        return
+        return set()
     me = os.getpid()
+    killed: set[int] = set()
     for _round in range(3):
         table = _table()
         with _lock:
-            others = _running - {pid}
+            others = set(_running - {pid})
         victims = _descendants(table, {pid}) - {pid}
         victims |= {p for p in table if p not in (me, pid) and _marked(p, mark)}
-        if not others:
+        if _subreaper and _subreaper[0] and not _busy(pid):
             victims |= {p for p, parent in table.items() if parent == me and p != pid}
         victims -= _descendants(table, others) | others | {me}
         if not victims:
             break
         for victim in victims:
             _kill(victim)
-    if _subreaper and _subreaper[0]:
-        with _lock:
-            busy = bool(_running - {pid})
-        if not busy:
-            _reap_orphans_safely(pid)
+        killed |= victims
+    return killed
 
 
-def _reap_orphans_safely(pid: int) -> None:
-    """waitpid(-1) would steal subprocess's own child: only reap pids that are not `pid`."""
-    table = _table()
+def settle(pid: int, killed: set[int], within_s: float = 1.0) -> None:
+    """After the command itself was waited for: collect the exit status of the killed
+    processes that were re-parented to us, so none is left a zombie (subreaper only)."""
+    if not (_subreaper and _subreaper[0]) or _busy(pid) or not _PROC.is_dir():
+        return
     me = os.getpid()
-    for child, parent in table.items():
-        if parent == me and child != pid:
+    deadline = time.monotonic() + within_s
+    while True:
+        for zombie in _zombie_children(me, pid):
             with contextlib.suppress(ChildProcessError, OSError):
-                os.waitpid(child, os.WNOHANG)
-    for zombie in _zombie_children(me, pid):
-        with contextlib.suppress(ChildProcessError, OSError):
-            os.waitpid(zombie, os.WNOHANG)
+                os.waitpid(zombie, os.WNOHANG)
+        if all(not (_PROC / str(p)).exists() for p in killed) or time.monotonic() > deadline:
+            return
+        time.sleep(0.01)
 
 
 def _zombie_children(me: int, skip: int) -> list[int]:

@@ -83,10 +83,10 @@ def test_a_detached_daemon_left_by_a_finished_command_is_killed(tmp_path: Path) 
 
 
 def test_output_is_capped_while_read_not_after(tmp_path: Path) -> None:
-    # 200 MB of output: kept in memory whole this would show in the peak RSS
+    # 400 MB of output: kept in memory whole this would show in the peak RSS
     script = (
         "import sys\nchunk = 'x' * 1_000_000 + '\\n'\n"
-        "for _ in range(200): sys.stdout.write(chunk)\n"
+        "for _ in range(400): sys.stdout.write(chunk)\n"
     )
     probe = (
         "import resource, sys\n"
