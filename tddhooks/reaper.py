@@ -62,7 +62,12 @@ def started(pid: int | None) -> None:
 
 
 def _busy(pid: int) -> bool:
+    """Whether another command is in flight (a pid that no longer exists does not count: a
+    thread that died without finishing must not switch reaping off for good)."""
     with _lock:
+        gone = {other for other in _running if not (_PROC / str(other)).exists()}
+        if _PROC.is_dir():
+            _running.difference_update(gone)
         return bool(_running - {pid}) or _starting[0] > 0
 
 

@@ -66,19 +66,30 @@ def _spawner(pid_file: Path, how: str) -> str:
     )
 
 
+def _in_a_tddhooks_process(script: str, *, timeout_s: float) -> str:
+    """proc.run(script) inside a fresh Python process, as a hook or a CLI command runs it (the
+    test process itself has run hundreds of commands from many threads)."""
+    probe = (
+        "import sys\nfrom tddhooks import proc\n"
+        f"r = proc.run([sys.executable, '-c', {script!r}], timeout_s={timeout_s})\n"
+        "print('timed-out' if r.timed_out else r.returncode)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120, check=True)  # fmt: skip
+    return done.stdout.strip()
+
+
 @pytest.mark.parametrize("how", ["setsid", "setsid-no-env", "double-fork"])
 def test_a_detached_grandchild_dies_with_the_timeout(tmp_path: Path, how: str) -> None:
     pid_file = tmp_path / "grandchild.pid"
-    result = proc.run([sys.executable, "-c", _spawner(pid_file, how)], timeout_s=2)
-    assert result.timed_out
+    assert _in_a_tddhooks_process(_spawner(pid_file, how), timeout_s=2) == "timed-out"
     assert _gone(int(pid_file.read_text())), f"{how} grandchild survived the timeout"
 
 
 def test_a_detached_daemon_left_by_a_finished_command_is_killed(tmp_path: Path) -> None:
     pid_file = tmp_path / "daemon.pid"
     script = _spawner(pid_file, "setsid").removesuffix("time.sleep(120)\n")
-    result = proc.run([sys.executable, "-c", script], timeout_s=60)
-    assert result.ok
+    assert _in_a_tddhooks_process(script, timeout_s=60) == "0"
     assert _gone(int(pid_file.read_text()))
 
 
@@ -88,11 +99,14 @@ def test_output_is_capped_while_read_not_after(tmp_path: Path) -> None:
         "import sys\nchunk = 'x' * 1_000_000 + '\\n'\n"
         "for _ in range(400): sys.stdout.write(chunk)\n"
     )
+    # VmHWM after clear_refs: ru_maxrss would include the forked test process's own memory
     probe = (
-        "import resource, sys\n"
+        "import re, sys\n"
         "from tddhooks import proc\n"
+        "open('/proc/self/clear_refs', 'w').write('5')\n"
         f"r = proc.run([sys.executable, '-c', {script!r}], output_cap=100_000)\n"
-        "print(len(r.stdout), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+        "status = open('/proc/self/status').read()\n"
+        "print(len(r.stdout), re.search(r'VmHWM:\\s+(\\d+)', status).group(1))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     length, peak_kb = map(int, done.stdout.split())
