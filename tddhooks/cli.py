@@ -238,6 +238,74 @@ def step(**options: Any) -> None:
 
 
 @cli.command()
+@click.option(
+    "--kata",
+    "-k",
+    "katas",
+    multiple=True,
+    help="Shipped kata NAME or DIR (repeatable; "
+    "default: every shipped kata). A DIR holds kata.md and acceptance/.",
+)
+@click.option("--model", "-m", "models", multiple=True, help="PROVIDER:MODEL (repeatable).")
+@click.option("--runs", type=int, default=1, show_default=True, help="Drives per model and kata.")
+@click.option("--steps", type=int, default=6, show_default=True, help="Cycles per drive.")
+@click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Drives at once.")
+@click.option("--shard", metavar="I/N", help="Run only shard I of N (for a CI matrix).")
+@click.option(
+    "--language",
+    "-l",
+    type=click.Choice(["rust", "python"]),
+    default="rust",
+    show_default=True,
+    help="Language of the katas.",
+)
+@click.option(
+    "--work-root",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where the runs' directories go (default: a new temporary directory).",
+)
+@click.option(
+    "--json",
+    "json_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write every run and the summaries to this JSON file.",
+)
+@click.option(
+    "--markdown",
+    "markdown_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the summary table as Markdown (for a README).",
+)
+@click.option(
+    "--merge",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Report the runs of these bench JSON files (e.g. CI shards); drive nothing.",
+)
+@click.option("--provider", help="Provider preset (openai, deepseek, ollama, custom, ...).")
+@click.option("--api-key", help="The key, or the NAME of an environment variable.")
+@click.option("--base-url", help="OpenAI-compatible endpoint; overrides the preset.")
+@click.option(
+    "--role-model",
+    multiple=True,
+    metavar="ROLE=PROVIDER:MODEL",
+    help="Per-role model (repeatable).",
+)
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the LLM cache.")
+@click.option("--refresh-cache", is_flag=True, help="Ask the model again; store answers.")
+@click.option("--max-tokens-total", type=int, help="Token budget per drive.")
+def bench(**options: Any) -> None:
+    """Drive katas with each model and score every run (hidden acceptance tests)."""
+    from tddhooks.commands import bench as bench_cmd
+
+    llm_names = ("provider", "api_key", "base_url", "role_model", "no_cache", "refresh_cache",
+                 "max_tokens_total")  # fmt: skip
+    llm = {name: options.pop(name) for name in llm_names}
+    llm["role_model"] = tuple(llm["role_model"])
+    _finish(lambda: bench_cmd.run(llm=bench_cmd.BenchLLM(**llm), **options))
+
+
+@cli.command()
 @click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--steps", type=int, default=None, help="Cycles to replay (default: all recorded).")
 @click.option("--quiet", "-q", is_flag=True, help="Only the final summary.")

@@ -9,6 +9,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tddhooks.errors import ConfigError
+from tddhooks.vocabulary import ROLE_NAMES as ROLE_NAMES
 
 CONFIG_FILE = "tdd.yaml"
 TDD_TYPES = ("feat", "fix", "refactor", "test")
@@ -16,7 +17,8 @@ DEFAULT_TYPES = (
     "feat", "fix", "refactor", "test", "chore", "docs", "style", "build", "ci", "perf", "revert",
 )  # fmt: skip
 RULE_NAMES = ("green", "prefixed", "sections", "type-rules", "no-skip", "handoff")
-ROLE_NAMES = ("tester", "implementor", "refactorer")
+# structured-output forms, most precise first (tddhooks/llm/formats.py; docs/llm.md)
+ResponseFormat = Literal["json_schema", "json_object_schema", "json_object", "text"]
 
 
 class _Strict(BaseModel):
@@ -32,6 +34,7 @@ class RoleConfig(_Strict):
     temperature: float = Field(default=0.2, ge=0.0, le=2.0)
     max_tokens: int | None = Field(default=4096, gt=0)
     timeout_s: float | None = Field(default=None, gt=0)
+    response_format: ResponseFormat | None = None  # None: llm.response_format, then the preset
 
 
 class RolesConfig(_Strict):
@@ -53,6 +56,7 @@ class LLMConfig(_Strict):
     max_retries: int = Field(default=3, ge=0, le=10)
     max_tokens_total: int | None = Field(default=None, gt=0)
     context_tokens: int = Field(default=1800, ge=200)
+    response_format: ResponseFormat | None = None  # None: the provider preset's form
 
 
 class CIConfig(_Strict):
@@ -189,13 +193,24 @@ def load_config(root: Path) -> TddConfig:
     """tdd.yaml at the repository root, or the defaults when there is none."""
     path = root / CONFIG_FILE
     if not path.exists():
-        return TddConfig()
+        return _with_detected_language(TddConfig(), root)
     try:
         with path.open("rb") as stream:  # read no more than a tdd.yaml can be
             text = stream.read(MAX_CONFIG_BYTES + 1).decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: cannot read: {error}") from error
-    return parse_config(text, path)
+    return _with_detected_language(parse_config(text, path), root)
+
+
+def _with_detected_language(config: TddConfig, root: Path) -> TddConfig:
+    """Without `language:` in tdd.yaml, the project's manifests decide (runners.detect_language);
+    a project with none keeps the default, rust."""
+    if "language" in config.model_fields_set:
+        return config
+    from tddhooks.runners import detect_language
+
+    language = detect_language(root)
+    return config.model_copy(update={"language": language}) if language else config
 
 
 def default_config_yaml(language: str, kata_description: str = "kata.md") -> str:

@@ -22,3 +22,7 @@ def main() -> None:
     from tddhooks.cli import main as run_cli
 
     run_cli()
+
+
+if __name__ == "__main__":
+    main()

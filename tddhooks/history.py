@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from tddhooks import git
+from tddhooks.policy.message import parse_header
+from tddhooks.vocabulary import FEATURE_TYPES
 
-# A feature or fix closes a red-green cycle: Conventional header, any scope, breaking `!` allowed.
-_CYCLE_RE = re.compile(r"^(feat|fix)(\([^()]*\))?!?:\s*\S")
-_SCAFFOLD_RE = re.compile(r"^chore(\([^()]*\))?:\s*scaffold")
+
+def closes_cycle(subject: str) -> bool:
+    """A feat/fix commit closes a red-green cycle (the header as the hooks read it)."""
+    header = parse_header(subject)
+    return header is not None and header.type in FEATURE_TYPES
+
+
+def is_scaffold(subject: str) -> bool:
+    """The scaffold commit `tddhooks init` makes: `chore(...): scaffold …`."""
+    header = parse_header(subject)
+    return header is not None and header.type == "chore" and header.summary.startswith("scaffold")
 
 
 def first_parent_subjects(root: Path) -> list[tuple[str, str]]:
@@ -29,8 +38,8 @@ def first_parent_subjects(root: Path) -> list[tuple[str, str]]:
 def count_cycles(subjects: list[str]) -> int:
     """feat/fix subjects after the scaffold commit (the first `chore: scaffold`, else the root),
     oldest first (pure)."""
-    start = next((i for i, subject in enumerate(subjects) if _SCAFFOLD_RE.match(subject)), 0)
-    return sum(1 for subject in subjects[start + 1 :] if _CYCLE_RE.match(subject))
+    start = next((i for i, subject in enumerate(subjects) if is_scaffold(subject)), 0)
+    return sum(1 for subject in subjects[start + 1 :] if closes_cycle(subject))
 
 
 def cycle_number(root: Path) -> int:

@@ -58,3 +58,15 @@ def test_cycle_number_follows_the_first_parent_chain(make_repo: MakeRepo) -> Non
 
     sha = git(repo, "rev-parse", "HEAD").stdout.strip()
     assert last_commit(repo) == (sha, "Merge branch 'side'")
+
+
+@pytest.mark.parametrize(
+    "subject",
+    ["feat:add", "Feat: add", "feat (x): add", "feat(): add", "fix!:x", "feat: ", "feat"],
+)
+def test_a_subject_the_hooks_reject_is_no_cycle(subject: str) -> None:
+    from tddhooks.policy.message import parse_header
+
+    assert parse_header(subject) is None  # the one home of the header says it is none
+    assert count_cycles(["chore: scaffold kata", subject]) == 0
+    assert count_cycles(["chore: scaffold kata", "feat: add"]) == 1

@@ -100,14 +100,9 @@ def light_facts(
     view: RepoView, settings: PolicySettings, subjects: list[tuple[str, str]]
 ) -> RepoFacts:
     """drive/state.py's RepoFacts from the view (no verdict: the caller adds a cached one)."""
-    from tddhooks.drive.state import (
-        DONE_FILE,
-        MANIFESTS,
-        SCRATCH_DIR,
-        RepoFacts,
-        head_type,
-    )
+    from tddhooks.drive.state import DONE_FILE, SCRATCH_DIR, RepoFacts, head_type
     from tddhooks.policy.rules import is_test_path
+    from tddhooks.vocabulary import MANIFESTS
 
     if view.head is None:
         return RepoFacts(is_repo=True, has_commit=False, has_scaffold=False)

@@ -15,11 +15,13 @@ DEFAULT_TEST_GLOBS = ("tests/**", "test_*.py", "*_test.py")
 # share of the budget each section may take at most; relevant files get whatever is left
 _CAPS: dict[str, dict[str, float]] = {
     "tester": {"kata": 0.22, "commit": 0.06, "diff": 0.06, "files": 0.05, "output": 0.05,
-               "covered": 0.12, "hints": 0.06, "failure": 0.10, "handoff": 0.0},
-    "implementor": {"kata": 0.14, "commit": 0.04, "diff": 0.04, "files": 0.04, "output": 0.12,
-                    "covered": 0.0, "hints": 0.05, "failure": 0.14, "handoff": 0.05},
+               "covered": 0.12, "hints": 0.06, "failure": 0.10, "handoff": 0.0, "expects": 0.0},
+    "implementor": {"kata": 0.12, "commit": 0.04, "diff": 0.03, "files": 0.04, "output": 0.12,
+                    "covered": 0.0, "hints": 0.05, "failure": 0.14, "handoff": 0.05,
+                    "expects": 0.08},
     "refactorer": {"kata": 0.10, "commit": 0.06, "diff": 0.10, "files": 0.04, "output": 0.04,
-                   "covered": 0.0, "hints": 0.05, "failure": 0.12, "handoff": 0.0},
+                   "covered": 0.0, "hints": 0.05, "failure": 0.12, "handoff": 0.0,
+                   "expects": 0.0},
 }  # fmt: skip
 _FENCES = {".rs": "rust", ".py": "python", ".toml": "toml", ".md": "markdown"}
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -56,6 +58,7 @@ class TurnContext:
     staged_files: tuple[str, ...] = ()  # the implementor's staged test files, shown first
     test_globs: tuple[str, ...] = DEFAULT_TEST_GLOBS
     work_dir: str = ""  # only to turn absolute paths in tool output into relative ones
+    expectations: tuple[str, ...] = ()  # what the staged test calls and expects (implementor)
 
 
 def estimate_tokens(text: str) -> int:
@@ -246,7 +249,15 @@ def build_messages(ctx: TurnContext, *, budget_tokens: int) -> list[dict[str, st
         "diff": section("Last diff", _diff(ctx.last_diff), "diff", trim_head),
         "files": section("Files", "\n".join(ctx.files), "files", trim_head),
         "relevant": "",
-        "output": section("Test output (tail)", clean(ctx.test_output_tail), "output", trim_tail),
+        # the implementor needs the first error (the compiler's or the assertion's), others the end
+        "output": section(
+            "Test output" if spec.name == "implementor" else "Test output (tail)",
+            clean(ctx.test_output_tail), "output",
+            trim_head if spec.name == "implementor" else trim_tail,
+        ),
+        "expects": section(
+            "What the staged test expects", "\n".join(ctx.expectations), "expects", trim_head
+        ),
         "covered": section("Covered tests", _covered(ctx), "covered", trim_tail),
         "hints": section("Supervisor hints", hints, "hints", trim_head),
         "failure": section(

@@ -5,17 +5,22 @@ Everything here is pure except `apply_edits`, which writes only after the whole 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from tddhooks.errors import LLMAnswerError, TddhooksError
+
+# the policy's globs, re-exported: a test path is one to the hooks and to the agents alike
+from tddhooks.policy.globs import glob_match as glob_match
+from tddhooks.policy.globs import matches_any as matches_any
 
 MAX_EDITS = 20
 MAX_FILE_BYTES = 200_000
@@ -24,6 +29,14 @@ ANSWER_SHAPE = (
     '"commit": {"type": str, "scope": str|null, "summary": str, "rationale": [str]}, '
     '"done": bool, "reason": str|null}'
 )
+_EDITS_SHAPE = '[{"path": str, "action": "upsert"|"delete", "content": str}]'
+ROLE_SHAPES = {
+    "tester": f'{{"plan": str, "edits": {_EDITS_SHAPE}, "done": bool, "reason": str|null}}',
+    "implementor": f'{{"plan": str, "edits": {_EDITS_SHAPE}, "commit": {{"type": "feat"|"fix", '
+    '"scope": one-word|null, "summary": str, "rationale": [str]}}',
+    "refactorer": f'{{"plan": str, "edits": {_EDITS_SHAPE}, "commit": {{"scope": one-word|null, '
+    '"summary": str, "rationale": [str]}}',
+}
 
 
 class EditRefused(TddhooksError):
@@ -43,7 +56,7 @@ class FileEdit(_Answer):
     """Write the whole file (`upsert`, with content) or remove it (`delete`, without content)."""
 
     path: str
-    action: Literal["upsert", "delete"]
+    action: Literal["upsert", "delete"] = "upsert"  # a small model often leaves it out
     content: str | None = None
 
     @model_validator(mode="after")
@@ -58,7 +71,7 @@ class FileEdit(_Answer):
 class CommitIntent(_Answer):
     """What the agent says about its change; the tool composes the real commit message."""
 
-    type: str
+    type: str | None = None  # the refactorer's is always refactor; the tool decides
     scope: str | None = None
     summary: str
     rationale: list[str] = []
@@ -113,26 +126,35 @@ def _describe(error: ValidationError) -> list[str]:
     return problems
 
 
-def _invalid(problems: Sequence[str]) -> AnswerInvalid:
+def _invalid(problems: Sequence[str], role: str | None = None) -> AnswerInvalid:
     listed = "; ".join(problems[:5]) + ("; …" if len(problems) > 5 else "")
+    shape = ROLE_SHAPES.get(role or "", ANSWER_SHAPE)
     return AnswerInvalid(
-        f"invalid answer: {listed}. Answer with one JSON object: {ANSWER_SHAPE}",
+        f"invalid answer: {listed}. Answer with one JSON object: {shape}",
         fix="the model is asked again with this message",
     )
 
 
-def parse_answer(text: str) -> AgentAnswer:
-    """Parse a model's answer (plain or ```json fenced); AnswerInvalid says what to correct."""
+def parse_answer(text: str, role: str | None = None) -> AgentAnswer:
+    """Parse a model's answer (plain or ```json fenced); AnswerInvalid says what to correct.
+    Only the tester may end the kata (`done`); the others' `"done": false` is ignored."""
     from tddhooks.llm.jsonanswer import extract_json_object
 
     try:
         data: dict[str, Any] = extract_json_object(text)
     except LLMAnswerError as error:
-        raise _invalid([error.message]) from error
+        raise _invalid([error.message], role) from error
     try:
-        return AgentAnswer.model_validate(data)
+        answer = AgentAnswer.model_validate(data)
     except ValidationError as error:
-        raise _invalid(_describe(error)) from error
+        raise _invalid(_describe(error), role) from error
+    if role is not None and role != "tester" and answer.done:
+        raise AnswerInvalid(
+            f"invalid answer: the {role} cannot end the kata ('done' is the tester's); "
+            "send your edits without 'done'",
+            fix="the model is asked again with this message",
+        )
+    return answer
 
 
 @dataclass(frozen=True)
@@ -148,47 +170,6 @@ class PathPolicy:
     foreign: tuple[str, ...] = ()
     owner: str = "this role"
     foreign_reason: str = "it belongs to another role"
-
-
-@cache
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    anchored = "/" in pattern.rstrip("/")
-    body = pattern.strip("/")
-    out = []
-    i = 0
-    while i < len(body):
-        if body.startswith("**/", i):
-            out.append("(?:[^/]+/)*")
-            i += 3
-        elif body.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif body[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif body[i] == "?":
-            out.append("[^/]")
-            i += 1
-        elif body[i] == "[" and "]" in body[i + 2 :]:
-            end = body.index("]", i + 2)
-            inner = body[i + 1 : end].replace("\\", "\\\\")
-            out.append("[" + ("^" + inner[1:] if inner.startswith("!") else inner) + "]")
-            i = end + 1
-        else:
-            out.append(re.escape(body[i]))
-            i += 1
-    # like .gitignore: a pattern without a slash matches a file name at any depth
-    prefix = "" if anchored else "(?:[^/]+/)*"
-    return re.compile(prefix + "".join(out))
-
-
-def glob_match(path: str, pattern: str) -> bool:
-    """True when the repository-relative POSIX path matches the glob (`*`, `?`, `[..]`, `**`)."""
-    return _glob_regex(pattern).fullmatch(path) is not None
-
-
-def matches_any(path: str, patterns: Sequence[str]) -> bool:
-    return any(glob_match(path, pattern) for pattern in patterns)
 
 
 def normalize_path(raw: str) -> str:
@@ -243,14 +224,59 @@ def _refusal(root: Path, edit: FileEdit, policy: PathPolicy) -> str | None:
     return None
 
 
+def not_committed(root: Path, paths: Sequence[str]) -> dict[str, str]:
+    """path -> why an agent may not write it: it exists in the work tree (or the index) but not
+    in HEAD (untracked, git-ignored, or only staged: a person's file), or git ignores the path.
+
+    Reads git: the agents may create new paths and change committed files, nothing else."""
+    from tddhooks import git
+
+    if not paths:
+        return {}
+    literal = [f":(literal){path}" for path in paths]
+    head = git.head(root)
+    listing = ["ls-tree", "-r", "-z", "--name-only", head or "", "--", *literal]
+    committed = set(git.run_git(listing, root, check=False).stdout.split("\0")) if head else set()
+    staged = set(
+        git.run_git(["ls-files", "-z", "--", *literal], root, check=False).stdout.split("\0")
+    )
+    stdin = "".join(f"{path}\0" for path in paths)
+    ignored = git.run_git(["check-ignore", "-z", "--stdin"], root, check=False, stdin=stdin).stdout
+    reasons = {
+        path: "git ignores it, so it could never be committed"
+        for path in ignored.split("\0")
+        if path
+    }
+    for path in paths:
+        if path in committed:
+            continue
+        target = root / path
+        if target.exists() or target.is_symlink():
+            reasons[path] = (
+                "it is a file of yours that is not committed (untracked or git-ignored); "
+                "it is never overwritten: choose another path"
+            )
+        elif path in staged:
+            reasons[path] = (
+                "it is staged but not committed (someone else's work); choose another path"
+            )
+    return reasons
+
+
 def check_edits(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> None:
     """Refuse the whole plan (EditRefused, nothing written) when any edit breaks the rules."""
     problems: list[str] = []
     if len(edits) > MAX_EDITS:
         problems.append(f"{len(edits)} edits; at most {MAX_EDITS} per answer")
+    reasons = [_refusal(root, edit, policy) for edit in edits]
+    allowed = [
+        normalize_path(e.path) for e, reason in zip(edits, reasons, strict=True) if not reason
+    ]
+    foreign_files = not_committed(root, allowed)
     seen: set[str] = set()
-    for edit in edits:
-        reason = _refusal(root, edit, policy)
+    for edit, reason in zip(edits, reasons, strict=True):
+        if reason is None:
+            reason = foreign_files.get(normalize_path(edit.path))
         key = _normal_key(edit.path)
         if reason is None and key in seen:
             reason = "the path appears twice in the plan"
@@ -276,10 +302,59 @@ def _write_text(target: Path, text: str) -> None:
         temporary.unlink(missing_ok=True)
 
 
+CREATED_JOURNAL = "agent-created.json"
+
+
+def created_by_agent(root: Path) -> dict[str, str]:
+    """path -> sha256 of the content of the files the last plans created (the undo's licence to
+    delete a file that was never staged)."""
+    from tddhooks import git
+
+    try:
+        data = json.loads((git.tddhooks_dir(root) / CREATED_JOURNAL).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+def forget_created(root: Path, paths: Sequence[str]) -> None:
+    """Drop paths from the journal of created files (they were removed or committed)."""
+    from tddhooks import git
+
+    journal = created_by_agent(root)
+    kept = {path: digest for path, digest in journal.items() if path not in set(paths)}
+    if kept != journal:
+        (git.tddhooks_dir(root) / CREATED_JOURNAL).write_text(json.dumps(kept), encoding="utf-8")
+
+
+def content_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 def apply_edits(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> list[str]:
-    """Check the whole plan, then write it (UTF-8, trailing newline); return the paths written."""
+    """Check the whole plan, then write it (UTF-8, trailing newline); return the paths written.
+
+    Files it creates are recorded (path and content digest) before they are written, so an undo
+    may delete them even when it comes before they were staged, and nothing else."""
+    from tddhooks import git
+
     check_edits(root, edits, policy)
     base = root.resolve()
+    contents: dict[str, str] = {}
+    for edit in edits:
+        if edit.action == "upsert":
+            content = edit.content or ""
+            contents[normalize_path(edit.path)] = (
+                content + "\n" if content and not content.endswith("\n") else content
+            )
+    created = {
+        path: content_digest(text.encode("utf-8"))
+        for path, text in contents.items()
+        if not (base / path).exists()
+    }
+    if created:
+        journal = {**created_by_agent(root), **created}
+        (git.tddhooks_dir(root) / CREATED_JOURNAL).write_text(json.dumps(journal), encoding="utf-8")
     written = []
     for edit in edits:
         path = normalize_path(edit.path)
@@ -287,10 +362,7 @@ def apply_edits(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> li
         if edit.action == "delete":
             target.unlink()
         else:
-            content = edit.content or ""
-            if content and not content.endswith("\n"):
-                content += "\n"
             target.parent.mkdir(parents=True, exist_ok=True)
-            _write_text(target, content)
+            _write_text(target, contents[path])
         written.append(path)
     return written

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from tddhooks.agents.edits import PathPolicy, normalize_path
 from tddhooks.errors import UsageError
 from tddhooks.policy.settings import PolicySettings
+from tddhooks.vocabulary import ROLE_TITLES
 
 DEFAULT_TEST_GLOBS = ("tests/**",)
 NEW_MODULE_GLOBS = ("src/**",)
@@ -32,9 +33,8 @@ class RoleSpec:
 
 
 ROLES: dict[str, RoleSpec] = {
-    "tester": RoleSpec("tester", "Tester", None),
-    "implementor": RoleSpec("implementor", "Implementor", "feat"),
-    "refactorer": RoleSpec("refactorer", "Refactorer", "refactor"),
+    name: RoleSpec(name, ROLE_TITLES[name], commit_type)
+    for name, commit_type in (("tester", None), ("implementor", "feat"), ("refactorer", "refactor"))
 }
 
 

@@ -1,14 +1,14 @@
 """`tddhooks audit [REV-RANGE]`: re-check history against the policy, trusting no cached verdict.
 
-Each commit's tree is materialised into one scratch directory under a tempdir (only changed files
-are rewritten between commits) and gated afresh; its message is checked against its own diff.
-Every commit is judged by the policy of the checked-out tdd.yaml, so no commit can loosen the
-rules for itself. Merge commits are exempt from the message rules, not from the gate.
+Each commit's tree is materialised into the repository's private audit folder outside the work tree
+(policy/snapshot.py; only changed files are rewritten between commits) and gated afresh; its
+message is checked against its own diff. Every commit is judged by the tdd.yaml of its first parent
+(a root commit by its own), as the hooks judged it, so no commit can loosen the rules for itself.
+Merge commits are exempt from the message rules, not from the gate.
 """
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -66,15 +66,19 @@ def list_commits(root: Path, rev_range: str | None) -> list[CommitInfo]:
 def message_findings(root: Path, commit: CommitInfo, settings: PolicySettings) -> list[Finding]:
     """Violations of the message and type rules by one (non-merge) commit."""
     from tddhooks.policy.facts import commit_facts
-    from tddhooks.policy.message import parse_message
+    from tddhooks.policy.lineage import exemption_facts
+    from tddhooks.policy.message import STORED, parse_message
     from tddhooks.policy.rules import check_message
 
     if len(commit.parents) > 1:
         return []
-    text = git.out(["show", "-s", "--format=%B", commit.sha], root)
-    violations = check_message(
-        parse_message(text), commit_facts(root, commit.sha, settings), settings
+    # judged as stored: a `#` line that git kept is part of the message
+    message = parse_message(git.out(["show", "-s", "--format=%B", commit.sha], root), "", STORED)
+    base = commit.parents[0] if commit.parents else None
+    facts = exemption_facts(
+        root, message, commit_facts(root, commit.sha, settings), base=base, tip=commit.sha
     )
+    violations = check_message(message, facts, settings)
     return [
         Finding(commit.sha, commit.subject, violation.rule, violation.message, violation.hint)
         for violation in violations
@@ -99,6 +103,52 @@ def gate_finding(commit: CommitInfo, verdict: Verdict) -> Finding | None:
     return Finding(commit.sha, commit.subject, "green", message, hint, kind)
 
 
+def gate_findings(
+    root: Path,
+    commit: CommitInfo,
+    settings: PolicySettings,
+    verdicts: dict[tuple[str, PolicySettings], Verdict],
+) -> list[Finding]:
+    """`green` and report-based `no-skip` findings of one commit, judged as the pre-commit hook
+    judged it: red-start commits pass (policy/diagnosis.py), skips come from both reports."""
+    from tddhooks.policy.diagnosis import OWN_FILES
+    from tddhooks.policy.gate import tree_verdict
+    from tddhooks.policy.skips import newly_ignored, violation
+
+    def verdict_of(rev: str) -> Verdict:
+        tree = git.tree_of(root, rev)
+        if (tree, settings) not in verdicts:
+            verdicts[tree, settings] = tree_verdict(
+                root, tree, settings, use_cache=False, snapshot_kind="audit"
+            )
+        return verdicts[tree, settings]
+
+    verdict, parent = verdict_of(commit.sha), commit.parents[0] if commit.parents else None
+    found = gate_finding(commit, verdict)
+    if found is not None and parent is not None:
+        changed = git.out(["diff", "--name-only", "-z", "--no-renames", parent, commit.sha], root)
+        paths = [path for path in changed.split("\0") if path]
+        if paths and set(paths) <= OWN_FILES and not verdict_of(parent).green:
+            found = None  # a red start: the install commit on a red parent
+    findings = [found] if found is not None else []
+    if verdict.report.ignored_tests and parent is not None and settings.enabled("no-skip"):
+        before = verdict_of(parent).report.model_dump(mode="json")
+        skipped = newly_ignored(before, verdict.report.ignored_tests)
+        if skipped:
+            rule = violation(skipped)
+            findings.append(Finding(commit.sha, commit.subject, rule.rule, rule.message, rule.hint))
+    return findings
+
+
+def commit_policy(root: Path, commit: CommitInfo) -> PolicySettings:
+    """The policy that judged `commit`: its first parent's tdd.yaml, a root commit's own."""
+    from tddhooks.policy.facts import state_dir
+    from tddhooks.policy.settings import settings_at
+
+    base = commit.parents[0] if commit.parents else None
+    return settings_at(root, base, state_dir(root), own=commit.sha)
+
+
 def run(
     work_dir: Path,
     rev_range: str | None,
@@ -110,35 +160,25 @@ def run(
     """Audit rev_range of the repository at work_dir; exit 1 when any commit breaks the policy.
     `since` is a baseline: only the commits after it are judged (adopting tddhooks late)."""
     from tddhooks.commands.audit_report import AuditRun, render
-    from tddhooks.policy.gate import tree_verdict
-    from tddhooks.policy.settings import load_settings
 
     root = git.require_root(work_dir)
-    settings = load_settings(root)
     rev_range = with_baseline(root, rev_range, since)
     commits = list_commits(root, rev_range)
     reused = 0
     findings: list[Finding] = []
-    verdicts: dict[str, Verdict] = {}  # per tree, for this run only
-    with tempfile.TemporaryDirectory(prefix="tddhooks-audit-") as scratch:
-        for number, commit in enumerate(commits, start=1):
-            output.err_console().print(
-                f"[dim]checking {number}/{len(commits)} {commit.sha[:10]} {commit.subject}[/dim]",
-                markup=True,
-                highlight=False,
-            )
-            findings += message_findings(root, commit, settings)
-            if not settings.enabled("green"):
-                continue
-            tree = git.tree_of(root, commit.sha)
-            reused += tree in verdicts
-            if tree not in verdicts:
-                verdicts[tree] = tree_verdict(
-                    root, tree, settings, use_cache=False, snapshot_dir=Path(scratch) / "tree"
-                )
-            found = gate_finding(commit, verdicts[tree])
-            if found is not None:
-                findings.append(found)
+    verdicts: dict[tuple[str, PolicySettings], Verdict] = {}  # per tree and policy, this run only
+    for number, commit in enumerate(commits, start=1):
+        output.err_console().print(
+            f"[dim]checking {number}/{len(commits)} {commit.sha[:10]} {commit.subject}[/dim]",
+            markup=True,
+            highlight=False,
+        )
+        settings = commit_policy(root, commit)
+        findings += message_findings(root, commit, settings)
+        if not settings.enabled("green"):
+            continue
+        reused += (git.tree_of(root, commit.sha), settings) in verdicts
+        findings += gate_findings(root, commit, settings, verdicts)
     summary = AuditRun(rev_range or "HEAD", since, len(commits), len(verdicts), reused)
     render(findings, summary, as_json=as_json, verbose=verbose)
     return 1 if findings else 0

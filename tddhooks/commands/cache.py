@@ -19,14 +19,13 @@ def human_size(size: int) -> str:
     raise AssertionError("unreachable")
 
 
-def _last_drive(hits: int, misses: int, marked_bad: int, last_used: float | None) -> str:
+def _last_drive(hits: int, misses: int, last_used: float | None) -> str:
     calls = hits + misses
     if not calls and last_used is None:
         return "no drive has used the cache yet"
     rate = f" ({100 * hits / calls:.0f}% hits)" if calls else ""
-    bad = f", {marked_bad} marked bad" if marked_bad else ""
     when = f", {time.strftime('%Y-%m-%d %H:%M', time.localtime(last_used))}" if last_used else ""
-    return f"{hits} hits, {misses} misses{rate}{bad}{when}"
+    return f"{hits} hits, {misses} misses{rate}{when}"
 
 
 def stats() -> int:
@@ -42,9 +41,7 @@ def stats() -> int:
     table.add_column()
     table.add_row("entries", str(found.entries))
     table.add_row("size", human_size(found.size_bytes))
-    table.add_row(
-        "last drive", _last_drive(found.hits, found.misses, found.marked_bad, found.last_used)
-    )
+    table.add_row("last drive", _last_drive(found.hits, found.misses, found.last_used))
     output.console().print(table)
     return EXIT_OK
 

@@ -84,16 +84,21 @@ def run(work_dir: Path, *, offline: bool) -> int:
     checks = [_git_check()]
     root = git.find_root(work_dir)
     if root is None:
-        fix = "run `tddhooks init DIR`, or `git init` then `tddhooks install`"
+        fix = (
+            "an existing project: `git init` then `tddhooks install`; "
+            "a new kata: `tddhooks init DIR`"
+        )
         checks.append(Check("repository", "fail", f"{work_dir} is not a git repository", fix))
     base = root or work_dir
     config, config_check = _config_check(base)
     checks.append(config_check)
     if config is not None:
+        checks.append(_runner_check(base, config))
         checks.append(_kata_check(base, config, (base / "tdd.yaml").exists()))
     checks += _toolchain_checks(base, config)
     if root is not None:
         checks += _hook_checks(root)
+        checks += _gate_check(root)
     checks.append(_on_path_check())
     if config is not None:
         checks += _llm_checks(base, config, offline=offline)
@@ -101,6 +106,21 @@ def run(work_dir: Path, *, offline: bool) -> int:
     if offline:
         output.say("[dim]model endpoint checks skipped (--offline)[/dim]")
     return exit_code(checks)
+
+
+def _gate_check(root: Path) -> list[Check]:
+    """The gate on HEAD: green, or why not and the first legal commit to green."""
+    from tddhooks.errors import TddhooksError
+    from tddhooks.policy.diagnosis import diagnose_head
+
+    try:
+        found = diagnose_head(root)
+    except TddhooksError as error:
+        return [Check("gate on HEAD", "fail", error.message, error.fix, CONFIG)]
+    if found is None:
+        return []
+    detail = "\n".join([found.summary, *found.details])
+    return [Check("gate on HEAD", "ok" if found.green else "warn", detail, found.first_commit)]
 
 
 def _git_check() -> Check:
@@ -123,24 +143,58 @@ def _config_check(root: Path) -> tuple[TddConfig | None, Check]:
     except ConfigError as error:
         return None, Check("tdd.yaml", "fail", error.message, error.fix, CONFIG)
     if not path.exists():
-        detail = "no tdd.yaml: the defaults apply (language rust)"
-        return config, Check("tdd.yaml", "warn", detail, "`tddhooks init .` writes one", CONFIG)
+        # never `tddhooks init .` here: on an existing project it would add a kata to it
+        detail = "no tdd.yaml: the defaults apply"
+        fix = "optional: write tdd.yaml to change them (docs/config.md lists every field)"
+        return config, Check("tdd.yaml", "ok", f"{detail} ({fix})")
     return config, Check("tdd.yaml", "ok", f"{path} is valid (language {config.language})")
+
+
+def _runner_check(root: Path, config: TddConfig) -> Check:
+    """Which runner applies and why: tdd.yaml's `language:`, the manifests found, or the default."""
+    from tddhooks.config import CONFIG_FILE
+    from tddhooks.runners import describe_detection, detected_languages
+
+    language = config.language
+    found = detected_languages(root)
+    if _configures_language(root / CONFIG_FILE):
+        why = f"`language: {language}` in {CONFIG_FILE}"
+    elif found:
+        why = f"detected from {describe_detection(found)}"
+    else:
+        why = "no manifest (Cargo.toml, pyproject.toml, …) and no `language:`: the default"
+    tools = "cargo fmt, clippy and cargo test" if language == "rust" else "ruff and pytest"
+    return Check("runner", "ok", f"{language}: {why}; the gate runs {tools}")
+
+
+def _configures_language(path: Path) -> bool:
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return False
+    return isinstance(data, dict) and "language" in data
 
 
 def _kata_check(root: Path, config: TddConfig, has_config: bool) -> Check:
     path = root / config.kata_description
     if path.is_file():
         return Check("kata", "ok", str(path))
-    status = "fail" if has_config else "warn"
-    fix = f"write {config.kata_description}, or point kata_description in tdd.yaml at your kata"
-    return Check("kata", status, f"{path} is missing", fix, CONFIG)
+    if has_config and "kata_description" in config.model_fields_set:
+        fix = f"write {config.kata_description}, or correct kata_description in tdd.yaml"
+        return Check("kata", "fail", f"{path} (kata_description) is missing", fix, CONFIG)
+    detail = (
+        f"no {config.kata_description}: `Kata goal:` in commit messages is free text, or left out"
+    )
+    return Check("kata", "ok", f"{detail} (kata_description in tdd.yaml points at another file)")
 
 
 def _toolchain_checks(root: Path, config: TddConfig | None) -> list[Check]:
-    from tddhooks.runners import detect_language, get_runner
+    from tddhooks.runners import detected_languages, get_runner
 
-    language = config.language if config else detect_language(root) or "rust"
+    found = list(detected_languages(root))
+    language = config.language if config else found[0] if len(found) == 1 else "rust"
     runner = get_runner(language)
     defaults = runner.default_commands()
     ci = config.ci if config else None

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from tddhooks import git, output
 from tddhooks.errors import UsageError
+from tddhooks.vocabulary import ROLE_NAMES
 
 if TYPE_CHECKING:
     from tddhooks.config import TddConfig
@@ -19,7 +20,8 @@ if TYPE_CHECKING:
     from tddhooks.llm.settings import ModelSettings
     from tddhooks.policy.settings import PolicySettings
 
-ALL_ROLES = ("tester", "implementor", "refactorer")
+
+ALL_ROLES = ROLE_NAMES
 
 
 def parse_roles(text: str) -> frozenset[str]:
@@ -202,6 +204,7 @@ def _drive(
     from tddhooks.drive.supervisor import Supervisor
     from tddhooks.llm.cache import AnswerCache
     from tddhooks.llm.client import ChatClient
+    from tddhooks.llm.formats import FormatMemory
     from tddhooks.llm.replay import Recorder
     from tddhooks.llm.usage import UsageLedger
 
@@ -210,7 +213,11 @@ def _drive(
     cache = AnswerCache(read=not refresh_cache) if live and not no_cache else None
     recorder = Recorder(record) if record is not None else None
     try:
-        clients = {role: ChatClient(m, cache, recorder=recorder) for role, m in models.items()}
+        formats = FormatMemory()  # a refused response_format is remembered for the drive
+        clients = {
+            role: ChatClient(m, cache, recorder=recorder, formats=formats)
+            for role, m in models.items()
+        }
         supervisor = Supervisor(
             max_attempts=config.max_attempts_per_agent,
             max_failed_cycles=config.max_failed_cycles,

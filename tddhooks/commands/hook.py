@@ -10,15 +10,18 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from tddhooks import git
 from tddhooks.output import plain
 from tddhooks.policy.facts import hook_index_file, locate
-from tddhooks.policy.settings import PolicySettings, load_settings
+from tddhooks.policy.settings import PolicySettings, settings_at
+from tddhooks.policy.source import judged_base
 
+TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~10 ms; mypy reads it
 if TYPE_CHECKING:
     from tddhooks.errors import TddhooksError
+    from tddhooks.policy.message import CommitMessage
+    from tddhooks.policy.rules import CommitFacts, Violation
     from tddhooks.policy.verdicts import Verdict
 
 LAST_MESSAGE = "last-message"
@@ -42,10 +45,18 @@ def _context() -> tuple[Path, Path, str | None]:
     return root, state, hook_index_file(root)
 
 
+def judging_settings(root: Path, state: Path, index_file: str | None) -> PolicySettings:
+    """The policy of the new commit's parent (its own staged one for a root commit), never the
+    work tree's tdd.yaml: a commit cannot loosen the policy that judges it."""
+    return settings_at(root, judged_base(root), state, index_file)
+
+
 def pre_commit() -> int:
-    """Gate the staged tree: green (cached or freshly run) → 0; red → diagnostics and 1."""
+    """Gate the staged tree: green (cached or freshly run) → 0; red → diagnostics and 1, unless
+    the red-start rule applies (policy/diagnosis.py)."""
     root, state, index_file = _context()
-    settings = load_settings(root, state)
+    base = judged_base(root)
+    settings = settings_at(root, base, state, index_file)
     if not settings.enabled("green"):
         return 0
     tree = git.write_tree(root, index_file=index_file)
@@ -63,6 +74,15 @@ def pre_commit() -> int:
     if verdict.green:
         cached = " [cached]" if verdict.cached else ""
         plain(f"tddhooks: green ({'; '.join(verdict.verification_lines())}){cached}")
+        return 0
+    from tddhooks.policy.diagnosis import red_start
+
+    if red_start(root, base, index_file, settings):
+        plain(
+            f"tddhooks: red start: {'; '.join(verdict.verification_lines())}; this commit changes "
+            "only tddhooks' own files and its parent is red already, so it may land; the next "
+            'commit that touches code must be green (docs/policy.md, "A red start")'
+        )
         return 0
     plain(red_report(root, verdict, settings, index_file))
     return 1
@@ -84,6 +104,9 @@ def red_report(
     from tddhooks.policy.rules import Violation, format_rejection
 
     hint = TIMEOUT_NEXT_STEP if verdict.timed_out else RED_NEXT_STEP
+    failed = {step.name for step in verdict.steps if not step.ok}
+    if failed == {"fmt"} and settings.fmt_fix:
+        hint = format_next_step(settings.fmt_fix)
     what = f"the staged tree {verdict.tree[:12]} is red: {'; '.join(verdict.verification_lines())}"
     lines = [format_rejection([Violation("green", what, hint)]).rstrip("\n")]
     for step in verdict.steps:
@@ -99,6 +122,18 @@ def red_report(
         lines += ["", excerpt]
     lines += _left_out_notes(root, index_file)
     return "\n".join(lines) + "\n"
+
+
+def format_next_step(fmt_fix: tuple[str, ...]) -> str:
+    """Only the format check is red: the formatter's own command, then stage what it changed
+    (`git commit -a` stages it by itself)."""
+    cmd = list(fmt_fix)
+    if Path(cmd[0]).name.startswith("python") and cmd[1:2] == ["-m"]:
+        cmd = cmd[2:]  # `ruff format .`, as a person types it
+    return (
+        f"run `{' '.join(cmd)}`, stage what it changed (`git add -u`), and commit again; "
+        "the diff below shows what it will change"
+    )
 
 
 def _left_out_notes(root: Path, index_file: str | None) -> list[str]:
@@ -117,12 +152,18 @@ def _left_out_notes(root: Path, index_file: str | None) -> list[str]:
     return ["", *notes] if notes else []
 
 
-def comment_char(root: Path, text: str) -> str:
+_CONFIG_KEYS = r"^(core\.comment(char|string)|commit\.(cleanup|verbose)|alias\..*)$"
+
+
+def git_config(root: Path) -> dict[str, str]:
+    """The settings that decide how git cleans a message, in one `git config` call."""
+    result = git.run_git(["config", "--get-regexp", _CONFIG_KEYS], root, check=False)
+    return dict(line.partition(" ")[::2] for line in result.stdout.splitlines())
+
+
+def comment_char(root: Path, text: str, config: dict[str, str] | None = None) -> str:
     """The comment prefix git uses for this message (core.commentString / core.commentChar)."""
-    result = git.run_git(
-        ["config", "--get-regexp", r"^core\.comment(char|string)$"], root, check=False
-    )
-    values = dict(line.partition(" ")[::2] for line in result.stdout.splitlines())
+    values = git_config(root) if config is None else config
     value = values.get("core.commentstring") or values.get("core.commentchar") or "#"
     if value == "auto":  # git picked a character no message line starts with; its help shows it
         found = _AUTO_COMMENT_RE.search(text)
@@ -138,24 +179,60 @@ def _display(root: Path, path: Path) -> str:
 
 
 def commit_msg(message_file: Path) -> int:
-    """Check the message and the type rules against the staged diff; keep a rejected message."""
+    """Check the message, exactly as git will store it, and the type rules against the staged
+    diff; keep a rejected message."""
     root, state, index_file = _context()
-    settings = load_settings(root, state)
+    base = judged_base(root)
+    settings = settings_at(root, base, state, index_file)
+    # bytes, not read_text: universal newlines would turn a CR that git keeps into a line end;
+    # a message over 1 MB is rejected before it is read whole
     from tddhooks.limits import read_message
 
     text = read_message(message_file.absolute())
+    from tddhooks.policy.commitmode import cleanups, committing_argv
     from tddhooks.policy.facts import staged_facts
     from tddhooks.policy.message import parse_message
-    from tddhooks.policy.rules import check_message, format_rejection
+    from tddhooks.policy.rules import format_rejection
 
-    message = parse_message(text, comment_char(root, text))
-    if not message.text.strip():
-        return 0  # git aborts an empty message itself ("Aborting commit due to empty ...")
-    violations = check_message(message, staged_facts(root, settings, index_file), settings)
+    config = git_config(root)
+    char = comment_char(root, text, config)
+    # one parse per distinct stored text: git's cleanup may not be known for sure
+    judged: dict[str, CommitMessage] = {}
+    for cleanup in cleanups(os.environ, config, committing_argv()):
+        message = parse_message(text, char, cleanup)
+        if message.text.strip():  # an empty message: git aborts the commit itself
+            judged.setdefault(message.text, message)
+    if not judged:
+        return 0
+    from dataclasses import replace
+
+    from tddhooks.policy.amend import commit_all_in_progress
+
+    amend = base != git.head(root)
+    facts = staged_facts(root, settings, index_file, amend=amend)
+    facts = replace(facts, commit_all=commit_all_in_progress())
+    violations = _judge(root, judged, facts, index_file, settings)
+    if violations and any(m.header and m.header.type == "fix" for m in judged.values()):
+        from tddhooks.policy.facts import base_failing_tests
+
+        failing = base_failing_tests(root, settings, index_file, amend=amend)
+        if failing:
+            facts = replace(facts, base_failing=failing)
+            violations = _judge(root, judged, facts, index_file, settings)
+    from tddhooks.policy.skips import report_violations
+
+    violations += report_violations(root, state, settings, index_file, base, violations)
     if not violations:
         return 0
+    if any(violation.rule == "sections" for violation in violations):
+        # the hint's skeleton carries the real cycle, goal and verification line
+        from tddhooks.commands.hook_context import message_context
+
+        context = message_context(root, state, settings, index_file, facts, amend=amend)
+        facts = replace(facts, hint=context.hint())
+        violations = _judge(root, judged, facts, index_file, settings)
     kept = state / LAST_MESSAGE
-    kept.write_text(message.text.rstrip("\n") + "\n", encoding="utf-8")
+    kept.write_text(next(iter(judged)).rstrip("\n") + "\n", encoding="utf-8")
     shown = _display(root, kept)
     plain(
         format_rejection(violations).rstrip("\n")
@@ -164,8 +241,42 @@ def commit_msg(message_file: Path) -> int:
     return 1
 
 
+def _judge(
+    root: Path,
+    judged: dict[str, CommitMessage],
+    facts: CommitFacts,
+    index_file: str | None,
+    settings: PolicySettings,
+) -> list[Violation]:
+    """Every violation of any of the messages git may store, each listed once."""
+    from tddhooks.policy.rules import check_message
+
+    violations: list[Violation] = []
+    for message in judged.values():
+        found = check_message(message, _exemption_facts(root, message, facts, index_file), settings)
+        violations += [violation for violation in found if violation not in violations]
+    return violations
+
+
+def _exemption_facts(
+    root: Path, message: CommitMessage, facts: CommitFacts, index_file: str | None
+) -> CommitFacts:
+    """A real merge (MERGE_HEAD, a file test), a fixup's target, an exact revert: looked up only
+    for messages of that shape."""
+    from dataclasses import replace
+
+    from tddhooks.policy import lineage
+
+    if lineage.merging(root):
+        return replace(facts, merge=True)
+    if message.exempt is None and (message.header is None or message.header.type != "revert"):
+        return facts
+    return lineage.exemption_facts(root, message, facts, base=git.head(root), index_file=index_file)
+
+
 def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) -> int:
-    """Pre-fill an empty message with the context sections; never touch one with content."""
+    """Pre-fill an empty message with the context sections; never touch one with content, except
+    the rejected message we kept, reused with `-F`: its context is refreshed to what is staged."""
     del sha  # -c/-C/--amend already have a message; the source says so
     if source is None:  # the pre-commit framework passes the source in its environment
         source = os.environ.get("PRE_COMMIT_COMMIT_MSG_SOURCE")
@@ -175,7 +286,7 @@ def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) 
         if wants_completion():  # set by `tddhooks install --agent aider` (docs/agents.md)
             root, _state, index_file = _context()
             return complete_message(message_file.absolute(), root, index_file)
-    if source not in _FILLABLE_SOURCES:
+    if source not in (*_FILLABLE_SOURCES, "message"):
         return 0
     root, state, index_file = _context()
     path = message_file.absolute()
@@ -185,41 +296,72 @@ def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) 
     char = comment_char(root, text)
     from tddhooks.policy.message import parse_message
 
-    if parse_message(text, char).text.strip():
+    message = parse_message(text, char)
+    if message.text.strip():
+        if source == "message" and _is_kept_message(state, message.text):
+            # `git commit -e -F .git/tddhooks/last-message`: refresh what was staged then
+            settings = judging_settings(root, state, index_file)
+            path.write_text(_refresh(root, state, settings, index_file, text, char), "utf-8")
         return 0
-    settings = load_settings(root, state)
+    if source == "message":
+        return 0
+    settings = judging_settings(root, state, index_file)
     template = _prefill(root, state, settings, index_file, char)
     existing = text.lstrip("\n")
     path.write_text(template + ("\n" + existing if existing else ""), encoding="utf-8")
     return 0
 
 
+def _is_kept_message(state: Path, text: str) -> bool:
+    try:
+        kept = (state / LAST_MESSAGE).read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return kept.strip() == text.strip()
+
+
 def _prefill(
     root: Path, state: Path, settings: PolicySettings, index_file: str | None, char: str
 ) -> str:
-    from tddhooks.history import cycle_number
-    from tddhooks.policy.compose import infer_role, kata_goal, prefill_template, suggest_type
-    from tddhooks.policy.facts import live_handoff
-    from tddhooks.policy.gate import cached_green_lines
+    from tddhooks.commands.hook_context import message_context
+    from tddhooks.policy.compose import prefill_template, suggest_type
+    from tddhooks.policy.facts import live_handoff, staged_facts
 
-    changes = git.staged_changes(root, index_file=index_file)
-    role = infer_role(changes, settings)
-    cycle = cycle_number(root)
-    # tester and implementor open or close the next cycle; a refactor belongs to the current one
-    step = cycle + 1 if role in ("Tester", "Implementor") else max(cycle, 1)
-    kata = root / settings.kata_description
-    goal_text = kata.read_text(encoding="utf-8", errors="replace") if kata.is_file() else ""
-    tree = git.write_tree(root, index_file=index_file)
+    facts = staged_facts(root, settings, index_file)  # item-aware: unit tests beside the code
+    context = message_context(root, state, settings, index_file, facts)
+    changes = facts.changes
     handoff = live_handoff(root, git.head(root))
     intent = handoff.get("intent") if handoff else None
     return prefill_template(
-        role=role,
-        step=step,
-        goal=kata_goal(goal_text),
-        verification=cached_green_lines(root, tree, settings, state) or [],
+        role=context.role,
+        step=context.step,
+        goal=context.goal,
+        verification=list(context.verification),
         diff_summary=[f"{c.path}: {_STATUS_WORDS.get(c.status, 'changed')}" for c in changes],
         handoff_intent=intent if isinstance(intent, str) else None,
-        suggested_type=suggest_type(changes, settings),
+        suggested_type=suggest_type(changes, settings, facts),
+        comment_char=char,
+    )
+
+
+def _refresh(
+    root: Path, state: Path, settings: PolicySettings, index_file: str | None, text: str, char: str
+) -> str:
+    """A kept message with its Role, Step, Kata goal, Diff summary and Verification rewritten
+    for what is staged now; the subject and the Rationale stay the person's."""
+    from tddhooks.commands.hook_context import message_context
+    from tddhooks.policy.compose import refresh_message
+    from tddhooks.policy.facts import staged_facts
+
+    facts = staged_facts(root, settings, index_file)
+    context = message_context(root, state, settings, index_file, facts)
+    return refresh_message(
+        text,
+        role=context.role,
+        step=context.step,
+        goal=context.goal,
+        verification=list(context.verification),
+        diff_summary=[f"{c.path}: {_STATUS_WORDS.get(c.status, 'changed')}" for c in facts.changes],
         comment_char=char,
     )
 

@@ -12,10 +12,11 @@ from pathlib import Path
 
 from tddhooks import git, output
 from tddhooks.errors import ConfigError, PolicyRejection, UsageError
+from tddhooks.vocabulary import MANIFESTS
 
 DEFAULT_KATA = "string-calculator"
 IGNORES = {"rust": ("target/", ".tdd/"), "python": (".tdd/", "__pycache__/", ".venv/")}
-_MANIFESTS = {"rust": ("Cargo.toml",), "python": ("pyproject.toml", "setup.py")}
+_MANIFESTS = MANIFESTS  # one home: tddhooks/vocabulary.py
 
 
 @dataclass
@@ -89,9 +90,10 @@ def _status(root: Path, path: str) -> str:
 
 def _pick_language(directory: Path, language: str | None) -> str:
     from tddhooks.config import CONFIG_FILE, load_config
-    from tddhooks.runners import detect_language
+    from tddhooks.runners import detected_languages
 
-    detected = detect_language(directory)
+    manifests = detected_languages(directory)
+    detected = next(iter(manifests), None) if len(manifests) == 1 else language
     configured = load_config(directory).language if (directory / CONFIG_FILE).exists() else None
     for source, found in (("tdd.yaml", configured), ("the project manifest", detected)):
         if language and found and found != language:

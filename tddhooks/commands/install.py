@@ -53,6 +53,9 @@ def install(
         from tddhooks.agenthooks.command import install_agents
 
         install_agents(root, agents, install=True)
+    from tddhooks.policy.diagnosis import report_head
+
+    report_head(root)  # onboarding: what the gate says about HEAD, the first commit to green
     return 0
 
 

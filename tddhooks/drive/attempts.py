@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,7 +13,10 @@ from typing import TYPE_CHECKING
 
 from tddhooks.agents.context import TurnContext, build_messages, estimate_tokens
 from tddhooks.agents.edits import AgentAnswer, AnswerInvalid, FileEdit, normalize_path
+from tddhooks.agents.schemas import answer_schema
 from tddhooks.drive.console import Display, model_label
+from tddhooks.drive.kinds import AttemptOutcome
+from tddhooks.drive.ports import Gate, GitWorkspace, RealGate, Workspace
 from tddhooks.drive.steplog import (
     AttemptRecord,
     EditRecord,
@@ -27,7 +30,8 @@ from tddhooks.drive.supervisor import Decision, Supervisor
 from tddhooks.policy.settings import PolicySettings
 
 if TYPE_CHECKING:
-    from tddhooks.llm.client import ChatClient, ChatResult
+    from tddhooks.drive.ports import Model
+    from tddhooks.llm.client import ChatResult
     from tddhooks.llm.usage import UsageLedger
     from tddhooks.policy.verdicts import Verdict
 
@@ -40,7 +44,7 @@ class Crew:
 
     root: Path
     settings: PolicySettings
-    clients: dict[str, ChatClient]
+    clients: Mapping[str, Model]
     supervisor: Supervisor
     ledger: UsageLedger
     display: Display
@@ -48,6 +52,8 @@ class Crew:
     context_tokens: int
     max_attempts: int
     cache_enabled: bool = True
+    gate: Gate = field(default_factory=RealGate)
+    workspace: Workspace = field(default_factory=GitWorkspace)
     decisions: list[Decision] = field(default_factory=list)
     failed_attempts: int = 0
 
@@ -69,14 +75,14 @@ class Tried:
     """What one answer came to: landed (handed over, committed, empty refactor, done) or not."""
 
     landed: bool
-    outcome: str
+    outcome: AttemptOutcome
     failure: str | None = None
     overshoot: tuple[str, ...] | None = None  # the new tests that passed at once
     commit: str | None = None
     subject: str | None = None
     test_names: tuple[str, ...] = ()
     done_reason: str | None = None
-    cache_key: str = ""  # of the answer that landed (a set-aside test makes it a bad answer)
+    cache_key: str = ""  # the cache slot of the answer that landed
 
 
 Judge = Callable[[AgentAnswer, AttemptRecord], Tried]
@@ -154,7 +160,9 @@ def _ask(
     on_delta = crew.display.delta if crew.display.live else None
     try:
         with crew.display.thinking(role, crew.model_of(role)):
-            result = client.complete(messages, role=role, on_delta=on_delta)
+            result = client.complete(
+                messages, role=role, on_delta=on_delta, schema=answer_schema(role)
+            )
     except UnusableAnswer as error:
         if error.result is None:
             raise
@@ -164,7 +172,7 @@ def _ask(
         return None, result
     _account(crew, role, cycle, result, record)
     try:
-        answer = _parse(result.content)
+        answer = _parse(result.content, role)
     except AnswerInvalid as error:
         record.failure = error.message
         return None, result
@@ -173,10 +181,10 @@ def _ask(
     return answer, result
 
 
-def _parse(text: str) -> AgentAnswer:
+def _parse(text: str, role: str) -> AgentAnswer:
     from tddhooks.agents.edits import parse_answer
 
-    return parse_answer(text)
+    return parse_answer(text, role)
 
 
 def _account(crew: Crew, role: str, cycle: int, result: ChatResult, record: AttemptRecord) -> None:
@@ -227,9 +235,6 @@ def run_attempts(
         failure = first_lines(tried.failure or tried.outcome)
         record.failure = failure
         crew.failed_attempts += 1
-        if result is not None:
-            # a retry must not get the same bad answer back from the cache
-            crew.clients[role].mark_bad(result.cache_key)
         crew.display.emit(
             "attempt-failed", role=role, attempt=number, outcome=tried.outcome, reason=failure
         )

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tddhooks import output
+from tddhooks.drive.kinds import EventKind
 from tddhooks.keys import redact, redact_data
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ class Display(Protocol):
 
     live: bool  # wants streamed tokens (on_delta) while the model writes
 
-    def emit(self, kind: str, **data: Any) -> None:
+    def emit(self, kind: EventKind, **data: Any) -> None:
         """One event, e.g. emit("committed", role="implementor", sha=..., subject=...)."""
         ...
 
@@ -58,7 +59,7 @@ class JsonDisplay:
 
     live = False
 
-    def emit(self, kind: str, **data: Any) -> None:
+    def emit(self, kind: EventKind, **data: Any) -> None:
         event = redact_data({"event": kind, **data})
         output.plain(redact(json.dumps(event, ensure_ascii=False, default=str)))
 
@@ -72,7 +73,7 @@ class JsonDisplay:
 class QuietDisplay(JsonDisplay):
     """`--quiet`: the final summary table only."""
 
-    def emit(self, kind: str, **data: Any) -> None:
+    def emit(self, kind: EventKind, **data: Any) -> None:
         data = redact_data(data)
         if kind == "drive-finished":
             summary_table(data)
@@ -107,7 +108,7 @@ class RichDisplay:
         if self._status is not None:
             self._status.update(f"{self._label} · {self._received:,} characters")
 
-    def emit(self, kind: str, **data: Any) -> None:
+    def emit(self, kind: EventKind, **data: Any) -> None:
         from rich.markup import escape
 
         data = redact_data(data)  # before any line is cut short below

@@ -7,8 +7,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from tddhooks import git
-from tddhooks.agents.context import TurnContext
+from tddhooks.agents.context import TurnContext, crate_name
 from tddhooks.agents.edits import matches_any
+from tddhooks.agents.expectations import expectations
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.runners import get_runner
 
@@ -57,10 +58,9 @@ def read_texts(root: Path, paths: Sequence[str]) -> dict[str, str]:
 
 
 def test_names(settings: PolicySettings, texts: Mapping[str, str]) -> list[str]:
-    """Static test names defined in these files (the runner's own scan)."""
-    runner = get_runner(settings.language)
-    tests = {path: text for path, text in texts.items() if matches_any(path, settings.test_paths)}
-    return sorted(runner.test_names(tests)) if tests else []
+    """Static test names defined in these files (the runner's own scan, which finds unit tests
+    beside the code too: `#[cfg(test)]` modules, test functions in collected modules)."""
+    return sorted(get_runner(settings.language).test_names(texts)) if texts else []
 
 
 def turn_context(
@@ -78,6 +78,7 @@ def turn_context(
     message, diff = last_commit(root)
     files = project_files(root, settings)
     texts = read_texts(root, files)
+    staged = tuple(staged)
     return TurnContext(
         role=role,
         cycle=cycle,
@@ -95,4 +96,26 @@ def turn_context(
         staged_files=tuple(staged),
         test_globs=settings.test_paths,
         work_dir=str(root),
+        expectations=staged_expectations(settings, texts, staged),
     )
+
+
+def staged_expectations(
+    settings: PolicySettings, texts: Mapping[str, str], staged: Sequence[str]
+) -> tuple[str, ...]:
+    """What the staged test files call and expect (agents/expectations.py)."""
+    if not staged:
+        return ()
+    package = crate_name(texts["Cargo.toml"]) if "Cargo.toml" in texts else None
+    tests = {path: texts[path] for path in staged if path in texts}
+    return tuple(expectations(tests, settings.language, package))
+
+
+def scope_from(expectations: Sequence[str]) -> str | None:
+    """The first function the staged test calls (`add`): the implementor commit's scope when the
+    model's is unusable."""
+    for line in expectations:
+        if line.startswith("The test calls `"):
+            name = line.removeprefix("The test calls `").split("(", 1)[0]
+            return name.lower() if name.isidentifier() else None
+    return None

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from tddhooks import git
 from tddhooks.drive import workspace
 from tddhooks.drive.attempts import Crew
+from tddhooks.drive.kinds import StopReason
 from tddhooks.drive.outcome import BLOCKED_FIX, PERSON_TURN, RESUME, DriveSummary
 from tddhooks.drive.state import Phase, PhaseInfo, current_phase
 from tddhooks.drive.supervisor import Decision
@@ -24,6 +25,12 @@ from tddhooks.drive.turns import (
 from tddhooks.errors import PolicyRejection, TddhooksError, UsageError
 from tddhooks.policy.handoff import clear_handoff, read_handoff, write_handoff
 from tddhooks.policy.verdicts import Verdict
+
+_BLOCKED_STOP: dict[Phase, StopReason] = {
+    Phase.DIRTY: "dirty",
+    Phase.MIXED: "mixed",
+    Phase.OVERSHOOT: "overshoot",
+}
 
 
 @dataclass(frozen=True)
@@ -44,7 +51,6 @@ class Drive:
         self.turns = 0
         self.cycles_done = 0
         self.cycle_active = False  # this run has worked on the current cycle
-        self.tester_answer = ""  # cache key of the answer behind the test handed over last
         self.tester_hints: tuple[str, ...] = ()  # what the supervisor cannot tell the tester
 
     def run(self) -> DriveSummary:
@@ -65,7 +71,7 @@ class Drive:
             self._finish(time.monotonic() - start)
         return self.summary
 
-    def _stop(self, reason: str, detail: str) -> bool:
+    def _stop(self, reason: StopReason, detail: str) -> bool:
         if not self.summary.stop_reason:
             self.summary.stop_reason, self.summary.stop_detail = reason, detail
         return False
@@ -83,6 +89,7 @@ class Drive:
         if decision is None:
             return False
         self.crew.decide(decision)
+        reason: StopReason
         if self.cycles_done >= supervisor.steps:
             reason = "steps"
         elif supervisor.budget_tokens is not None and used >= supervisor.budget_tokens:
@@ -103,7 +110,7 @@ class Drive:
     def _turn(self) -> bool:
         """One turn of the role the phase calls for; False when the drive must stop."""
         root = self.crew.root
-        info, verdict = current_phase(root, self.crew.settings)
+        info, verdict = current_phase(root, self.crew.settings, gate=self.crew.gate)
         person_refactors = info.phase is Phase.GREEN_FEATURE and not self._plays("refactorer")
         # state.py already reads an empty refactor turn on HEAD as green (tester next)
         refactored = info.phase is Phase.GREEN and workspace.refactor_turn_taken(root)
@@ -154,7 +161,7 @@ class Drive:
         if self.turns == 0:
             raise PolicyRejection(f"cannot drive: {info.reason}", fix=BLOCKED_FIX[info.phase])
         self.crew.display.emit("note", message=f"stopped: {info.reason}")
-        return self._stop(info.phase.value, info.reason)
+        return self._stop(_BLOCKED_STOP[info.phase], info.reason)
 
     def _play(self, role: str, info: PhaseInfo, verdict: Verdict | None) -> bool:
         crew = self.crew
@@ -163,7 +170,7 @@ class Drive:
             if result.outcome == "gave-up":
                 self._close_cycle(committed=False)
             elif result.outcome == "handed-over":
-                self.tester_answer, self.tester_hints = result.cache_key, ()
+                self.tester_hints = ()
             return True
         if role == "implementor":
             result = implementor_turn(crew, info, verdict)
@@ -197,9 +204,8 @@ class Drive:
         decision = crew.decide(crew.supervisor.record_implementor_stuck(result.test_names))
         paths = staged_tests(root)
         directory = workspace.set_aside(root, info.cycle, paths)
-        # that test was too big a step: the same prompt must not get the same answer back
-        if "tester" in crew.clients:
-            crew.clients["tester"].mark_bad(self.tester_answer)
+        # that test was too big a step; if the tester is asked the same again, the cache
+        # serves the next answer of that request (cache.py), never this one again
         if decision.action == "preparatory-refactor" and not self._plays("refactorer"):
             # the person plays the refactorer: ask the tester for a smaller step instead
             decision = crew.decide(
@@ -252,6 +258,7 @@ class Drive:
                 "completion_tokens": totals.completion_tokens,
                 "calls": totals.calls,
                 "cached_calls": totals.cached_calls,
+                "saved_tokens": totals.saved_tokens,  # what the cached answers cost when fresh
             }
             hits += totals.cached_calls
             misses += totals.calls - totals.cached_calls

@@ -16,6 +16,44 @@ from tddhooks.policy.settings import PolicySettings
 
 FEATURE_TYPES = ("feat", "fix")
 FALLBACK_GOAL = "work through the kata one small test at a time"
+_SCOPE = re.compile(r"[a-z][a-z0-9_-]{0,23}")
+# scopes that name a place, not a subject, and the prompts' placeholders copied as they are
+_NOT_A_SCOPE = {"src", "lib", "main", "mod", "tests", "test", "scope", "one_word", "kata", "code"}
+_HEADER = re.compile(r"^\s*[a-z]+(?:\([^)]*\))?!?:\s*", re.IGNORECASE)
+_TESTERS_WORDS = re.compile(
+    r"\b(?:(?:a |the )?(?:new |first )?failing tests?|(?:add|write|adds|added|wrote)s? (?:a |the )?"
+    r"(?:new )?tests?|tests? for)\b",
+    re.IGNORECASE,
+)
+_PLACEHOLDER = re.compile(r"\b[A-Z]{3,}(?:_[A-Z]+)+\b|\b(?:WHAT|WHY) [A-Z ]+\b")
+
+
+def usable_scope(scope: str | None) -> str | None:
+    """The scope as one lowercase word, or None when it is a path, a phrase or a placeholder."""
+    text = (scope or "").strip().lower()
+    if _SCOPE.fullmatch(text) and text not in _NOT_A_SCOPE:
+        return text
+    return None
+
+
+def usable_summary(summary: str | None, role: str) -> str | None:
+    """The model's summary without a copied `type(scope):` header; None when it is empty, a
+    placeholder, or says another role's work (an implementor "adding a failing test")."""
+    text = _HEADER.sub("", one_line(summary or "")).strip().rstrip(".")
+    if not text or _PLACEHOLDER.search(text):
+        return None
+    if role != "tester" and _TESTERS_WORDS.search(text):
+        return None
+    return text
+
+
+def head_scope(root: Path) -> str | None:
+    """The scope of HEAD's subject (`feat(add): …` -> add), when it is a usable one."""
+    from tddhooks import git
+
+    subject = git.out(["log", "-1", "--format=%s", "HEAD"], root).strip()
+    match = re.match(r"^[a-z]+\(([^)]*)\)", subject)
+    return usable_scope(match.group(1)) if match else None
 
 
 def first_sentence(text: str, limit: int = 100) -> str:
@@ -69,9 +107,11 @@ def _compose(
     rationale: list[str],
     diff_summary: list[str],
     verification: list[str],
+    fallback_scope: str | None = None,
 ) -> str:
     goal = kata_goal(kata_text(root, settings)) or FALLBACK_GOAL
-    scope = answer.commit.scope if answer.commit else None
+    scope = usable_scope(answer.commit.scope if answer.commit else None)
+    scope = scope or usable_scope(fallback_scope)
 
     def compose(scope: str | None) -> str:
         return compose_message(
@@ -102,11 +142,14 @@ def feature_message(
     handoff_intent: str | None,
     test_names: Sequence[str],
     verification: list[str],
+    fallback_scope: str | None = None,
 ) -> str:
-    """The implementor's `feat:`/`fix:` message for the staged test plus its code."""
+    """The implementor's `feat:`/`fix:` message for the staged test plus its code; a scope or
+    summary the model got wrong is derived (the test's item, the tester's intent)."""
     intent = answer.commit
     kind = intent.type if intent and intent.type in FEATURE_TYPES else "feat"
-    summary = (intent.summary if intent else "") or first_sentence(handoff_intent or answer.plan)
+    summary = usable_summary(intent.summary if intent else None, "implementor")
+    summary = summary or first_sentence(handoff_intent or answer.plan)
     rationale = []
     if handoff_intent:
         rationale.append(f"Test: {one_line(handoff_intent)}")
@@ -128,6 +171,7 @@ def feature_message(
         rationale=rationale,
         diff_summary=diff,
         verification=verification,
+        fallback_scope=fallback_scope,
     )
 
 
@@ -139,9 +183,10 @@ def refactor_message(
     answer: AgentAnswer,
     verification: list[str],
 ) -> str:
-    """The refactorer's `refactor:` message."""
+    """The refactorer's `refactor:` message; without a usable scope, the feature's (HEAD's)."""
     intent = answer.commit
-    summary = (intent.summary if intent else "") or first_sentence(answer.plan)
+    summary = usable_summary(intent.summary if intent else None, "refactorer")
+    summary = summary or first_sentence(answer.plan)
     rationale = list(intent.rationale) if intent and intent.rationale else [answer.plan]
     diff = diff_lines(root, settings, test_intent={}, source_intent=first_sentence(summary))
     return _compose(
@@ -155,4 +200,5 @@ def refactor_message(
         rationale=rationale,
         diff_summary=diff,
         verification=verification,
+        fallback_scope=head_scope(root),
     )

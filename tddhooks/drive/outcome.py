@@ -4,8 +4,9 @@ code of each stop reason, and what the drive tells a person when it hands over o
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal
 
+from tddhooks.drive.kinds import StopReason
 from tddhooks.drive.state import Phase
 from tddhooks.errors import EXIT_INTERRUPTED
 
@@ -28,8 +29,8 @@ RESUME = "run the same command again to resume: git holds the state (`tddhooks s
 AGAIN = "then run the same command again"
 BLOCKED_FIX = {
     Phase.DIRTY: "to have a failing test implemented, stage just the test (`git add "
-    "tests/<name>.rs`); to keep working on your own, put the changes aside (`git stash -u`); "
-    + AGAIN,
+    "tests/<name>.rs`); to keep working on your own, put the changes aside and keep what "
+    "is staged (`git stash push --keep-index --include-untracked`); " + AGAIN,
     Phase.MIXED: f"split them as said above; {AGAIN}",
     Phase.OVERSHOOT: f"commit the passing tests as `test:` or unstage them; {AGAIN}",
 }
@@ -53,7 +54,7 @@ class DriveSummary:
     tokens: dict[str, dict[str, int]] = field(default_factory=dict)
     cache: dict[str, int] = field(default_factory=dict)
     duration_s: float = 0.0
-    stop_reason: str = ""
+    stop_reason: StopReason | Literal[""] = ""
     stop_detail: str = ""
 
     @property

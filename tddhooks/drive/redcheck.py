@@ -26,7 +26,9 @@ _SYNTAX_ERROR = re.compile(
 def same_test(failing: str, new: str) -> bool:
     """True when a failing test's name is the new test's (`tests/a.rs::m::t` ~ `tests/a.rs::t`)."""
     # libtest may qualify a test by its module path; the file and the function decide
-    return failing == new or (
+    from tddhooks.runners.rust_items import libtest_name
+
+    return failing in (new, libtest_name(new)) or (
         failing.split("::", 1)[0] == new.split("::", 1)[0]
         and failing.rsplit("::", 1)[-1] == new.rsplit("::", 1)[-1]
     )

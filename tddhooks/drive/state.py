@@ -7,23 +7,23 @@ removed) as soon as HEAD moves past the commit it was written for.
 
 from __future__ import annotations
 
-import json
-import re
 import time
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tddhooks.headstate import read_record, write_record
+from tddhooks.policy.message import parse_header
+from tddhooks.vocabulary import FEATURE_TYPES
+
 if TYPE_CHECKING:
+    from tddhooks.drive.ports import Gate
     from tddhooks.policy.settings import PolicySettings
     from tddhooks.policy.verdicts import Verdict
 
 DONE_FILE = "done.json"
 SCRATCH_DIR = ".tdd/"
-FEATURE_TYPES = ("feat", "fix")
-MANIFESTS = {"rust": ("Cargo.toml",), "python": ("pyproject.toml", "setup.py")}
-_HEADER_TYPE = re.compile(r"^([A-Za-z]+)(?:\([^()\r\n]*\))?!?: ")
 
 
 class Phase(StrEnum):
@@ -69,12 +69,27 @@ def _listing(paths: tuple[str, ...], limit: int = 5) -> str:
     return shown + (f" (+{len(paths) - limit} more)" if len(paths) > limit else "")
 
 
+def step_number(cycle: int, *, tests_staged: bool, code_staged: bool, feature_landed: bool) -> int:
+    """The `Step:` of the next TDD commit, shown by `status` and written by the prefill alike:
+    staged tests open (tester) or close (implementor) the next cycle; code alone is a refactor of
+    the current one; with nothing staged, the landed feature's cycle while the refactorer may
+    still act on it, else the next one (pure)."""
+    if tests_staged:
+        return cycle + 1
+    if code_staged:
+        return max(cycle, 1)
+    return cycle if feature_landed else cycle + 1
+
+
 def decide_phase(facts: RepoFacts, cycle: int) -> PhaseInfo:
     """The phase of DESIGN §4 for these facts; `cycle` is the number of feat/fix commits so far."""
     feature_landed = facts.head_type in FEATURE_TYPES and not facts.refactor_taken
-    nothing_staged = not facts.staged_test_paths and not facts.staged_other_paths
-    # the cycle stays the landed feature's while the refactorer may still act on it
-    shown = cycle if feature_landed and nothing_staged else cycle + 1
+    shown = step_number(
+        cycle,
+        tests_staged=bool(facts.staged_test_paths),
+        code_staged=bool(facts.staged_other_paths),
+        feature_landed=feature_landed,
+    )
     if not facts.is_repo:
         return PhaseInfo(Phase.UNINITIALIZED, "scaffold", "not a git repository", 0)
     if not facts.has_commit:
@@ -88,17 +103,25 @@ def decide_phase(facts: RepoFacts, cycle: int) -> PhaseInfo:
             Phase.DIRTY,
             "person",
             f"unstaged or untracked changes: {_listing(facts.dirty_paths)}; "
-            "stage them (`git add`), or set them aside (`git stash -u`) — tddhooks never "
-            "touches them",
+            "stage them (`git add`), or set them aside without losing what is staged "
+            "(`git stash push --keep-index --include-untracked`) — tddhooks never touches them",
             shown,
         )
     if facts.staged_other_paths:
         files = facts.staged_other_paths
+        # a file holding both a staged unit test and staged code: unstage only the code hunks
+        both = [path for path in files[:5] if path in facts.staged_test_paths]
+        whole = [path for path in files[:5] if path not in both]
+        commands = [f"`git restore --staged {' '.join(whole)}`"] if whole else []
+        if both:
+            commands.append(
+                f"`git restore --staged -p {' '.join(both)}` (answer y to the code hunks only)"
+            )
         return PhaseInfo(
             Phase.MIXED,
             "person",
-            f"staged changes outside the test files: {_listing(files)}; a tester hands over "
-            f"tests only: unstage the rest with `git restore --staged {' '.join(files[:5])}`, "
+            f"staged changes outside the tests: {_listing(files)}; a tester hands over "
+            f"tests only: unstage the rest with {' and '.join(commands)}, "
             "or commit test and code together yourself",
             shown,
         )
@@ -135,9 +158,10 @@ def decide_phase(facts: RepoFacts, cycle: int) -> PhaseInfo:
 
 
 def head_type(subject: str) -> str | None:
-    """The Conventional Commits type of a subject line, lower-cased; None when there is none."""
-    match = _HEADER_TYPE.match(subject)
-    return match.group(1).lower() if match else None
+    """The Conventional Commits type of a subject line (policy.message decides what a header
+    is, for the hooks and the drive alike); None when there is none."""
+    header = parse_header(subject)
+    return header.type if header is not None else None
 
 
 def _done_path(root: Path) -> Path:
@@ -150,8 +174,7 @@ def mark_done(root: Path, reason: str) -> None:
     """Record that the tester reported the kata complete at the current HEAD."""
     from tddhooks import git
 
-    record = {"head": git.head(root), "reason": reason, "created_at": time.time()}
-    _done_path(root).write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    write_record(_done_path(root), git.head(root), {"reason": reason, "created_at": time.time()})
 
 
 def clear_done(root: Path) -> None:
@@ -161,36 +184,31 @@ def clear_done(root: Path) -> None:
 
 def read_done(root: Path, head: str | None) -> str | None:
     """The done reason when it was recorded for `head`; a stale record is removed."""
-    path = _done_path(root)
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError):
-        path.unlink(missing_ok=True)
-        return None
-    if not isinstance(record, dict) or record.get("head") != head:
-        path.unlink(missing_ok=True)
+    record = read_record(_done_path(root), head, drop_stale=True)
+    if record is None:
         return None
     return str(record.get("reason") or "the tester reported the kata complete")
 
 
 def _has_scaffold(root: Path, language: str) -> bool:
     from tddhooks import git
+    from tddhooks.vocabulary import LANGUAGE_FILES
 
-    names = MANIFESTS.get(language, ())
+    # a project found in the wild may have only a requirements.txt: it is still a project
+    names = LANGUAGE_FILES.get(language, ())
     listed = git.out(["ls-tree", "--name-only", "HEAD", "--", *names], root) if names else ""
     return bool(listed.strip())
 
 
 def read_facts(
-    root: Path, settings: PolicySettings, *, with_verdict: bool = True
+    root: Path, settings: PolicySettings, *, with_verdict: bool = True, gate: Gate | None = None
 ) -> tuple[RepoFacts, Verdict | None]:
     """Read the facts from the repository at `root`. with_verdict runs (or reuses) the gate on the
     staged tree when only tests are staged; otherwise it only looks up a cached verdict."""
     from tddhooks import git
     from tddhooks.drive.workspace import refactor_turn_taken
-    from tddhooks.policy.rules import is_test_path
+    from tddhooks.policy.facts import staged_facts
+    from tddhooks.policy.rules import changed_code_paths, changed_test_paths
 
     top = git.find_root(root)
     if top is None:
@@ -206,14 +224,18 @@ def read_facts(
             if not path.startswith(SCRATCH_DIR)
         }
     )
-    staged = [change.path for change in git.staged_changes(root)]
-    tests = tuple(path for path in staged if is_test_path(path, settings))
-    others = tuple(path for path in staged if not is_test_path(path, settings))
+    # item-aware: a unit test added beside the code (`#[cfg(test)]`) is a staged test
+    staged = staged_facts(root, settings)
+    tests = tuple(changed_test_paths(staged, settings))
+    others = tuple(changed_code_paths(staged, settings))
     # the suite only runs when its verdict decides the phase (red or overshoot)
     decides = bool(tests) and not others and not dirty
     verdict = None
     if with_verdict:
-        verdict = _staged_verdict(root, settings) if decides else _cached_verdict(root, settings)
+        if decides:
+            verdict = gate.staged(root, settings) if gate else _staged_verdict(root, settings)
+        else:
+            verdict = _cached_verdict(root, settings)
     subject = git.out(["log", "-1", "--format=%s", "HEAD"], root)
     facts = RepoFacts(
         is_repo=True,
@@ -255,10 +277,13 @@ def _cached_verdict(root: Path, settings: PolicySettings) -> Verdict | None:
     return VerdictStore(verdicts_dir(state)).get(tree, key)
 
 
-def current_phase(root: Path, settings: PolicySettings) -> tuple[PhaseInfo, Verdict | None]:
-    """The phase of the repository at `root` (cycle from history) and the verdict behind it."""
+def current_phase(
+    root: Path, settings: PolicySettings, *, gate: Gate | None = None
+) -> tuple[PhaseInfo, Verdict | None]:
+    """The phase of the repository at `root` (cycle from history) and the verdict behind it;
+    `gate` judges staged tests (default: the real gate)."""
     from tddhooks.history import cycle_number
 
-    facts, verdict = read_facts(root, settings)
+    facts, verdict = read_facts(root, settings, gate=gate)
     cycle = cycle_number(root) if facts.has_commit else 0
     return decide_phase(facts, cycle), verdict

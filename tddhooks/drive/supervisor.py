@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from tddhooks.drive.kinds import DecisionAction
 from tddhooks.errors import UsageError
 
 STAY_MINIMAL = "Stay minimal: implement only what the staged test demands."
@@ -26,7 +27,7 @@ class Decision:
     "next-cycle", "stop".
     """
 
-    action: str
+    action: DecisionAction
     reason: str
 
 
@@ -79,7 +80,7 @@ class Supervisor:
         self.consecutive_stuck = 0
         self._hints = _Hints()
 
-    def _decide(self, action: str, reason: str) -> Decision:
+    def _decide(self, action: DecisionAction, reason: str) -> Decision:
         decision = Decision(action, reason)
         self.decisions.append(decision)
         return decision
@@ -133,7 +134,7 @@ class Supervisor:
             f"to stay minimal and the tester what is covered; {decision.reason}",
         )
 
-    def _replace_last(self, action: str, reason: str) -> Decision:
+    def _replace_last(self, action: DecisionAction, reason: str) -> Decision:
         self.decisions.pop()
         return self._decide(action, reason)
 

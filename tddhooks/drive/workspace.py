@@ -7,12 +7,13 @@ undoes exactly what the turn did).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from tddhooks import git, proc
+from tddhooks.agents.edits import content_digest, created_by_agent, forget_created
+from tddhooks.headstate import read_record, write_record
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.runners import get_runner
 
@@ -56,7 +57,9 @@ def _remove_file(root: Path, relative: str) -> None:
 
 
 def restore_to_head(root: Path, paths: Collection[str]) -> None:
-    """Index and working tree of `paths` back to HEAD; paths HEAD lacks are unstaged and removed."""
+    """Index and working tree of `paths` back to HEAD; paths HEAD lacks are unstaged and, when
+    they were staged by the turn or created by an agent's plan (and are unchanged since), removed.
+    Any other file that is not committed is not the turn's: it is left as it is."""
     if not paths:
         return
     tracked = paths_in(root, "HEAD", paths)
@@ -64,11 +67,23 @@ def restore_to_head(root: Path, paths: Collection[str]) -> None:
         git.run_git(
             ["restore", "--source=HEAD", "--staged", "--worktree", "--", *sorted(tracked)], root
         )
-    new = sorted(set(paths) - tracked)
-    if new:
-        git.run_git(["rm", "-q", "--cached", "--ignore-unmatch", "--", *new], root)
-        for relative in new:
+    untracked = set(paths) - tracked
+    staged = paths_in(root, ":", untracked)
+    if staged:
+        git.run_git(["rm", "-q", "--cached", "--ignore-unmatch", "--", *sorted(staged)], root)
+    created = created_by_agent(root)
+    for relative in sorted(untracked):
+        if relative in staged or _is_agents(root, relative, created.get(relative)):
             _remove_file(root, relative)
+    forget_created(root, sorted(untracked))
+
+
+def _is_agents(root: Path, relative: str, digest: str | None) -> bool:
+    """The file is exactly what an agent's plan created (the journal of apply_edits)."""
+    path = root / relative
+    if digest is None or not path.is_file() or path.is_symlink():
+        return False
+    return content_digest(path.read_bytes()) == digest
 
 
 def restore_from_index(root: Path, paths: Collection[str]) -> None:
@@ -196,15 +211,9 @@ def numstat_staged(root: Path) -> dict[str, tuple[int, int]]:
 
 def mark_refactor_turn(root: Path) -> None:
     """Remember that the refactorer had its turn on the feature at HEAD (nothing to commit)."""
-    record = {"head": git.head(root)}
-    (git.tddhooks_dir(root) / REFACTOR_MARK).write_text(json.dumps(record), encoding="utf-8")
+    write_record(git.tddhooks_dir(root) / REFACTOR_MARK, git.head(root), {})
 
 
 def refactor_turn_taken(root: Path) -> bool:
     """True when the refactorer already had its turn on HEAD's feature (a stale mark is void)."""
-    path = git.tddhooks_dir(root) / REFACTOR_MARK
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(record, dict) and record.get("head") == git.head(root)
+    return read_record(git.tddhooks_dir(root) / REFACTOR_MARK, git.head(root)) is not None

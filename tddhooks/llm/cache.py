@@ -1,12 +1,16 @@
 """Answers on disk (diskcache), keyed by a hash of the canonical request; never by the key.
 
 The key format is a contract: sha256 of canonical JSON (sorted keys, compact separators) of
-base URL, model, temperature, messages and response format. Change it only on purpose.
+base URL, model, temperature, max_tokens, messages and response format. Change it only on purpose.
+
+Every answer is kept, the rejected ones too: the n-th identical request of a drive is stored
+under `<key>#<n>` (`<key>` for the first), so a retry that repeats a request reaches the model
+when it was never asked that n-th time, and a replay gets exactly what the first run got
+(docs/llm.md, "The answer cache").
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -22,8 +26,7 @@ from tddhooks.errors import EnvironmentProblem
 
 CACHE_ENV = "TDDHOOKS_CACHE_DIR"
 COUNTERS_FILE = "last-drive.json"
-KEY_VERSION = 1
-_BAD_PREFIX = "bad:"
+KEY_VERSION = 2  # 2: max_tokens in the key; the n-th identical request of a drive has its slot
 
 
 def canonical_json(value: object) -> str:
@@ -69,7 +72,6 @@ class CacheStats:
     size_bytes: int
     hits: int
     misses: int
-    marked_bad: int
     last_used: float | None
 
 
@@ -92,7 +94,7 @@ class AnswerCache:
         self.write = write
         self.hits = 0
         self.misses = 0
-        self.marked_bad = 0
+        self._asked: dict[str, int] = {}  # request key -> times asked in this drive
         self._store = open_store(self.directory)
 
     @staticmethod
@@ -102,6 +104,7 @@ class AnswerCache:
         temperature: float,
         messages: list[dict[str, str]],
         response_format: dict[str, Any] | None,
+        max_tokens: int | None = None,
     ) -> str:
         """The request's cache key (the API key is deliberately not an input)."""
         request = {
@@ -109,10 +112,18 @@ class AnswerCache:
             "base_url": base_url.rstrip("/"),
             "model": model,
             "temperature": temperature,
+            "max_tokens": max_tokens,
             "messages": messages,
             "response_format": response_format,
         }
         return sha256_hex(canonical_json(request))
+
+    def next_slot(self, key: str) -> str:
+        """Where the answer to this request's next occurrence in this drive lives: `key` the
+        first time, `key#1` the second, and so on (one AnswerCache per drive)."""
+        seen = self._asked.get(key, 0)
+        self._asked[key] = seen + 1
+        return key if seen == 0 else f"{key}#{seen}"
 
     def get(self, key: str) -> CachedAnswer | None:
         """The stored answer, counting a hit or a miss; None when reading is off."""
@@ -130,28 +141,15 @@ class AnswerCache:
         return answer
 
     def put(self, key: str, answer: CachedAnswer) -> bool:
-        """Store an answer; refused when writing is off or it is an answer marked bad before."""
+        """Store an answer (a rejected one too: a replay must see it again); False when writing
+        is off."""
         if not self.write:
-            return False
-        if _safe_get(self._store, _BAD_PREFIX + key) == sha256_hex(answer.content):
             return False
         try:
             self._store.set(key, canonical_json(asdict(answer)))
         except (OSError, sqlite3.Error):
             return False  # a full disk or a damaged entry: the answer is used, just not kept
         return True
-
-    def mark_bad(self, key: str) -> None:
-        """Forget this answer so the same request goes to the model again, and refuse to store
-        exactly this answer for it later (a deterministic model may repeat itself)."""
-        raw = _safe_get(self._store, key)
-        answer = _decode(raw) if isinstance(raw, str) else None
-        with contextlib.suppress(OSError, sqlite3.Error):
-            self._store.delete(key)
-            if answer is not None:
-                self._store.set(_BAD_PREFIX + key, sha256_hex(answer.content))
-        self.marked_bad += 1
-        self._save_counters()
 
     def stats(self) -> CacheStats:
         return cache_stats(self.directory, store=self._store)
@@ -163,7 +161,6 @@ class AnswerCache:
         counters = {
             "hits": self.hits,
             "misses": self.misses,
-            "marked_bad": self.marked_bad,
             "last_used": time.time(),
         }
         target = self.directory / COUNTERS_FILE
@@ -251,13 +248,12 @@ def cache_stats(directory: Path | None = None, *, store: Any = None) -> CacheSta
         size_bytes=size,
         hits=int(counters.get("hits", 0)),
         misses=int(counters.get("misses", 0)),
-        marked_bad=int(counters.get("marked_bad", 0)),
         last_used=counters.get("last_used"),
     )
 
 
 def _count(store: Any) -> tuple[int, int]:
-    answers = sum(1 for key in store.iterkeys() if not str(key).startswith(_BAD_PREFIX))
+    answers = sum(1 for _key in store.iterkeys())
     return answers, int(store.volume())
 
 

@@ -1,4 +1,5 @@
-"""The one place that talks to a model: the official openai SDK, our retries, the cache, replay.
+"""The one place that talks to a model: the official openai SDK (its own retries and backoff),
+the cache, replay.
 
 `openai` is imported on the first real call (it costs ~0.6 s and more to import).
 """
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 from tddhooks import keys
 from tddhooks.errors import LLMAnswerError, LLMError, TddhooksError
 from tddhooks.llm.cache import AnswerCache, CachedAnswer
+from tddhooks.llm.formats import FormatMemory, ResponseForm, is_refusal, request_format
 from tddhooks.llm.providers import REPLAY
 from tddhooks.llm.usage import estimate_tokens
 
@@ -22,7 +24,6 @@ if TYPE_CHECKING:
     from tddhooks.llm.replay import Recorder, ReplaySession
     from tddhooks.llm.settings import ModelSettings
 
-JSON_OBJECT = {"type": "json_object"}
 Delta = Callable[[str], None]
 Messages = list[dict[str, str]]
 
@@ -74,10 +75,8 @@ class ChatClient:
         *,
         replay: ReplaySession | None = None,
         recorder: Recorder | None = None,
-        sleep: Callable[[float], None] = time.sleep,
-        backoff_base_s: float = 0.5,
-        backoff_cap_s: float = 8.0,
         connect_timeout_s: float = 10.0,
+        formats: FormatMemory | None = None,
     ) -> None:
         if settings.provider == REPLAY and replay is None:
             from tddhooks.llm.replay import load_session
@@ -87,46 +86,52 @@ class ChatClient:
         self.cache = None if replay is not None else cache  # a replay is already deterministic
         self.replay = replay
         self.recorder = recorder
-        self._sleep = sleep
-        self._backoff = (backoff_base_s, backoff_cap_s)
         self._connect_timeout_s = min(connect_timeout_s, settings.timeout_s)
-        self._json_mode = settings.json_mode
+        self.formats = formats if formats is not None else FormatMemory()
         self._sdk: openai.OpenAI | None = None
         self._secrets = [settings.api_key] if settings.api_key else []
 
     def complete(
-        self, messages: Messages, *, role: str, on_delta: Delta | None = None
+        self,
+        messages: Messages,
+        *,
+        role: str,
+        on_delta: Delta | None = None,
+        schema: dict[str, Any] | None = None,
     ) -> ChatResult:
         """One completion from the replay session, the cache, or the model (with retries); raises
-        LLMError (the endpoint) or UnusableAnswer/TruncatedAnswer (the answer)."""
+        LLMError (the endpoint) or UnusableAnswer/TruncatedAnswer (the answer). `schema` is the
+        answer's JSON schema, sent in the most precise form the endpoint takes (llm/formats.py)."""
         start = time.monotonic()
         settings = self.settings
         if self.replay is not None:
             entry = self.replay.next_entry(role, messages)
             result = _fresh(messages, entry.answer, "stop", entry)
             return self._deliver(result, messages, role, start, on_delta)
-        response_format = JSON_OBJECT if self._json_mode else None
+        # keyed by the form asked for, not the one an endpoint fell back to: a replay from the
+        # cache knows nothing of the fallback and must find the same answers
+        asked = request_format(settings.response_format, schema, _schema_name(role))
         key = AnswerCache.key_for(
-            settings.base_url, settings.model, settings.temperature, messages, response_format
-        )
+            settings.base_url, settings.model, settings.temperature, messages, asked,
+            settings.max_tokens,
+        )  # fmt: skip
+        # the n-th identical request of this drive gets the n-th stored answer (cache.py)
+        key = self.cache.next_slot(key) if self.cache is not None else key
         cached = self.cache.get(key) if self.cache is not None else None
         if cached is not None:
             result = ChatResult(**asdict(cached), cached=True, latency_s=0.0, cache_key=key)
+            self._check(result, role)  # a cut-off answer is cut off again, offline too
             return self._deliver(result, messages, role, start, on_delta)
-        result = replace(self._with_retries(messages, response_format, on_delta), cache_key=key)
+        result = replace(self._with_retries(messages, schema, role, on_delta), cache_key=key)
         # a server that echoes the key in an answer must not get it into the cache, a recording,
         # a prompt or a committed file
         result = replace(result, content=keys.redact(result.content, self._secrets))
-        self._check(result, role)
         if self.cache is not None:
+            # every answer is kept, a cut-off or empty one too: a replay must meet it again
             kept = {name: getattr(result, name) for name in CachedAnswer.__dataclass_fields__}
             self.cache.put(key, CachedAnswer(**kept))
+        self._check(result, role)
         return self._deliver(result, messages, role, start, None)
-
-    def mark_bad(self, cache_key: str) -> None:
-        """The caller found the answer unusable: a retry must not get it from the cache again."""
-        if self.cache is not None and cache_key:
-            self.cache.mark_bad(cache_key)
 
     def _check(self, result: ChatResult, role: str) -> None:
         limit = self.settings.max_tokens
@@ -161,45 +166,67 @@ class ChatClient:
                 base_url=self.settings.base_url,
                 api_key=self.settings.api_key or "not-needed",
                 timeout=openai.Timeout(self.settings.timeout_s, connect=self._connect_timeout_s),
-                max_retries=0,  # ours below: it knows our error messages and injectable sleep
+                # the SDK retries 408/409/429/5xx, timeouts and dropped connections with
+                # exponential backoff (0.5 s doubling, at most 8 s, jittered) and honours
+                # Retry-After (seconds or an HTTP date) and retry-after-ms up to 60 s
+                max_retries=self.settings.max_retries,
             )
         return self._sdk
 
+    def _form(self) -> ResponseForm:
+        settings = self.settings
+        return self.formats.form_for(settings.base_url, settings.model, settings.response_format)
+
     def _with_retries(
-        self, messages: Messages, response_format: dict[str, str] | None, on_delta: Delta | None
+        self,
+        messages: Messages,
+        schema: dict[str, Any] | None,
+        role: str,
+        on_delta: Delta | None,
     ) -> ChatResult:
+        """The SDK's call with its retries; a structured-output form the endpoint has not taken
+        yet is tried once without retries, so a refusal (llama-cpp-python's is an HTTP 500)
+        falls back at once instead of being retried."""
         import openai
 
-        attempt = 0
-        while True:
+        settings, form = self.settings, self._form()
+        if schema is None and form in ("json_schema", "json_object_schema"):
+            form = "json_object"  # nothing to send but JSON mode
+        while form != "text" and not self.formats.confirmed(settings.base_url, settings.model):
+            response_format = request_format(form, schema, _schema_name(role))
             try:
-                return self._call(messages, response_format, on_delta)
-            except openai.BadRequestError as error:
-                if response_format is None:
-                    raise translate_error(error, self.settings) from error
-                # some servers reject response_format: ask again without it, for this client
-                self._json_mode = False
-                response_format = None
-            except (openai.RateLimitError, openai.InternalServerError,
-                    openai.APIConnectionError) as error:  # fmt: skip
-                if attempt >= self.settings.max_retries:
-                    raise translate_error(error, self.settings, attempts=attempt + 1) from error
-                self._sleep(self._delay(attempt, error))
-                attempt += 1
+                result = self._call(messages, response_format, on_delta, retries=False)
+            except openai.APIStatusError as error:
+                if not is_refusal(error.status_code, _detail(error, settings), form):
+                    break  # not about the form: ask again, with the SDK's retries
+                # the endpoint does not take this form: the next one, for the whole drive
+                form = self.formats.refused(settings.base_url, settings.model, form)
+                continue
+            except (openai.APIConnectionError, openai.APITimeoutError):
+                break
             except (openai.APIError, ValueError) as error:
-                raise translate_error(error, self.settings) from error
-
-    def _delay(self, attempt: int, error: Exception) -> float:
-        base, cap = self._backoff
-        delay = base * (2**attempt)
-        response = getattr(error, "response", None)  # connection errors have none
-        retry_after = str(getattr(response, "headers", {}).get("retry-after", ""))
-        if retry_after.replace(".", "", 1).isdigit():  # seconds; an HTTP date is ignored
-            delay = max(delay, float(retry_after))
-        return float(min(delay, cap))
+                raise translate_error(error, settings) from error
+            self.formats.accepted(settings.base_url, settings.model)
+            return result
+        try:
+            return self._call(messages, request_format(form, schema, _schema_name(role)), on_delta)
+        except (openai.RateLimitError, openai.InternalServerError,
+                openai.APIConnectionError) as error:  # fmt: skip
+            raise translate_error(error, settings, attempts=settings.max_retries + 1) from error
+        except openai.APIStatusError as error:
+            if error.status_code in (408, 409):  # the SDK retries these too
+                raise translate_error(error, settings, attempts=settings.max_retries + 1) from error
+            raise translate_error(error, settings) from error
+        except (openai.APIError, ValueError) as error:
+            raise translate_error(error, settings) from error
 
     def _call(
-        self, messages: Messages, response_format: dict[str, str] | None, on_delta: Delta | None
+        self,
+        messages: Messages,
+        response_format: dict[str, Any] | None,
+        on_delta: Delta | None,
+        *,
+        retries: bool = True,
     ) -> ChatResult:
         from openai import omit
 
@@ -213,7 +240,8 @@ class ChatClient:
             limit_name: settings.max_tokens or omit,
             "response_format": cast(Any, response_format) if response_format else omit,
         }
-        completions = self._client().chat.completions
+        client = self._client() if retries else self._client().with_options(max_retries=0)
+        completions = client.chat.completions
         if on_delta is not None:
             return self._stream(completions, options, messages, on_delta)
         response = completions.create(**options)
@@ -239,6 +267,11 @@ class ChatClient:
                     on_delta(choice.delta.content)
                 finish = choice.finish_reason or finish
         return _fresh(messages, "".join(parts), finish, usage)
+
+
+def _schema_name(role: str) -> str:
+    """`json_schema.name`: letters, digits, _ and - only."""
+    return "".join(c if c.isalnum() or c in "_-" else "_" for c in role or "answer") + "_answer"
 
 
 def _detail(error: Exception, settings: ModelSettings) -> str:

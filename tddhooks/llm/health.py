@@ -153,7 +153,7 @@ def _round_trip(settings: ModelSettings) -> Check:
     from tddhooks.llm.client import ChatClient, TruncatedAnswer
 
     # no JSON mode: OpenAI refuses json_object unless the prompt mentions JSON
-    ping = replace(settings, json_mode=False, max_tokens=16)
+    ping = replace(settings, response_format="text", max_tokens=16)
     try:
         result = ChatClient(ping, None).complete(PING, role=settings.role or "doctor")
     except TruncatedAnswer as error:

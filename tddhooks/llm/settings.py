@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from tddhooks import keys
 from tddhooks.config import ROLE_NAMES, TddConfig
 from tddhooks.errors import ConfigError, UsageError
+from tddhooks.llm.formats import ResponseForm
 from tddhooks.llm.providers import CUSTOM, GENERIC_KEY_ENV, PRESETS, REPLAY, Preset, get_preset
 
 _ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
@@ -29,13 +30,17 @@ class ModelSettings:
     temperature: float = 0.2
     max_tokens: int | None = 4096
     timeout_s: float = 120.0
-    json_mode: bool = False
+    response_format: ResponseForm = "text"  # the structured-output form asked for first
     max_retries: int = 3
     role: str = ""
 
     @property
     def spec(self) -> str:
         return f"{self.provider}:{self.model}"
+
+    @property
+    def json_mode(self) -> bool:
+        return self.response_format != "text"
 
     @property
     def preset(self) -> Preset:
@@ -52,7 +57,7 @@ class ModelSettings:
             "role": self.role, "provider": self.provider, "model": self.model,
             "base_url": self.base_url, "key_source": self.key_source,
             "temperature": self.temperature, "max_tokens": self.max_tokens,
-            "timeout_s": self.timeout_s, "json_mode": self.json_mode,
+            "timeout_s": self.timeout_s, "response_format": self.response_format,
             "max_retries": self.max_retries,
         }  # fmt: skip
 
@@ -266,7 +271,9 @@ def resolve_role_settings(
         temperature=role_config.temperature,
         max_tokens=role_config.max_tokens,
         timeout_s=role_config.timeout_s or llm.timeout_s,
-        json_mode=preset.json_mode,
+        response_format=role_config.response_format
+        or llm.response_format
+        or preset.response_format,
         max_retries=llm.max_retries,
         role=role,
     )

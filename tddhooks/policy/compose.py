@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from tddhooks.git import Change
 from tddhooks.policy.message import HEADER_RE, ROLES
 from tddhooks.policy.settings import PolicySettings
+
+if TYPE_CHECKING:
+    from tddhooks.policy.rules import CommitFacts
 
 SUBJECT_MAX = 72
 GOAL_MAX = 160
@@ -142,11 +146,9 @@ def prefill_template(
     ]
     rationale = ([intent] if intent else []) + [_ROLE_RATIONALE.get(role, "<why this change now>")]
     sections = {
-        "Context": [
-            f"- Role: {role}",
-            f"- Step: {step}",
-            f"- Kata goal: {one_line(goal)}".rstrip(),
-        ],
+        # no kata description, no goal: an empty `Kata goal:` would be rejected by the hook
+        "Context": [f"- Role: {role}", f"- Step: {step}"]
+        + ([f"- Kata goal: {one_line(goal)}"] if one_line(goal) else []),
         "Rationale": _bullets(rationale),
         "Diff summary": _bullets(diff_summary) or ["- (nothing staged)"],
         "Verification": _bullets(verification)
@@ -158,32 +160,48 @@ def prefill_template(
 
 
 def section_skeleton(names: Sequence[str], *, role: str, step: str, goal: str,
-                     paths: Sequence[str]) -> str:  # fmt: skip
-    """The text of the named sections with placeholders where nothing is known (for hints)."""
+                     paths: Sequence[str], verification: Sequence[str] = ()) -> str:  # fmt: skip
+    """The text of the named sections, with the values known (cycle, goal, the runner's real
+    verification line) and placeholders for what only the person knows (for hints); a goal of
+    '' (no kata description) leaves the `Kata goal:` bullet out."""
+    context = [f"Role: {role}", f"Step: {step}"] + ([f"Kata goal: {goal}"] if goal else [])
     blocks = {
-        "Context": [f"Role: {role}", f"Step: {step}", f"Kata goal: {goal}"],
+        "Context": context,
         "Rationale": ["<why this change now>"],
         "Diff summary": [f"{path}: <intent>" for path in paths] or ["<file>: <intent>"],
-        "Verification": ["<test summary, e.g. cargo test: 7 passed, 0 failed; clippy clean>"],
+        "Verification": list(verification)
+        or ["<the green gate's summary: `tddhooks status` shows it>"],
     }
     return "\n\n".join(
         "\n".join([f"{name}:", *(f"- {line}" for line in blocks[name])]) for name in names
     )
 
 
-def infer_role(changes: Sequence[Change], settings: PolicySettings) -> str:
-    """Tester when only test files change, Implementor for tests with code, else Refactorer."""
-    from tddhooks.policy.rules import split_paths  # rules imports this module for its hints
+def _split(
+    changes: Sequence[Change], settings: PolicySettings, facts: CommitFacts | None
+) -> tuple[list[str], list[str]]:
+    """(test paths, code paths): item-aware with the diff's facts (unit tests beside code)."""
+    # rules imports this module for its hints
+    from tddhooks.policy.rules import changed_code_paths, changed_test_paths, split_paths
 
-    tests, others = split_paths(changes, settings)
+    if facts is None:
+        return split_paths(changes, settings)
+    return changed_test_paths(facts, settings), changed_code_paths(facts, settings)
+
+
+def infer_role(
+    changes: Sequence[Change], settings: PolicySettings, facts: CommitFacts | None = None
+) -> str:
+    """Tester when only tests change, Implementor for tests with code, else Refactorer."""
+    tests, others = _split(changes, settings, facts)
     return "Implementor" if tests and others else "Tester" if tests else "Refactorer"
 
 
-def suggest_type(changes: Sequence[Change], settings: PolicySettings) -> str:
+def suggest_type(
+    changes: Sequence[Change], settings: PolicySettings, facts: CommitFacts | None = None
+) -> str:
     """The commit type a diff most likely is: feat for tests with code, test, refactor, chore."""
-    from tddhooks.policy.rules import split_paths
-
-    tests, others = split_paths(changes, settings)
+    tests, others = _split(changes, settings, facts)
     wanted = "feat" if tests and others else "test" if tests else "refactor" if others else "chore"
     return wanted if not settings.types or wanted in settings.types else settings.types[0]
 
@@ -280,3 +298,81 @@ def example_header(subject: str, suggested_type: str, types: Sequence[str]) -> s
     )
     scope = one_line(loose[2] or "")
     return f"{kind}{f'({scope})' if scope else ''}{loose[3] or ''}: {loose[4] or '<what changed>'}"
+
+
+def kata_requirements(kata_text: str) -> list[str]:
+    """Every list item under the kata's Requirements/Goal/Task headings, one sentence each."""
+    found = []
+    for heading, lines in _blocks(kata_text):
+        if not heading or not _GOAL_HEADING_RE.search(heading):
+            continue
+        for index, line in enumerate(lines):
+            if _BULLET_RE.match(line) and not line.startswith((" ", "\t")):
+                text = _first_sentence(_strip_markdown(_block_text(lines[index:])))
+                found.append(shorten(text, GOAL_MAX))
+    return found
+
+
+def kata_goal_for_step(kata_text: str, step: int) -> str:
+    """The requirement cycle `step` works on: the step-th listed requirement (the last one once
+    the cycles outnumber them), else the kata's one goal sentence (kata_goal)."""
+    requirements = kata_requirements(kata_text)
+    if not requirements:
+        return kata_goal(kata_text)
+    return requirements[min(max(step, 1), len(requirements)) - 1]
+
+
+_SECTION_LINE_RE = re.compile(r"^(Context|Rationale|Diff summary|Verification):\s*$")
+_CONTEXT_KEYS = ("role:", "step:", "kata goal:")
+
+
+def refresh_message(
+    text: str,
+    *,
+    role: str,
+    step: int,
+    goal: str,
+    verification: list[str],
+    diff_summary: list[str],
+    comment_char: str = "#",
+) -> str:
+    """A kept message brought up to date with what is staged now: Role, Step and Kata goal
+    rewritten, the Diff summary listing the staged paths (a bullet the person wrote for a path
+    that is still staged is kept), the Verification replaced when a verdict is known; the
+    subject, the body above the sections and the Rationale stay as written."""
+    head: list[str] = []
+    sections: dict[str, list[str]] = {}
+    current: list[str] = head
+    for line in text.replace("\r\n", "\n").split("\n"):
+        if line.startswith(comment_char):
+            continue
+        match = _SECTION_LINE_RE.match(line.strip())
+        if match:
+            current = sections.setdefault(match[1], [])
+            continue
+        if current is head:
+            head.append(line.rstrip())
+        elif line.strip():
+            current.append(line.strip())
+    context = [f"- Role: {_canonical_role(role) or role}", f"- Step: {step}"]
+    context += [f"- Kata goal: {one_line(goal)}"] if one_line(goal) else []
+    context += [
+        line
+        for line in sections.get("Context", [])
+        if not line.removeprefix("- ").strip().lower().startswith(_CONTEXT_KEYS)
+    ]
+    written = {
+        line.removeprefix("- ").split(":", 1)[0].strip(): line
+        for line in sections.get("Diff summary", [])
+    }
+    fresh = _bullets(diff_summary)
+    diff = [written.get(line[2:].split(":", 1)[0].strip(), line) for line in fresh]
+    blocks = {
+        "Context": context,
+        "Rationale": sections.get("Rationale") or _bullets([_ROLE_RATIONALE.get(role, "")]),
+        "Diff summary": diff or ["- (nothing staged)"],
+        "Verification": _bullets(verification) or sections.get("Verification", []),
+    }
+    body = "\n".join(head).strip("\n")
+    parts = [body] + ["\n".join([f"{name}:", *lines]) for name, lines in blocks.items() if lines]
+    return "\n\n".join(parts) + "\n"

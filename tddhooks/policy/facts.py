@@ -7,23 +7,28 @@ one `cat-file --batch`.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from tddhooks import git, proc
 from tddhooks.errors import GitError
 from tddhooks.policy.settings import PolicySettings
+from tddhooks.vocabulary import CODE_SUFFIXES as LANGUAGE_CODE_SUFFIXES
+from tddhooks.vocabulary import TEST_CONFIG_FILES
 
+TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~10 ms; mypy reads it
 if TYPE_CHECKING:
     from tddhooks.policy.rules import CommitFacts
 
 HANDOFF_FILE = "handoff.json"
 # the files a language's static test names are read from
-CODE_SUFFIXES = {"rust": (".rs",), "python": (".py",)}
+# the files read from a tree: the language's code, and the files saying which modules hold tests
+CODE_SUFFIXES = {
+    language: suffixes + TEST_CONFIG_FILES.get(language, ())
+    for language, suffixes in LANGUAGE_CODE_SUFFIXES.items()
+}
 NULL_BLOB = "0" * 40
 _HUNK_RE = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 _ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
@@ -73,12 +78,16 @@ def hook_index_file(root: Path, environ: Mapping[str, str] | None = None) -> str
 
 
 def staged_facts(
-    root: Path, settings: PolicySettings, index_file: str | None = None
+    root: Path, settings: PolicySettings, index_file: str | None = None, *, amend: bool = False
 ) -> CommitFacts:
-    """Facts of the index (or index_file) against HEAD, the empty tree before the first commit."""
-    head = git.head(root)
-    diff = _diff(root, ["--cached", head or git.EMPTY_TREE], git.index_env(index_file))
-    return _facts(root, head, diff, settings, handoff_blobs=live_handoff_blobs(root, head))
+    """Facts of the index (or index_file) against HEAD, the empty tree before the first commit;
+    with `amend`, against HEAD's first parent: the commit being written replaces HEAD."""
+    base = git.head(root)
+    if amend and base is not None:
+        parent = git.run_git(["rev-parse", "-q", "--verify", "HEAD^1"], root, check=False)
+        base = parent.stdout.strip() if parent.ok else None
+    diff = _diff(root, ["--cached", base or git.EMPTY_TREE], git.index_env(index_file))
+    return _facts(root, base, diff, settings, handoff_blobs=live_handoff_blobs(root, base))
 
 
 def commit_facts(root: Path, commit: str, settings: PolicySettings) -> CommitFacts:
@@ -123,14 +132,21 @@ def _facts(
     entries = parse_raw(raw)
     added, removed = parse_patch(patch)
     suffixes = CODE_SUFFIXES.get(settings.language, ())
-    before = _code_blobs(root, base, suffixes)
+    kata = settings.kata_description.removeprefix("./")
+    # a kata file outside the repository (or none) is never part of a commit
+    inside = bool(kata) and not kata.startswith(("/", "../")) and "/../" not in kata
+    before = _code_blobs(root, base, suffixes, extra=(kata,) if inside else ())
+    has_kata = before.pop(kata, None) is not None
     after = dict(before)
     for _status, path, blob in entries:
         after.pop(path, None)
         if blob != NULL_BLOB and path.endswith(suffixes):
             after[path] = blob
+        if path == kata:
+            has_kata = blob != NULL_BLOB
     texts = read_blobs(root, sorted(set(before.values()) | set(after.values())))
     names_before, names_after = _test_names(settings, before, after, texts)
+    test_items, code_items = _items(settings, entries, patch, before, after, texts)
     return CommitFacts(
         changes=tuple(git.Change(status, path) for status, path, _blob in entries),
         test_names_before=names_before,
@@ -138,11 +154,48 @@ def _facts(
         added_lines=added,
         removed_lines=removed,
         handoff_blobs=handoff_blobs,
+        first_commit=base is None,
         staged_blobs={
             path: blob
             for _status, path, blob in entries
             if blob != NULL_BLOB and is_test_path(path, settings)
         },
+        test_item_paths=test_items,
+        code_item_paths=code_items,
+        has_kata=has_kata,
+    )
+
+
+def _items(
+    settings: PolicySettings,
+    entries: list[tuple[str, str, str]],
+    patch: str,
+    before: dict[str, str],
+    after: dict[str, str],
+    texts: dict[str, str],
+) -> tuple[frozenset[str], frozenset[str]]:
+    """(source files whose test items changed, source files whose code items changed), for the
+    changed files that hold code and tests side by side (see policy/items.py)."""
+    from tddhooks.policy.items import classify, parse_hunks, source_spans
+    from tddhooks.policy.rules import is_test_path
+
+    suffixes = LANGUAGE_CODE_SUFFIXES.get(settings.language, ())
+    mixed = [
+        path
+        for _status, path, _blob in entries
+        if suffixes and path.endswith(suffixes) and not is_test_path(path, settings)
+    ]
+    if not mixed:
+        return frozenset(), frozenset()
+    old = {path: texts.get(blob, "") for path, blob in before.items()}
+    new = {path: texts.get(blob, "") for path, blob in after.items()}
+    return classify(
+        parse_hunks(patch),
+        mixed,
+        old,
+        new,
+        source_spans(settings.language, old),
+        source_spans(settings.language, new),
     )
 
 
@@ -164,12 +217,15 @@ def _test_names(
     return names(before), names(after)
 
 
-def _code_blobs(root: Path, rev: str | None, suffixes: tuple[str, ...]) -> dict[str, str]:
-    """path -> blob id of the language's source files in a commit (none without a commit)."""
+def _code_blobs(
+    root: Path, rev: str | None, suffixes: tuple[str, ...], extra: tuple[str, ...] = ()
+) -> dict[str, str]:
+    """path -> blob id of the language's source files in a commit, and of the `extra` paths it
+    has (none without a commit)."""
     if rev is None or not suffixes:
         return {}
     # a diff from the empty tree lists just the matching files (ls-tree has no globs)
-    globs = [f"*{suffix}" for suffix in suffixes]
+    globs = [f"*{suffix}" for suffix in suffixes] + [f":(literal){path}" for path in extra]
     listing = git.out([*_DIFF, *_RAW, git.EMPTY_TREE, rev, "--", *globs], root)
     return {path: blob for _status, path, blob in parse_raw(listing) if blob != NULL_BLOB}
 
@@ -289,11 +345,9 @@ def live_handoff(root: Path, head: str | None) -> dict[str, object] | None:
     """The handoff note as plain JSON when it was written on the current HEAD, else None.
 
     Read without the Handoff model (policy/handoff.py) to keep pydantic off the hook path."""
-    try:
-        data = json.loads((state_dir(root) / HANDOFF_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) and data.get("head") == head else None
+    from tddhooks.headstate import read_record
+
+    return read_record(state_dir(root) / HANDOFF_FILE, head)
 
 
 def live_handoff_blobs(root: Path, head: str | None) -> dict[str, str] | None:
@@ -303,3 +357,27 @@ def live_handoff_blobs(root: Path, head: str | None) -> dict[str, str] | None:
     if not isinstance(blobs, dict):
         return None
     return {str(path): str(blob) for path, blob in blobs.items()}
+
+
+def base_failing_tests(
+    root: Path, settings: PolicySettings, index_file: str | None, *, amend: bool = False
+) -> frozenset[str]:
+    """The tests that fail in the parent's tree of the commit being made, when the staged tree
+    is green (its verdict is cached: pre-commit ran) and the parent's is red with failing tests;
+    empty otherwise. The parent's verdict is reused or computed once (then cached)."""
+    from tddhooks.policy.gate import cached_green_lines, tree_verdict
+
+    staged = git.write_tree(root, index_file=index_file)
+    if settings.enabled("green") and cached_green_lines(root, staged, settings) is None:
+        return frozenset()
+    rev = "HEAD^1^{tree}" if amend else "HEAD^{tree}"
+    found = git.run_git(["rev-parse", "-q", "--verify", rev], root, check=False)
+    if not found.ok:
+        return frozenset()
+    report = tree_verdict(root, found.stdout.strip(), settings).report
+    if report.green:  # green tests (red from lint or format only is no reason for a fix)
+        return frozenset()
+    # a test committed red against code that does not exist yet does not compile
+    return frozenset(
+        report.failing_tests or [f"(does not compile) {e}" for e in report.compile_errors]
+    )

@@ -25,7 +25,7 @@ from tddhooks.policy.settings import PolicySettings
 
 if TYPE_CHECKING:
     from tddhooks.policy.verdicts import Verdict
-    from tddhooks.runners.base import Runner
+    from tddhooks.runners.base import Runner, TestReport
 
 VERIFICATION_FIELD = "verification"
 KEY_MEMO = "verdict-key.json"
@@ -76,17 +76,20 @@ def run_gate(
         _require_executable(name, result)
     from tddhooks.policy.verdicts import StepOutcome, Verdict
     from tddhooks.runners.base import TestReport
+    from tddhooks.runners.worktree_paths import to_work_tree
 
     steps: list[StepOutcome] = []
     report = TestReport()
+    names = runner.test_names(read_code_files(workdir, settings.language))
     for name, cmd, result in results:
         returncode = result.returncode
         if name == "test":
             report = runner.parse_test_output(result.output, result.returncode)
             if result.timed_out:
                 report = report.model_copy(update={"timed_out": True})
+            report = _require_tests_ran(report, names, cmd, runner)
             # the runner knows what its exit codes mean (pytest's 5: no tests yet, a green start)
-            returncode = report.exit_code if report.green else returncode
+            returncode = report.exit_code if report.green else (returncode or report.exit_code)
         steps.append(
             StepOutcome(
                 name=name,
@@ -94,11 +97,11 @@ def run_gate(
                 returncode=returncode,
                 timed_out=result.timed_out,
                 duration_s=round(result.duration_s, 3),
-                output_tail=result.output[-OUTPUT_TAIL_CHARS:],
+                # work-tree paths, not the snapshot's (runners/worktree_paths.py)
+                output_tail=to_work_tree(result.output[-OUTPUT_TAIL_CHARS:], workdir),
             )
         )
     green = bool(steps) and all(step.ok for step in steps) and report.green
-    names = runner.test_names(read_code_files(workdir, settings.language))
     return Verdict(
         tree="",
         key="",
@@ -109,6 +112,24 @@ def run_gate(
         duration_s=round(sum(step.duration_s for step in steps), 3),
         created_at=round(time.time(), 3),
     )
+
+
+def _require_tests_ran(
+    report: TestReport, names: set[str], cmd: tuple[str, ...], runner: Runner
+) -> TestReport:
+    """A green run of the default test command that ran no test at all, while the tree defines
+    some, is red: something in the tree (a committed `.cargo/config.toml` runner, a conftest
+    that collects nothing) stopped the tests from running. Custom commands are not second-guessed
+    (their output need not name tests)."""
+    ran = report.passed + report.failed + report.ignored
+    if not report.green or ran or not names or cmd != runner.default_commands().test:
+        return report
+    shown = ", ".join(sorted(names)[:3]) + (" ..." if len(names) > 3 else "")
+    line = (
+        f"no test ran, though the tree defines {len(names)} ({shown}): check the committed "
+        "tool configuration (.cargo/config.toml runner, conftest.py, pytest settings)"
+    )
+    return report.model_copy(update={"exit_code": 1, "error_lines": [line]})
 
 
 def _preload_verdict_models() -> threading.Thread:
@@ -157,27 +178,28 @@ def tree_verdict(
     settings: PolicySettings,
     *,
     use_cache: bool = True,
-    snapshot_dir: Path | None = None,
+    snapshot_kind: str = "snapshot",
 ) -> Verdict:
-    """The verdict for a tree id: from the store when allowed, else by running the gate on it."""
+    """The verdict for a tree id: from the store when allowed, else by running the gate on it in
+    the private snapshot folder `snapshot_kind` (see policy/snapshot.py: never in the work tree)."""
     from tddhooks.policy.facts import state_dir
-    from tddhooks.policy.snapshot import materialize
+    from tddhooks.policy.snapshot import gate_dirs, materialize
     from tddhooks.runners import get_runner
 
     runner = get_runner(settings.language)
     state = state_dir(root)
     key = _verdict_key(root, state, settings, runner)
-    dest = snapshot_dir or state / "snapshot"
     cached = _stored(state, tree, key) if use_cache else None
     if cached is not None:
         return cached
+    dest, target = gate_dirs(root, snapshot_kind, state.parent)
     with _locked(dest.parent / f"{dest.name}.lock"):
         # another gate (a drive, a second terminal) may have judged this tree while we waited
         cached = _stored(state, tree, key) if use_cache else None
         if cached is not None:
             return cached
         workdir = materialize(root, tree, dest)
-        verdict = run_gate(workdir, settings, runner, state / "target")
+        verdict = run_gate(workdir, settings, runner, target)
         verdict = verdict.model_copy(update={"tree": tree, "key": key})
         from tddhooks.policy.verdicts import VerdictStore
 

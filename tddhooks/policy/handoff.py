@@ -6,14 +6,13 @@ commit it was written on: any commit in between makes it stale.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from tddhooks import git
+from tddhooks.headstate import read_record, write_record
 from tddhooks.policy.facts import HANDOFF_FILE
-from tddhooks.policy.verdicts import write_atomic
 
 
 class Handoff(BaseModel):
@@ -36,16 +35,17 @@ def handoff_path(root: Path) -> Path:
 
 def read_handoff(root: Path) -> Handoff | None:
     """The live handoff note; None when there is none, it is unreadable, or HEAD has moved on."""
+    record = read_record(handoff_path(root), git.head(root))
     try:
-        handoff = Handoff.model_validate(json.loads(handoff_path(root).read_text(encoding="utf-8")))
-    except (OSError, ValueError, ValidationError):
+        return Handoff.model_validate(record) if record is not None else None
+    except ValidationError:
         return None
-    return handoff if handoff.head == git.head(root) else None
 
 
 def write_handoff(root: Path, handoff: Handoff) -> None:
     """Store the note atomically (replacing any earlier one)."""
-    write_atomic(handoff_path(root), json.dumps(handoff.model_dump(mode="json"), indent=1))
+    fields = handoff.model_dump(mode="json")
+    write_record(handoff_path(root), fields.pop("head"), fields)
 
 
 def clear_handoff(root: Path) -> None:

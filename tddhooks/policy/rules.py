@@ -8,9 +8,17 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from tddhooks.git import Change
-from tddhooks.policy.compose import example_header, infer_role, section_skeleton, suggest_type
-from tddhooks.policy.message import ROLES, SECTION_NAMES, CommitMessage
+from tddhooks.policy.globs import glob_regex as glob_regex  # re-exported for callers
+from tddhooks.policy.globs import matches_any
+from tddhooks.policy.message import (
+    ROLES,
+    SECTION_NAMES,
+    CommitMessage,
+    exempt_kind,
+    parse_header,
+)
 from tddhooks.policy.settings import PolicySettings
+from tddhooks.vocabulary import BUILD_FILES, CODE_SUFFIXES, MANIFESTS
 
 _STEP_RE = re.compile(r"^[0-9]+$")
 _MAX_LISTED = 8
@@ -36,48 +44,36 @@ class CommitFacts:
     removed_lines: Mapping[str, Sequence[str]] = field(default_factory=dict)
     handoff_blobs: Mapping[str, str] | None = None
     staged_blobs: Mapping[str, str] = field(default_factory=dict)
+    merge: bool = False  # git is making a merge (MERGE_HEAD at commit time, two parents later)
+    target_subject: str | None = None  # fixup!/squash!/amend!: the subject of the commit found
+    first_commit: bool = False  # no parent: the repository's first commit
+    revert_exact: bool = False  # the diff undoes exactly the commit "This reverts commit" names
+    # source files outside the test globs whose test items / code items changed (policy/items.py)
+    test_item_paths: frozenset[str] = frozenset()
+    code_item_paths: frozenset[str] = frozenset()
+    # whether the judged tree has the kata description (without one, `Kata goal:` is free text)
+    has_kata: bool = True
+    # tests that fail in the parent's tree (a red start, a test committed red): a `fix:` that
+    # makes them pass needs no test of its own; the hooks fill it only once the tree is green
+    base_failing: frozenset[str] = frozenset()
+    # `git commit -a`: unstaging is undone by -a itself, so hints name other commands
+    commit_all: bool = False
+    # what the hints' skeletons say instead of placeholders (the commit-msg hook fills them)
+    hint: MessageHint | None = None
 
 
-_GLOB_TOKEN_RE = re.compile(r"(\*+|\?|\[!?\]?[^\]]*\])")
+@dataclass(frozen=True)
+class MessageHint:
+    """Real values for a message skeleton: the cycle, the goal, the runner's verification."""
 
-
-def _segment_regex(segment: str) -> str:
-    """One path segment of a glob: `*` and `?` never cross '/', `[!x]` negates a class."""
-    parts = []
-    for token in _GLOB_TOKEN_RE.split(segment):
-        if token.startswith("*"):
-            parts.append("[^/]*")
-        elif token == "?":
-            parts.append("[^/]")
-        elif token.startswith("[") and len(token) > (3 if token.startswith("[!") else 2):
-            body = token[1:-1].replace("\\", "\\\\")
-            parts.append("[^" + body[1:] + "]" if body.startswith("!") else "[" + body + "]")
-        else:
-            parts.append(re.escape(token))
-    return "".join(parts)
-
-
-@lru_cache(maxsize=256)
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """Compile a gitignore-style glob: `**` spans any number of directories (also none), and a
-    pattern without '/' matches the basename at any depth."""
-    pattern = pattern.strip().removeprefix("./")
-    anchored = "/" in pattern.rstrip("/")
-    segments = (pattern.lstrip("/") + ("**" if pattern.endswith("/") else "")).split("/")
-    regex = "" if anchored else "(?:.*/)?"
-    for index, segment in enumerate(segments):
-        last = index == len(segments) - 1
-        if segment == "**":
-            regex += ".*" if last else "(?:.*/)?"
-        else:
-            regex += _segment_regex(segment) + ("" if last else "/")
-    return re.compile(regex + r"\Z", re.DOTALL)
+    step: int
+    goal: str
+    verification: tuple[str, ...] = ()
 
 
 def is_test_path(path: str, settings: PolicySettings) -> bool:
     """Whether `path` (repository-relative, '/'-separated) matches one of the test path globs."""
-    path = path.removeprefix("./")
-    return any(glob_regex(glob).match(path) for glob in settings.test_paths)
+    return matches_any(path, settings.test_paths)
 
 
 def _listing(paths: Sequence[str]) -> str:
@@ -92,25 +88,193 @@ def split_paths(changes: Sequence[Change], settings: PolicySettings) -> tuple[li
     return tests, [change.path for change in changes if change.path not in tests]
 
 
+def changed_test_paths(facts: CommitFacts, cfg: PolicySettings) -> list[str]:
+    """The changed paths whose TEST items changed: test files (the test path globs), and
+    source files whose test items changed (unit tests beside the code, policy/items.py)."""
+    return [
+        change.path
+        for change in facts.changes
+        if is_test_path(change.path, cfg) or change.path in facts.test_item_paths
+    ]
+
+
+def changed_build_paths(facts: CommitFacts, cfg: PolicySettings) -> list[str]:
+    """Changed manifests, lock files, build scripts and toolchain configuration."""
+    globs = BUILD_FILES.get(cfg.language, ())
+    return [
+        change.path
+        for change in facts.changes
+        if matches_any(change.path, globs) and not is_test_path(change.path, cfg)
+    ]
+
+
+def changed_code_paths(facts: CommitFacts, cfg: PolicySettings) -> list[str]:
+    """The changed paths whose CODE items changed: source files (the runner's source globs or
+    the language's code suffixes) that are neither test paths nor build files, and not a
+    source file of which only test items changed (a unit test added beside the code)."""
+    suffixes = CODE_SUFFIXES.get(cfg.language, ())
+    build = set(changed_build_paths(facts, cfg))
+    return [
+        change.path
+        for change in facts.changes
+        if change.path not in build
+        and not is_test_path(change.path, cfg)
+        and (change.path.endswith(suffixes) or matches_any(change.path, cfg.source_paths))
+        and (change.path not in facts.test_item_paths or change.path in facts.code_item_paths)
+    ]
+
+
+def leave_out_hint(drop: Sequence[str], keep: Sequence[str], facts: CommitFacts) -> str:
+    """A command that, run as printed, leaves `drop` out of the commit: unstage whole files;
+    for a file holding both kept and dropped items, unstage hunk by hunk; after `git commit
+    -a` (which would stage everything again) commit only the paths to keep."""
+    shown = list(drop[:_MAX_LISTED])
+    if facts.commit_all:
+        whole = [path for path in keep if path not in drop]
+        if whole and len(whole) == len(keep):
+            return (
+                f"commit only the rest, without -a: git commit {' '.join(whole[:_MAX_LISTED])} "
+                "(the left-out changes stay in your work tree)"
+            )
+        return (
+            "stage by hand instead of -a: git add -p, then git commit without -a "
+            f"(answer n for the changes in {' '.join(shown)})"
+        )
+    both = [path for path in shown if path in keep]
+    whole = [path for path in shown if path not in keep]
+    parts = [f"git restore --staged {' '.join(whole)}"] if whole else []
+    parts += (
+        [f"git restore --staged -p {' '.join(both)}, answering y to those hunks"] if both else []
+    )
+    return f"unstage it ({' and '.join(parts)})"
+
+
+def removed_tests(facts: CommitFacts, cfg: PolicySettings) -> list[str]:
+    """Test names that disappear, and test files deleted, by this change."""
+    names = sorted(facts.test_names_before - facts.test_names_after)
+    deleted = [
+        change.path
+        for change in facts.changes
+        if change.status == "D" and is_test_path(change.path, cfg)
+    ]
+    return names + [path for path in deleted if not any(n.startswith(path) for n in names)]
+
+
+def creates_project(facts: CommitFacts, cfg: PolicySettings) -> bool:
+    """The first commit, or the scaffold: it adds the project's manifest where no test exists yet
+    (a project with tests cannot re-scaffold itself to lift the type rules)."""
+    manifests = MANIFESTS.get(cfg.language, ())
+    return facts.first_commit or (
+        not facts.test_names_before
+        and any(change.status == "A" and change.path in manifests for change in facts.changes)
+    )
+
+
+@dataclass(frozen=True)
+class TypeScope:
+    """What a commit type may change (the README's policy table)."""
+
+    tests: bool  # may change test files
+    code: bool  # may change source files
+    build: bool  # may change manifests, lock files, build and toolchain configuration
+    other: bool = True  # may change anything else (docs, CI files, …)
+    keep_names: bool = False  # must keep the set of test names (all still green)
+    remove_tests: bool = False  # may remove a test
+
+
+_FEATURE = TypeScope(tests=True, code=True, build=True)
+_REFACTOR = TypeScope(tests=False, code=True, build=True, keep_names=True)
+_HOUSEKEEPING = TypeScope(tests=False, code=False, build=False, keep_names=True)
+TYPE_SCOPES: dict[str, TypeScope] = {
+    "feat": _FEATURE,
+    "fix": _FEATURE,
+    "test": TypeScope(tests=True, code=False, build=False, other=False, remove_tests=True),
+    "refactor": _REFACTOR,
+    "style": _REFACTOR,
+    "perf": _REFACTOR,
+    "build": TypeScope(tests=False, code=False, build=True, keep_names=True),
+    "docs": _HOUSEKEEPING,
+    "chore": _HOUSEKEEPING,
+    "ci": _HOUSEKEEPING,
+}
+# a type the table does not know (a custom one in policy.types) gets the strictest scope
+STRICTEST = _HOUSEKEEPING
+_FIXUP_KINDS = ("fixup", "squash", "amend")
+
+
+def effective_type(msg: CommitMessage, facts: CommitFacts) -> str | None:
+    """The type whose rules judge the change: the header's; for `fixup!`/`squash!`/`amend!` the
+    type of the commit it fixes (its subject, as written or as found in the history); "revert"
+    for git's `Revert "…"`. None when there is none (the prefixed rule reports that)."""
+    if msg.exempt in _FIXUP_KINDS:
+        for subject in (msg.target, facts.target_subject):
+            if subject is None:
+                continue
+            header = parse_header(subject)
+            if header is not None:
+                return header.type
+            if exempt_kind(subject) == "revert":
+                return "revert"
+        return None
+    if msg.exempt == "revert":
+        return "revert"
+    return msg.header.type if msg.header is not None else None
+
+
+def _git_shaped(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> bool:
+    """A revert or fixup/squash/amend message that may skip the message-shape rules."""
+    if not cfg.exempt_git_messages or msg.exempt not in ("revert", *_FIXUP_KINDS):
+        return False
+    return msg.exempt == "revert" or effective_type(msg, facts) is not None
+
+
 Found = Iterator[tuple[str, str]]  # (what is wrong, next legal step) for one rule
 
 
 def _prefixed(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Found:
+    if msg.subject_lines > 1 and not _is_section_line(msg.text.split("\n", 1)[0]):
+        yield (
+            f'git stores the first {msg.subject_lines} lines as one subject: "{msg.subject}"',
+            "leave line 2 empty: the subject is one line, then a blank line, then the body",
+        )
+        return
+    if "\r" in msg.subject:
+        yield (
+            "the message uses carriage returns (CR) as line ends; git keeps them in the subject",
+            "save the message with LF (or CRLF) line ends",
+        )
+        return
+    if _git_shaped(msg, facts, cfg):
+        return
     header = msg.header
     if header is not None and (not cfg.types or header.type in cfg.types):
         return
+    if msg.exempt in _FIXUP_KINDS and cfg.exempt_git_messages:
+        yield (
+            f'"{msg.subject}" names no commit of this branch whose type is known',
+            "let git write it: git commit --fixup=<commit> (or squash!/amend! followed by the "
+            "exact subject of the commit it fixes)",
+        )
+        return
     # a pre-filled template left without a subject starts with its Context: line
-    subject = "" if _is_section_line(msg.subject) else msg.subject.strip()
+    subject = "" if _is_section_line(msg.text.split("\n", 1)[0]) else msg.subject.strip()
     if not subject:
         problem = "the subject line is empty"
     elif header is not None:
         problem = f"type '{header.type}' is not one of the allowed types"
+    elif msg.exempt == "merge" and cfg.exempt_git_messages:
+        problem = (
+            f'subject "{msg.subject}" looks like git\'s merge message, but no merge is being '
+            "made; only a real merge is exempt"
+        )
     else:
         problem = (
             f'subject "{msg.subject}" is not a Conventional Commits header '
             "(type(scope)!: summary, lowercase type, ': ' then a summary)"
         )
-    example = example_header(subject, suggest_type(facts.changes, cfg), cfg.types)
+    from tddhooks.policy.compose import example_header, suggest_type  # only to explain
+
+    example = example_header(subject, suggest_type(facts.changes, cfg, facts), cfg.types)
     allowed = ", ".join(cfg.types) or "any lowercase word"
     yield problem, f'start the subject with an allowed type ({allowed}); e.g. "{example}"'
 
@@ -132,15 +296,27 @@ _CONTEXT_RULES: dict[str, tuple[Callable[[str], bool], str]] = {
     "Step": (_valid_step, "the cycle number, a positive integer (`tddhooks status` shows it)"),
     "Kata goal": (bool, "one sentence from the kata"),
 }
+# a skeleton bullet pasted unchanged: `<why this change now>`, `src/lib.rs: <intent>`
+_PLACEHOLDER_RE = re.compile(r"^(?:[^<>]*:\s*)?<[^<>]+>$")
+
+
+def _explained_role(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> str:
+    from tddhooks.policy.compose import infer_role  # only to explain a rejection
+
+    return _canonical_role(msg.fields.get("Role", "")) or infer_role(facts.changes, cfg, facts)
 
 
 def _sections(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Found:
     header = msg.header
-    if header is None or header.type not in cfg.require_sections:
+    if header is None or header.type not in cfg.require_sections or _git_shaped(msg, facts, cfg):
         return
-    role = _canonical_role(msg.fields.get("Role", "")) or infer_role(facts.changes, cfg)
     missing = [name for name in SECTION_NAMES if not msg.sections.get(name)]
     step = msg.fields.get("Step", "")
+    hint = facts.hint
+    known_step = str(hint.step) if hint else "<cycle number: `tddhooks status` shows it>"
+    known_goal = (hint.goal if hint else "") or (
+        "<one sentence from the kata>" if facts.has_kata else ""
+    )
     if missing:
         absent = [name for name in missing if name not in msg.sections]
         empty = [name for name in missing if name in msg.sections]
@@ -148,23 +324,41 @@ def _sections(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Fo
             ([f"missing {', '.join(absent)}"] if absent else [])
             + ([f"no '- ' bullet under {', '.join(empty)}"] if empty else [])
         )
+        from tddhooks.policy.compose import section_skeleton  # only to explain
+
+        role = _explained_role(msg, facts, cfg)
         yield (
             f"{header.type}: commits need the sections {', '.join(SECTION_NAMES)}: {what}",
             "add after a blank line below the subject (each point a '- ' bullet):\n"
             + section_skeleton(
                 missing,
                 role=role,
-                step=step if _valid_step(step) else "<cycle number, e.g. 1>",
-                goal=msg.fields.get("Kata goal") or "<one sentence from the kata>",
+                step=step if _valid_step(step) else known_step,
+                goal=msg.fields.get("Kata goal") or known_goal,
                 paths=[change.path for change in facts.changes][:_MAX_LISTED],
+                verification=list(hint.verification) if hint else [],
             ),
+        )
+    pasted = [
+        f"{name}: {bullet}"
+        for name in SECTION_NAMES
+        for bullet in msg.sections.get(name, [])
+        if _PLACEHOLDER_RE.match(bullet.strip())
+    ]
+    if pasted:
+        yield (
+            f"placeholder left in the message: {_listing(pasted)}",
+            "replace each <…> with what this commit really does (why, and per file its intent)",
         )
     if "Context" in missing:
         return
-    examples = {"Role": role, "Step": "1", "Kata goal": "<one sentence from the kata>"}
     for key, (valid, requirement) in _CONTEXT_RULES.items():
+        if key == "Kata goal" and not facts.has_kata:
+            continue  # no kata description: the goal is free text, or left out
         value = msg.fields.get(key)
         if value is None or not valid(value):
+            examples = {"Role": "", "Step": known_step, "Kata goal": known_goal}
+            examples["Role"] = _explained_role(msg, facts, cfg)
             problem = f"{key} must be {requirement}, got '{value}'"
             if value is None:
                 problem = f"the Context section has no '{key}:' bullet ({requirement})"
@@ -179,38 +373,92 @@ def _name_delta(facts: CommitFacts) -> str:
     return "; ".join(parts)
 
 
+def _type_for(tests: Sequence[str], code: Sequence[str], build: Sequence[str]) -> str:
+    """The type whose scope fits a change with these paths (named in every rejection)."""
+    if tests:
+        return "feat" if code or build else "test"
+    return "refactor" if code else "build" if build else "docs or chore"
+
+
 def _type_rules(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Found:
-    if msg.header is None:
+    kind = effective_type(msg, facts)
+    if kind is None or (cfg.types and kind not in cfg.types and msg.exempt is None):
+        return  # no type, or one the prefixed rule already refuses
+    if kind == "revert":
+        yield from _revert_rule(msg, facts)
         return
-    kind = msg.header.type
-    tests, others = split_paths(facts.changes, cfg)
+    scope = TYPE_SCOPES.get(kind, STRICTEST)
+    if creates_project(facts, cfg):
+        scope = _FEATURE  # the scaffold: nothing existed that a type could keep or remove
+    tests = changed_test_paths(facts, cfg)
+    code = changed_code_paths(facts, cfg)
+    build = changed_build_paths(facts, cfg)
+    fits = _type_for(tests, code, build)
     names_changed = facts.test_names_after != facts.test_names_before
+    removed = removed_tests(facts, cfg)
     globs = ", ".join(cfg.test_paths) or "none configured"
-    if kind == "refactor" and tests:
+    changed = [change.path for change in facts.changes]
+    if tests and not scope.tests:
+        rest = [path for path in changed if path not in tests or path in code]
         yield (
-            f"refactor: commits may not change {_listing(tests)}",
-            "commit the test change as test: or feat:, or unstage it "
-            f"(git restore --staged {' '.join(tests[:_MAX_LISTED])})",
+            f"{kind}: commits may not change {_listing(tests)}",
+            "commit the test change as test: or feat:, or " + leave_out_hint(tests, rest, facts),
         )
-    elif kind == "refactor" and names_changed:
+    elif scope.keep_names and names_changed:
         yield (
-            f"refactor: commits must keep the set of test names; {_name_delta(facts)}",
-            "keep the tests as they are in a refactor; commit test changes as test: or feat:",
+            f"{kind}: commits must keep the set of test names; {_name_delta(facts)}",
+            f"keep the tests as they are in a {kind}: commit; commit test changes as test: "
+            "or feat:",
         )
-    elif kind in cfg.require_test_with and not tests and not names_changed:
+    elif removed and not scope.remove_tests:
+        yield (
+            f"{kind}: commits may not remove a test; this one removes {_listing(removed)}",
+            "remove tests in a test: commit of their own, then commit the rest",
+        )
+    if not scope.other:
+        # a file holding a unit test and changed code is not a test file for this
+        others = [path for path in changed if path not in tests or path in code]
+        if others:
+            yield (
+                f"{kind}: commits may change only test files (test paths: {globs}); "
+                f"{_listing(others)} {'is' if len(others) == 1 else 'are'} not",
+                "commit the code with its test as feat: or fix:, or "
+                + leave_out_hint(others, tests, facts),
+            )
+        return
+    if code and not scope.code:
+        yield (
+            f"{kind}: commits may not change source files: {_listing(code)}",
+            f"commit it as {fits}: (new behaviour with its test as feat: or fix:), or "
+            + leave_out_hint(code, [p for p in changed if p not in code or p in tests], facts),
+        )
+    if build and not scope.build:
+        yield (
+            f"{kind}: commits may not change the manifest or build files: {_listing(build)}",
+            f"commit it as {fits}:, or "
+            + leave_out_hint(build, [p for p in changed if p not in build], facts),
+        )
+    # a fix for tests that are committed already and fail in the parent needs no test of its own
+    fixes_red = kind == "fix" and bool(facts.base_failing)
+    if kind in cfg.require_test_with and not tests and not names_changed and not fixes_red:
         yield (
             f"{kind}: commits must add or change a test, and no test file is staged "
             f"(test paths: {globs})",
             "stage the test that demands this change with the code (git add <test file>); "
-            "if behaviour does not change, use refactor: or chore:",
+            f"if behaviour does not change, use {fits}:",
         )
-    elif kind == "test" and others:
-        yield (
-            f"test: commits may change only test files (test paths: {globs}); "
-            f"{_listing(others)} {'is' if len(others) == 1 else 'are'} not",
-            "commit the code with its test as feat: or fix:, or unstage it "
-            f"(git restore --staged {' '.join(others[:_MAX_LISTED])})",
-        )
+
+
+def _revert_rule(msg: CommitMessage, facts: CommitFacts) -> Found:
+    if facts.revert_exact:
+        return
+    named = f"commit {msg.reverts[:12]}" if msg.reverts else "no commit"
+    yield (
+        f'a revert must undo exactly the commit it names ("This reverts commit <id>." in the '
+        f"body); this one names {named} and its changes are not that commit's inverse",
+        "let git write it: git revert <commit>; to change more, commit the rest on its own "
+        "under its own type",
+    )
 
 
 @lru_cache(maxsize=64)
@@ -261,6 +509,7 @@ def _handoff(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Fou
         )
 
 
+_MERGE_EXEMPT = ("prefixed", "sections", "type-rules", "handoff")
 Rule = Callable[[CommitMessage, CommitFacts, PolicySettings], Found]
 RULES: tuple[tuple[str, Rule], ...] = (
     ("prefixed", _prefixed),
@@ -274,13 +523,12 @@ RULES: tuple[tuple[str, Rule], ...] = (
 def check_message(
     message: CommitMessage, facts: CommitFacts, settings: PolicySettings
 ) -> list[Violation]:
-    """Every violation of the enabled message rules; git's own messages pass when exempt."""
-    if message.exempt is not None and settings.exempt_git_messages:
-        return []
+    """Every violation of the enabled rules. A merge git is making skips all but no-skip; a
+    revert or fixup/squash/amend skips only the message-shape rules (prefixed, sections)."""
     return [
         Violation(rule, problem, hint)
         for rule, check in RULES
-        if settings.enabled(rule)
+        if settings.enabled(rule) and not (facts.merge and rule in _MERGE_EXEMPT)
         for problem, hint in check(message, facts, settings)
     ]
 

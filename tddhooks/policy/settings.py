@@ -1,7 +1,10 @@
 """The policy settings the hooks need, as a plain dataclass.
 
 The commit-msg hook must answer in well under 0.15 s; building pydantic models costs ~0.2 s, so the
-validated tdd.yaml is cached as JSON in `.git/tddhooks/` keyed by the file's stat and our version.
+validated tdd.yaml is cached as JSON in `.git/tddhooks/settings/<blob id>.json`.
+
+Which tdd.yaml: the one committed in the parent of the commit being judged (docs/policy.md, "Which
+policy judges a commit"), so no commit can loosen the policy that judges it.
 """
 
 from __future__ import annotations
@@ -10,11 +13,20 @@ import contextlib
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
-from tddhooks import __version__
+from tddhooks import __version__, git
+from tddhooks.errors import ConfigError
+from tddhooks.vocabulary import LANGUAGE_FILES, languages_of
 
-SETTINGS_CACHE = "settings.json"
+TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~10 ms; mypy reads it
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from tddhooks.config import TddConfig
+
+SETTINGS_CACHE = "settings"
+CONFIG_NAME = "tdd.yaml"
 
 
 @dataclass(frozen=True)
@@ -43,20 +55,35 @@ class PolicySettings:
         return rule not in self.disabled_rules
 
 
-def _stamp(root: Path) -> list[object]:
-    path = root / "tdd.yaml"
-    try:
-        stat = path.stat()
-    except FileNotFoundError:
-        return [__version__, None]
-    return [__version__, stat.st_mtime_ns, stat.st_size, stat.st_ino]
+def resolve_tool(cmd: Sequence[str], root: Path) -> tuple[str, ...]:
+    """A command whose program is a relative path (`.venv/bin/python -m pytest`, as
+    docs/runners.md recommends) names the project's own tool: the gate runs in a snapshot of
+    the committed tree, which has no `.venv`, so the program is resolved against the work tree.
+    A bare name (`cargo`) is left to PATH."""
+    if not cmd:
+        return ()
+    program = cmd[0]
+    if "/" in program and not Path(program).is_absolute():
+        program = str((root / program).absolute())
+    return (program, *cmd[1:])
 
 
-def _from_config(root: Path) -> PolicySettings:
-    from tddhooks.config import load_config
+def with_resolved_tools(settings: PolicySettings, root: Path) -> PolicySettings:
+    """settings with every command's relative program resolved against the work tree at root."""
+    from dataclasses import replace
+
+    return replace(
+        settings,
+        fmt_check=resolve_tool(settings.fmt_check, root),
+        fmt_fix=resolve_tool(settings.fmt_fix, root),
+        lint=resolve_tool(settings.lint, root),
+        test=resolve_tool(settings.test, root),
+    )
+
+
+def _from_config(config: TddConfig) -> PolicySettings:
     from tddhooks.runners import get_runner
 
-    config = load_config(root)
     runner = get_runner(config.language)
     defaults = runner.default_commands()
     ci = config.ci
@@ -81,25 +108,146 @@ def _from_config(root: Path) -> PolicySettings:
     )
 
 
-def load_settings(root: Path, cache_dir: Path | None = None) -> PolicySettings:
-    """Settings for the repository at root; reads the JSON cache in cache_dir when still valid."""
-    if cache_dir is None:
-        return _from_config(root)
-    cache_file = cache_dir / SETTINGS_CACHE
-    stamp = _stamp(root)
+def settings_from_text(
+    text: str | None,
+    where: str = CONFIG_NAME,
+    *,
+    first: bool = False,
+    detected: dict[str, list[str]] | None = None,
+) -> PolicySettings:
+    """Settings from the text of a tdd.yaml (None: there is none, the defaults apply).
+
+    first: the tdd.yaml is the first one the history gets (its parent has none); only its
+    language and kata file apply, with that runner's default rules and commands.
+    detected: language -> manifest files of the judged tree (runners.languages_of): they pick
+    the language when tdd.yaml does not say it; two languages ask for `language:`."""
+    from tddhooks.config import TddConfig, parse_config
+
+    config = TddConfig() if text is None else parse_config(text, Path(where))
+    if "language" not in config.model_fields_set and detected:
+        from tddhooks.runners import language_from
+
+        language = language_from(detected, where)
+        if language:
+            config = config.model_copy(update={"language": language})
+    if first:
+        config = TddConfig(language=config.language, kata_description=config.kata_description)
+    return _from_config(config)
+
+
+_LANGUAGE_NAMES = tuple(sorted({name for names in LANGUAGE_FILES.values() for name in names}))
+
+
+def _top_entries(root: Path, rev: str | None, index_file: str | None) -> dict[str, str]:
+    """tdd.yaml and the language files at the top of commit `rev` (or of the index when rev is
+    None): name -> the git listing's metadata. One git call."""
+    names = ["--", CONFIG_NAME, *_LANGUAGE_NAMES]
+    if rev is None:
+        result = git.run_git(
+            ["ls-files", "-s", "-z", *names], root, env_extra=git.index_env(index_file)
+        )
+    else:
+        result = git.run_git(["ls-tree", "-z", rev, *names], root)
+    found: dict[str, str] = {}
+    for entry in result.stdout.split("\0"):
+        meta, _, path = entry.partition("\t")
+        if path:
+            found[path] = meta
+    return found
+
+
+def _blob_in(entries: dict[str, str], rev: str | None) -> str | None:
+    meta = entries.get(CONFIG_NAME)
+    return None if meta is None else _regular_blob(meta, rev)
+
+
+def policy_blob(root: Path, rev: str | None, index_file: str | None = None) -> str | None:
+    """Blob id of tdd.yaml in commit `rev`, or in the index (index_file) when rev is None; None
+    when there is none. One git call."""
+    return _blob_in(_top_entries(root, rev, index_file), rev)
+
+
+def _regular_blob(meta: str, rev: str | None) -> str:
+    fields = meta.split()
+    # ls-files -s: "<mode> <blob> <stage>"; ls-tree: "<mode> <type> <blob>"
+    mode, blob = fields[0], fields[1] if rev is None else fields[2]
+    if mode not in ("100644", "100755"):
+        raise ConfigError(
+            f"{CONFIG_NAME} in {rev or 'the index'} is not a regular file (mode {mode})",
+            fix=f"commit {CONFIG_NAME} as a plain file",
+        )
+    return blob
+
+
+def settings_at(
+    root: Path,
+    base: str | None,
+    cache_dir: Path | None = None,
+    index_file: str | None = None,
+    *,
+    own: str | None = None,
+) -> PolicySettings:
+    """The policy that judges a commit whose parent is `base`, read from git, never from the
+    work tree (docs/policy.md, "Which policy judges a commit"):
+
+    - base's tdd.yaml when it has one;
+    - a root commit (base None) by its own tdd.yaml, all of it;
+    - a commit whose parent has none by the language and kata file of its own (the install
+      commit), everything else the defaults: the first policy cannot loosen its own rules.
+
+    The commit's own tree is `own` (a commit id, for audit) or the index (index_file). Parsed
+    settings are cached in cache_dir by blob id (a blob never changes)."""
+    base_entries = _top_entries(root, base, index_file) if base is not None else None
+    blob = None if base_entries is None else _blob_in(base_entries, base)
+    first = False
+    own_entries = None
+    if blob is None:
+        own_entries = _top_entries(root, own, index_file)
+        blob = _blob_in(own_entries, own)
+        first = base is not None and blob is not None
+    # the language files of the parent decide (the policy is the parent's); a root commit's own
+    detected = languages_of(base_entries if base_entries is not None else (own_entries or {}))
+    tag = "+".join(sorted(detected)) or "none"
+    name = f"{'first-' if first else ''}{blob or 'none'}-{tag}.json"
+    cache_file = None if cache_dir is None else cache_dir / SETTINGS_CACHE / name
+    if cache_file is not None:
+        cached = _read_cached(cache_file)
+        if cached is not None:
+            return with_resolved_tools(cached, root)
+    text = None if blob is None else git.run_git(["cat-file", "blob", blob], root).stdout
+    settings = settings_from_text(
+        text, f"{CONFIG_NAME} ({blob or 'none'})", first=first, detected=detected
+    )
+    if cache_file is not None:
+        with contextlib.suppress(OSError):
+            cache_file.parent.mkdir(parents=True, exist_ok=True)
+            cache_file.write_text(
+                json.dumps({"version": __version__, "settings": asdict(settings)}),
+                encoding="utf-8",
+            )
+    return with_resolved_tools(settings, root)
+
+
+def _read_cached(cache_file: Path) -> PolicySettings | None:
     try:
         cached = json.loads(cache_file.read_text(encoding="utf-8"))
-        if cached.get("stamp") == stamp:
-            values: dict[str, Any] = {
-                key: tuple(value) if isinstance(value, list) else value
-                for key, value in cached["settings"].items()
-            }
-            return PolicySettings(**values)
-    except (OSError, ValueError, TypeError, KeyError):
-        pass
-    settings = _from_config(root)
-    with contextlib.suppress(OSError):
-        cache_file.write_text(
-            json.dumps({"stamp": stamp, "settings": asdict(settings)}), encoding="utf-8"
-        )
-    return settings
+        if cached.get("version") != __version__:
+            return None
+        values: dict[str, Any] = {
+            key: tuple(value) if isinstance(value, list) else value
+            for key, value in cached["settings"].items()
+        }
+        return PolicySettings(**values)
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def load_settings(root: Path, cache_dir: Path | None = None) -> PolicySettings:
+    """The policy that judges the next commit on top of HEAD: HEAD's committed tdd.yaml (before
+    the first commit, the staged one). Never the work tree's file: see docs/policy.md. Outside a
+    repository (nothing is judged there) the folder's tdd.yaml gives the settings."""
+    if git.find_root(root) is None:
+        from tddhooks.config import load_config
+
+        return with_resolved_tools(_from_config(load_config(root)), root)
+    return settings_at(root, git.head(root), cache_dir)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from tddhooks.errors import ConfigError
 from tddhooks.runners.python import PythonRunner
 from tddhooks.runners.rust import RustRunner
+from tddhooks.vocabulary import LANGUAGE_FILES, languages_of
 
+TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~10 ms; mypy reads it
 if TYPE_CHECKING:
     from tddhooks.runners.base import Runner
 
@@ -17,8 +18,6 @@ REGISTRY: dict[str, type[Runner]] = {
     PythonRunner.name: PythonRunner,
 }
 LANGUAGES = tuple(REGISTRY)
-# manifest file -> language, most specific first (a Rust crate may carry Python tooling files)
-_MANIFESTS = (("Cargo.toml", "rust"), ("pyproject.toml", "python"), ("setup.py", "python"))
 
 
 def get_runner(language: str) -> Runner:
@@ -33,9 +32,28 @@ def get_runner(language: str) -> Runner:
     return runner_class()
 
 
+def detected_languages(root: Path) -> dict[str, list[str]]:
+    """languages_of the files at the top of the work tree at root."""
+    every = {name for names in LANGUAGE_FILES.values() for name in names}
+    return languages_of(name for name in every if (root / name).is_file())
+
+
+def describe_detection(found: dict[str, list[str]]) -> str:
+    """Why a language applies: 'python (pyproject.toml, requirements.txt)'."""
+    return "; ".join(f"{language} ({', '.join(names)})" for language, names in found.items())
+
+
+def language_from(found: dict[str, list[str]], where: str) -> str | None:
+    """The one language `found` points to; None for none; ConfigError for several."""
+    if len(found) > 1:
+        raise ConfigError(
+            f"{where} has manifests of several languages: {describe_detection(found)}",
+            fix="say which one the kata is in: `language: rust` or `language: python` in tdd.yaml",
+        )
+    return next(iter(found), None)
+
+
 def detect_language(root: Path) -> str | None:
-    """Guess the language of an existing project from its manifest file."""
-    for manifest, language in _MANIFESTS:
-        if (root / manifest).exists():
-            return language
-    return None
+    """The language of an existing project from its manifest files; None when it has none.
+    A project with manifests of two languages must say which one in tdd.yaml (ConfigError)."""
+    return language_from(detected_languages(root), str(root))

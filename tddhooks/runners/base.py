@@ -22,6 +22,8 @@ class TestReport(BaseModel):
     ignored: int = 0
     passing_tests: list[str] = []
     failing_tests: list[str] = []
+    # tests the runner reported as ignored/skipped/xfail (names as in passing/failing_tests)
+    ignored_tests: list[str] = []
     compile_errors: list[str] = []
     error_lines: list[str] = []
     output_tail: str = ""

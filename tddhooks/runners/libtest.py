@@ -114,6 +114,7 @@ def parse_cargo_test(output: str, exit_code: int) -> TestReport:
     inside = [False] * len(lines)
     passing: list[str] = []
     failing: list[str] = []
+    ignored_names: list[str] = []
     failures: dict[str, list[str]] = {}
     current: _Block | None = None
     failure_name: str | None = None
@@ -137,6 +138,8 @@ def parse_cargo_test(output: str, exit_code: int) -> TestReport:
                 passing.append(name)
             elif outcome == 1:
                 failing.append(name)
+            else:
+                ignored_names.append(name)
         elif result:
             current.summary = (int(result[1]), int(result[2]), int(result[3]))
             current = None
@@ -165,4 +168,5 @@ def parse_cargo_test(output: str, exit_code: int) -> TestReport:
         compile_errors=compile_errors,
         error_lines=error_lines,
         timeout_details=[f"{target}: still running when it was killed" for target in unfinished],
+        ignored_names=ignored_names,
     )

@@ -1,4 +1,7 @@
-"""Read `pytest -q -rfEsxXp` output: summary lines, counts, failures, collection errors (pure)."""
+"""Read `pytest -v -rfEsxXp` output: summary lines, counts, failures, collection errors (pure).
+
+The per-test lines of `-v` (`tests/test_x.py::test_a SKIPPED (reason)`) are the only place pytest
+names a skipped test: its short summary folds skips into `path:line` locations."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ _SECTION = re.compile(r"^=+ (?P<title>.+?) =+$")
 _SUBSECTION = re.compile(r"^_{3,} (?P<title>.+?) _{3,}$")
 _SUMMARY = re.compile(r"^(?P<kind>PASSED|FAILED|ERROR|XPASS|XFAIL) (?P<rest>\S.*)$")
 _COUNTS = re.compile(r"^=*\s*(?P<body>(?:\d+ [a-z]+,? ?)+|no tests ran) in \d[\d.]*s\b")
+_VERBOSE = re.compile(r"^(?P<node>[^\s:]+::\S.*?) (?P<kind>SKIPPED|XFAIL)\b")
 _COUNT = re.compile(r"(\d+) ([a-z]+)")
 _E_LINE = re.compile(r"^E\s+(?P<text>\S.*)$")
 _EXCEPTION = re.compile(r"^[\w.]*(?:Error|Exception|Exit|Interrupt|Warning)\b")
@@ -122,6 +126,8 @@ def parse_pytest(output: str, exit_code: int) -> TestReport:
             failing.append(node)
             title = node.split("::", 1)[-1].replace("::", ".")
             error_lines.extend(_failure_lines(node, blocks.get(title, []), message))
+    ignored_names = [m["node"] for m in map(_VERBOSE.match, lines) if m]
+    ignored_names += [node for kind, node, _ in summary if kind == "XFAIL"]
     counts = _counts(lines)
     if counts is None:
         counts = {"passed": len(passing), "failed": len(failing)}
@@ -145,4 +151,5 @@ def parse_pytest(output: str, exit_code: int) -> TestReport:
         compile_errors=compile_errors,
         error_lines=error_lines,
         green_when_empty=exit_code == NO_TESTS_COLLECTED,
+        ignored_names=ignored_names,
     )

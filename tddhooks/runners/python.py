@@ -10,11 +10,10 @@ from collections.abc import Iterator, Mapping
 from fnmatch import fnmatchcase
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from tddhooks.runners.common import FALLBACK_NAME, name_words, write_scaffold
-from tddhooks.runners.pytest_output import parse_pytest
 
+TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~10 ms; mypy reads it
 if TYPE_CHECKING:
     from tddhooks.runners.base import RunnerCommands, TestReport
 
@@ -71,10 +70,15 @@ def _tests_by_lines(path: str, text: str) -> Iterator[str]:
 
 
 def python_test_names(files: Mapping[str, str]) -> set[str]:
-    """pytest node ids ('<path>::<name>', '<path>::<Class>::<name>') of test modules given."""
+    """pytest node ids ('<path>::<name>', '<path>::<Class>::<name>') of the modules given that
+    pytest collects: its python_files patterns come from a pyproject.toml / pytest.ini among
+    `files` when one is given, else pytest's defaults."""
+    from tddhooks.runners.python_items import collected, python_files
+
+    patterns = python_files(files)
     names: set[str] = set()
     for path, text in files.items():
-        if not is_test_module(path):
+        if not collected(path, patterns):
             continue
         try:
             tree = ast.parse(text)
@@ -116,11 +120,16 @@ class PythonRunner:
     name = "python"
     test_globs: tuple[str, ...] = ("tests/**", "test_*.py", "*_test.py")
     source_globs: tuple[str, ...] = ("src/**", "*.py")
+    # aliases included: `from pytest import mark` + `@mark.skip`, `@pt.mark.skip`, `@m.xfail`
     skip_markers: tuple[re.Pattern[str], ...] = (
-        re.compile(r"pytest\.mark\.(?:skip|skipif|xfail)\b"),
-        re.compile(r"pytest\.(?:skip|xfail|importorskip)\s*\("),
+        re.compile(r"@\s*[\w.]*\b(?:skip|skipif|xfail|skipIf|skipUnless|expectedFailure)\b"),
+        re.compile(r"\bmark\s*\.\s*(?:skip|skipif|xfail)\b"),
+        re.compile(r"\b\w+\s*\.\s*(?:skip|xfail|importorskip|skipTest)\s*\("),
+        re.compile(r"\bfrom\s+(?:pytest|unittest)\s+import\b.*\b(?:skip\w*|xfail|SkipTest)\b"),
         re.compile(r"unittest\.(?:skip|skipIf|skipUnless|expectedFailure)\b"),
-        re.compile(r"@\s*(?:skip|skipIf|skipUnless|expectedFailure)\b"),
+        re.compile(r"\braise\s+[\w.]*SkipTest\b"),
+        re.compile(r"^\s*__test__\s*=\s*False\b"),
+        re.compile(r"^\s*collect_ignore(?:_glob)?\b"),
     )
     tool_names: tuple[str, ...] = ("python", "pytest", "ruff")
 
@@ -133,8 +142,9 @@ class PythonRunner:
             fmt_check=(python, "-m", "ruff", "format", "--check", "."),
             fmt_fix=(python, "-m", "ruff", "format", "."),
             lint=(python, "-m", "ruff", "check", "."),
-            # -rfEsxXp: one summary line per test with its node id, without the PASSES output
-            test=(python, "-m", "pytest", "-q", "-rfEsxXp", "-p", "no:cacheprovider"),
+            # -rfEsxXp: one summary line per test with its node id, without the PASSES output;
+            # -v: one line per test, the only place pytest names a skipped test (no-skip rule)
+            test=(python, "-m", "pytest", "-v", "-rfEsxXp", "-p", "no:cacheprovider"),
             timeout_s=300.0,
         )
 
@@ -144,6 +154,8 @@ class PythonRunner:
 
     def parse_test_output(self, output: str, exit_code: int) -> TestReport:
         """Counts, node ids, assertion lines and collection errors from pytest output."""
+        from tddhooks.runners.pytest_output import parse_pytest  # off the commit-msg path
+
         return parse_pytest(output, exit_code)
 
     def test_names(self, files: Mapping[str, str]) -> set[str]:

@@ -223,12 +223,15 @@ def test_refactorer_sees_source_before_tests() -> None:
 
 
 def test_sections_come_in_a_fixed_order_and_empty_ones_are_left_out() -> None:
-    user = _user(_ctx("implementor", previous_failure="clippy: unused variable `x`"))
+    expects = ('The test calls `to_roman(4)` and expects `"IV"`.',)
+    user = _user(
+        _ctx("implementor", previous_failure="clippy: unused variable `x`", expectations=expects)
+    )
     titles = [line[3:] for line in user.splitlines() if line.startswith("## ")]
     assert titles == [
         "Kata", "Cycle", "Last commit message", "Last diff", "Files", "Relevant files",
-        "Test output (tail)", "Supervisor hints", "Previous attempt failed because",
-        "Handoff intent",
+        "Test output", "What the staged test expects", "Supervisor hints",
+        "Previous attempt failed because", "Handoff intent",
     ]  # fmt: skip
     bare = _user(_ctx("implementor", last_commit_message="", last_diff="", hints=()))
     assert "## Last commit message" not in bare
@@ -352,3 +355,13 @@ def test_messages_are_identical_across_processes() -> None:
     }
     assert len(outputs) == 1
     assert json.loads(outputs.pop()) == build_messages(_grown_kata(12), budget_tokens=900)
+
+
+def test_the_implementor_sees_the_first_error_lines_not_only_the_tail() -> None:
+    compiler = "error[E0425]: cannot find function `to_roman` in crate `roman`\n" + "\n".join(
+        f"note: line {index} of a long explanation" for index in range(200)
+    )
+    user = _user(_ctx("implementor", test_output_tail=compiler), budget=1200)
+    assert "error[E0425]: cannot find function `to_roman` in crate `roman`" in user
+    tester = _user(_ctx("tester", test_output_tail=compiler), budget=1200)
+    assert "error[E0425]" not in tester  # others see the end of the output

@@ -366,3 +366,35 @@ def test_file_edit_model_forbids_inconsistent_content() -> None:
     with pytest.raises(ValueError, match="must not have 'content'"):
         FileEdit(path="src/a.rs", action="delete", content="")
     assert AgentAnswer(plan="p").edits == []
+
+
+def test_the_implementor_cannot_end_the_kata() -> None:
+    text = '{"plan": "p", "edits": [], "done": true, "reason": "all done"}'
+    with pytest.raises(AnswerInvalid) as caught:
+        parse_answer(text, "implementor")
+    assert "the implementor cannot end the kata" in caught.value.message
+    assert parse_answer(text, "tester").done
+
+
+def test_the_implementors_done_false_copied_from_an_example_is_ignored() -> None:
+    answer = parse_answer('{"plan": "p", "edits": [], "done": false, "reason": null}', "refactorer")
+    assert not answer.done
+
+
+def test_an_edit_without_action_is_an_upsert() -> None:
+    answer = parse_answer('{"plan": "p", "edits": [{"path": "src/lib.rs", "content": "x"}]}')
+    assert answer.edits[0].action == "upsert"
+
+
+def test_an_invalid_answer_is_shown_the_roles_own_shape() -> None:
+    with pytest.raises(AnswerInvalid) as caught:
+        parse_answer('{"plan": 3}', "implementor")
+    assert '"commit": {"type": "feat"|"fix"' in caught.value.message
+    assert '"done"' not in caught.value.message
+
+
+def test_the_refactorers_commit_needs_no_type() -> None:
+    text = '{"plan": "p", "edits": [], "commit": {"scope": "add", "summary": "s", "rationale": []}}'
+    answer = parse_answer(text, "refactorer")
+    assert answer.commit is not None
+    assert answer.commit.type is None

@@ -70,7 +70,9 @@ def test_no_verify_commits_with_a_bad_message_or_a_red_tree_fail(make_repo: Make
     assert f"{bad_message[:10]} added a readme prefixed" in text
     assert f"{red[:10]} docs: more tests green" in text
     assert "test_subtracts_négatifs" in text
-    assert "in 2 of 4 commit(s)" in text
+    # docs: may not change tests (adding one, then deleting it): type-rules on both
+    assert f"{red[:10]} docs: more tests type-rules docs: commits may not change" in text
+    assert "in 3 of 4 commit(s)" in text
 
 
 def test_json_report_lists_each_violation(make_repo: MakeRepo) -> None:
@@ -110,7 +112,8 @@ def test_cached_green_verdicts_are_not_trusted(make_repo: MakeRepo) -> None:
     assert tree_verdict(repo, tree, settings).green  # the cache now lies
     result = audit(repo, "--json")
     assert result.exit_code == 1
-    assert [item["rule"] for item in json.loads(result.stdout)["violations"]] == ["green"]
+    rules = [item["rule"] for item in json.loads(result.stdout)["violations"]]
+    assert rules == ["type-rules", "green"]  # docs: may not add a test, and it is red
 
 
 def test_an_unknown_range_is_a_usage_error(make_repo: MakeRepo) -> None:
@@ -125,6 +128,26 @@ def test_a_repository_without_commits_has_nothing_to_audit(make_repo: MakeRepo) 
     result = audit(repo)
     assert result.exit_code == 0
     assert "0 commit(s) checked" in result.output
+
+
+def test_a_feature_whose_test_sits_beside_the_code_is_not_flagged(make_repo: MakeRepo) -> None:
+    pyproject = FILES["pyproject.toml"].replace(
+        'pythonpath = ["src"]', 'pythonpath = ["src"]\npython_files = ["test_*.py", "ops.py"]'
+    )
+    repo = make_repo({**FILES, "pyproject.toml": pyproject})
+    ops = (
+        "def sub(a: int, b: int) -> int:\n    return a - b\n\n\n"
+        "def test_sub() -> None:\n    assert sub(5, 3) == 2\n"
+    )
+    commit(repo, {"src/calc/ops.py": ops}, feat_message("subtract", 1, ["src/calc/ops.py"]))
+    result = audit(repo, "HEAD~1..HEAD")
+    assert result.exit_code == 0, result.output
+    # the same change without the test beside it is a feature without a test
+    commit(repo, {"src/calc/ops.py": ops.replace("a - b", "a - b + 0")}, feat_message(
+        "subtract again", 2, ["src/calc/ops.py"]))  # fmt: skip
+    flagged = audit(repo, "HEAD~1..HEAD")
+    assert flagged.exit_code == 1
+    assert "must add or change a test" in flagged.output
 
 
 # --- the summary view, kinds of red, the baseline and tree reuse -----------------------------

@@ -68,12 +68,40 @@ def test_a_broken_tdd_yaml_fails_naming_the_field(
     assert "tdd.yaml" in line.split("✘ fail", 1)[1]  # the detail names the file too
 
 
-def test_a_missing_kata_file_is_a_config_failure(make_repo: MakeRepo) -> None:
+def test_a_kata_file_named_in_tdd_yaml_and_missing_is_a_config_failure(
+    make_repo: MakeRepo,
+) -> None:
     files = {k: v for k, v in FILES.items() if k != "kata.md"}
+    files["tdd.yaml"] += "kata_description: kata.md\n"
     repo = installed_repo(make_repo, files)
     result, rows = doctor(repo)
     assert result.exit_code == 2
     assert "✘ fail" in row(rows, "kata")
+
+
+def test_a_project_without_kata_file_or_tdd_yaml_is_fine_and_never_told_to_init(
+    make_repo: MakeRepo,
+) -> None:
+    files = {k: v for k, v in FILES.items() if k not in ("kata.md", "tdd.yaml")}
+    repo = installed_repo(make_repo, files)
+    result, rows = doctor(repo)
+    assert result.exit_code == 0, result.output
+    assert "free text" in row(rows, "kata")
+    assert "tddhooks init" not in result.output
+    assert "python: detected from python (pyproject.toml)" in row(rows, "runner")
+    assert "ruff and pytest" in row(rows, "runner")
+
+
+def test_a_project_with_two_languages_is_asked_which(make_repo: MakeRepo) -> None:
+    files = {k: v for k, v in FILES.items() if k != "tdd.yaml"}
+    files["Cargo.toml"] = '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n'
+    repo = make_repo(files)
+    result, rows = doctor(repo)
+    assert result.exit_code != 0
+    line = row(rows, "tdd.yaml")
+    assert "✘ fail" in line
+    assert "several languages: rust (Cargo.toml); python" in line
+    assert "language: rust" in result.output
 
 
 def test_a_missing_tool_exits_3_with_the_fix(make_repo: MakeRepo) -> None:

@@ -87,7 +87,7 @@ def test_a_dirty_tree_stops_before_any_model_call_and_is_left_alone(
     result = run_cli("drive", "-C", str(kata_repo), *drive_args(fake_openai))
 
     assert result.exit_code == 1
-    assert "git stash -u" in result.output
+    assert "git stash push --keep-index --include-untracked" in result.output
     assert "git add" in result.output
     assert fake_openai.chat_requests == []
     assert (kata_repo / "src/lib.rs").read_text(encoding="utf-8") == "// my work in progress\n"

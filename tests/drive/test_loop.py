@@ -15,7 +15,15 @@ from tddhooks import output
 from tddhooks.agents.edits import AgentAnswer
 from tddhooks.commands.drive import parse_roles
 from tddhooks.drive.console import JsonDisplay, QuietDisplay, RichDisplay, make_display
-from tddhooks.drive.messages import bare, feature_message, first_sentence, intents_by_test_file
+from tddhooks.drive.kinds import StopReason
+from tddhooks.drive.messages import (
+    bare,
+    feature_message,
+    first_sentence,
+    intents_by_test_file,
+    usable_scope,
+    usable_summary,
+)
 from tddhooks.drive.outcome import DriveSummary
 from tddhooks.drive.redcheck import changed_behaviour, misplaced_red, same_test
 from tddhooks.errors import UsageError
@@ -298,5 +306,62 @@ def test_quiet_and_rich_views() -> None:
         ("error", 1),
     ],
 )
-def test_stop_reasons_map_to_exit_codes(reason: str, code: int) -> None:
+def test_stop_reasons_map_to_exit_codes(reason: StopReason, code: int) -> None:
     assert DriveSummary(work_dir="w", stop_reason=reason).exit_code == code
+
+
+def test_every_stop_reason_has_an_exit_code_and_nothing_else_does() -> None:
+    from tddhooks.drive.kinds import STOP_REASONS
+    from tddhooks.drive.outcome import STOP_EXIT
+
+    assert set(STOP_EXIT) == set(STOP_REASONS)
+
+
+@pytest.mark.parametrize(
+    ("scope", "usable"),
+    [("add", "add"), ("Roman", "roman"), ("src/lib.rs", None), ("lib", None), ("ONE_WORD", None),
+     ("two words", None), ("", None), (None, None), ("x" * 30, None),
+     ("game-of-life", "game-of-life")],
+)  # fmt: skip
+def test_a_scope_is_one_word_never_a_path(scope: str | None, usable: str | None) -> None:
+    assert usable_scope(scope) == usable
+
+
+@pytest.mark.parametrize(
+    ("summary", "role", "usable"),
+    [
+        ("Add a new failing test for two numbers", "implementor", None),
+        ("write a test for the empty string", "refactorer", None),
+        ("feat(src/lib.rs): sum two numbers.", "implementor", "sum two numbers"),
+        ("WHAT NOW WORKS", "implementor", None),
+        ("", "implementor", None),
+        ("sum two comma-separated numbers", "implementor", "sum two comma-separated numbers"),
+    ],
+)
+def test_a_summary_must_say_the_roles_own_work(summary: str, role: str, usable: str | None) -> None:
+    assert usable_summary(summary, role) == usable
+
+
+def test_unusable_scope_and_summary_are_derived(make_repo: MakeRepo) -> None:
+    repo = make_repo({"kata.md": "# K\n\n## Requirements\n\n1. Add.\n", "src/lib.rs": "// s\n"})
+    write_files(repo, {"src/lib.rs": "pub fn add() {}\n", "tests/t.rs": "#[test]\n"})
+    git(repo, "add", "-A")
+    reply = AgentAnswer.model_validate(
+        answer(
+            "Add a function.",
+            commit={"type": "feat", "scope": "src/lib.rs", "summary": "Add a new failing test"},
+        )
+    )
+
+    text = feature_message(
+        repo,
+        SETTINGS,
+        cycle=1,
+        answer=reply,
+        handoff_intent="Two numbers are added. The test calls add.",
+        test_names=["tests/t.rs::two"],
+        verification=["ok"],
+        fallback_scope="add",
+    )
+
+    assert parse_message(text).subject == "feat(add): Two numbers are added"

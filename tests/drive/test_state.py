@@ -46,7 +46,9 @@ PHASE_TABLE = [
     (facts(staged_test_paths=TESTS, staged_green=RED), 2, Phase.RED, "implementor", 3),
     (facts(staged_test_paths=TESTS, staged_green=None), 2, Phase.RED, "implementor", 3),
     (facts(staged_test_paths=TESTS, staged_green=GREEN), 2, Phase.OVERSHOOT, "tester", 3),
-    (facts(staged_other_paths=("src/lib.rs",)), 1, Phase.MIXED, "person", 2),
+    # code alone is a refactor of the current cycle (the prefill's Step: says the same)
+    (facts(staged_other_paths=("src/lib.rs",)), 1, Phase.MIXED, "person", 1),
+    (facts(staged_other_paths=("src/lib.rs",)), 0, Phase.MIXED, "person", 1),
     (facts(staged_test_paths=TESTS, staged_other_paths=("a.rs",)), 1, Phase.MIXED, "person", 2),
     (facts(head_type="feat"), 4, Phase.GREEN_FEATURE, "refactorer", 4),
     (facts(head_type="fix"), 4, Phase.GREEN_FEATURE, "refactorer", 4),
@@ -92,7 +94,8 @@ def test_dirty_reason_lists_a_few_paths_and_counts_the_rest() -> None:
     [
         ("feat: add numbers", "feat"),
         ("fix(parser)!: négatifs refusés", "fix"),
-        ("Feat(x): upper case type", "feat"),
+        ("Feat(x): upper case type", None),  # not a header to the hooks either
+        ("feat:add", None),
         ("refactor!: rename", "refactor"),
         ("Merge branch 'main'", None),
         ('Revert "feat: x"', None),

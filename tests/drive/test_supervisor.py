@@ -125,7 +125,7 @@ def test_stuck_implementor_escalates(
     stuck_times: int, action: str, role_with_hint: str | None, hint_text: str | None
 ) -> None:
     supervisor = _supervisor()
-    decision = Decision("", "")
+    decision = Decision("retry", "")
     for _ in range(stuck_times):
         decision = supervisor.record_implementor_stuck(["tests/big.rs::big_step"])
     assert decision.action == action

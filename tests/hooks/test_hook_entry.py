@@ -40,8 +40,20 @@ def test_commit_msg_accepts_and_rejects(make_repo: MakeRepo, entry: tuple[str, .
 
 def test_an_empty_message_is_left_for_git_to_abort(make_repo: MakeRepo) -> None:
     repo = _staged_repo(make_repo)
-    (repo / "msg").write_text("\n# only comments\n", encoding="utf-8")
-    assert run(repo, "tddhooks", "hook", "commit-msg", "msg").returncode == 0
+    git(repo, "config", "core.hooksPath", ".git/hooks")
+    hook = repo / ".git" / "hooks" / "commit-msg"
+    hook.write_text(
+        f'#!/bin/sh\nexec "{sys.executable}" -m tddhooks.commands.hook commit-msg "$1"\n'
+    )
+    hook.chmod(0o755)
+    editor = repo / ".git" / "editor.sh"
+    editor.write_text("#!/bin/sh\nprintf '\\n# only comments\\n' > \"$1\"\n", encoding="utf-8")
+    editor.chmod(0o755)
+    before = git(repo, "rev-parse", "HEAD").stdout
+    result = run(repo, "git", "commit", env={"GIT_EDITOR": str(editor)})
+    assert "Aborting commit due to empty commit message" in result.stderr
+    assert "[prefixed]" not in result.stdout + result.stderr  # the hook left it to git
+    assert git(repo, "rev-parse", "HEAD").stdout == before
 
 
 def test_a_custom_comment_character_is_honoured(make_repo: MakeRepo) -> None:

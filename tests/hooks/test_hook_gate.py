@@ -127,8 +127,11 @@ def test_a_partial_commit_is_judged_on_its_temporary_index(kata: Path) -> None:
 
 
 def test_a_hung_test_is_killed_at_the_timeout(kata: Path) -> None:
+    # the timeout is policy: it applies from the commit after the one that sets it
+    write(kata, {"tdd.yaml": "ci:\n  timeout_s: 8\n"})
+    git(kata, "add", "tdd.yaml")
+    git(kata, "commit", "-q", "--no-verify", "-m", "chore: a short test timeout")
     write(kata, {
-        "tdd.yaml": "ci:\n  timeout_s: 8\n",
         "tests/hang.rs": "#[test]\nfn hangs_forever() {\n    loop {\n"
         "        std::thread::sleep(std::time::Duration::from_millis(10));\n    }\n}\n",
     })  # fmt: skip

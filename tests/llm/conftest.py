@@ -32,7 +32,7 @@ def make_settings(fake_openai: FakeOpenAI) -> SettingsFactory:  # noqa: F811
             "temperature": 0.2,
             "max_tokens": 256,
             "timeout_s": 5.0,
-            "json_mode": False,
+            "response_format": "text",
             "max_retries": 2,
             "role": "tester",
         }
@@ -56,15 +56,7 @@ MESSAGES = [
 
 
 def make_client(
-    make_settings: SettingsFactory,
-    cache: AnswerCache | None = None,
-    sleeps: list[float] | None = None,
-    **overrides: Any,
+    make_settings: SettingsFactory, cache: AnswerCache | None = None, **overrides: Any
 ) -> ChatClient:
-    """A client for the fake server; sleeps collects the backoff delays instead of sleeping."""
-    sleep = sleeps.append if sleeps is not None else _no_sleep
-    return ChatClient(make_settings(**overrides), cache, sleep=sleep)
-
-
-def _no_sleep(_seconds: float) -> None:
-    return None
+    """A client for the fake server (the SDK's own retries and backoff)."""
+    return ChatClient(make_settings(**overrides), cache)

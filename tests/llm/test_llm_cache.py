@@ -27,6 +27,7 @@ BASE: dict[str, Any] = {
     "temperature": 0.2,
     "messages": MESSAGES,
     "response_format": {"type": "json_object"},
+    "max_tokens": 4096,
 }
 ANSWER = CachedAnswer('{"plan": "ünïcode"}', 120, 30, "stop")
 
@@ -42,12 +43,17 @@ def test_canonical_json_sorts_keys_and_is_compact() -> None:
 
 def test_the_key_format_is_a_contract() -> None:
     # change this value only on purpose: every cached answer becomes unreachable
-    expected = hashlib.sha256(canonical_json({"v": 1, **BASE}).encode("utf-8")).hexdigest()
+    expected = hashlib.sha256(canonical_json({"v": 2, **BASE}).encode("utf-8")).hexdigest()
     assert key() == expected
     pinned = AnswerCache.key_for(
-        "http://x/v1", "m", 0.2, [{"role": "user", "content": "héllo"}], {"type": "json_object"}
+        "http://x/v1",
+        "m",
+        0.2,
+        [{"role": "user", "content": "héllo"}],
+        {"type": "json_object"},
+        4096,
     )
-    assert pinned == "05ddbe398ae52d3043795bea171887f9c6e3776193c56adc6739ce266521f87b"
+    assert pinned == "eb2ebe20cc6ea86e4d305c43e300c659668a882876c090f831428b54f24f8c67"
 
 
 @pytest.mark.parametrize(
@@ -100,19 +106,30 @@ def test_the_counters_survive_the_process(answer_cache: AnswerCache) -> None:
     second.close()
 
 
-def test_mark_bad_sends_the_same_request_to_the_model_again(answer_cache: AnswerCache) -> None:
-    answer_cache.put(key(), ANSWER)
-    answer_cache.mark_bad(key())
-    assert answer_cache.get(key()) is None
-    # the same bad answer is not stored again (a deterministic model repeats itself) ...
-    assert not answer_cache.put(key(), ANSWER)
-    assert answer_cache.get(key()) is None
-    # ... but a different answer is
-    better = CachedAnswer('{"plan": "better"}', 120, 31, "stop")
-    assert answer_cache.put(key(), better)
-    assert answer_cache.get(key()) == better
-    assert answer_cache.stats().entries == 1  # the bad marker is not an entry
-    assert answer_cache.stats().marked_bad == 1
+def test_the_nth_identical_request_of_a_drive_has_its_own_slot(tmp_path: Path) -> None:
+    first_drive = AnswerCache(tmp_path)
+    slots = [first_drive.next_slot(key()) for _ in range(3)]
+    assert slots == [key(), f"{key()}#1", f"{key()}#2"]
+    assert first_drive.next_slot(key(temperature=0.9)) == key(temperature=0.9)
+    first_drive.close()
+    # a new drive (a new AnswerCache) counts from the start again
+    again = AnswerCache(tmp_path)
+    assert again.next_slot(key()) == key()
+    again.close()
+
+
+def test_every_answer_is_kept_a_rejected_one_too(answer_cache: AnswerCache) -> None:
+    bad = CachedAnswer("not json", 1, 1, "stop")
+    assert answer_cache.put(key(), bad)
+    assert answer_cache.put(f"{key()}#1", ANSWER)
+    assert answer_cache.get(key()) == bad
+    assert answer_cache.get(f"{key()}#1") == ANSWER
+    assert answer_cache.stats().entries == 2
+
+
+def test_max_tokens_is_part_of_the_key() -> None:
+    base = ("http://h/v1", "m", 0.2, [{"role": "user", "content": "x"}], None)
+    assert AnswerCache.key_for(*base, 256) != AnswerCache.key_for(*base, 512)
 
 
 def test_refresh_reads_nothing_but_writes(tmp_path: Path) -> None:

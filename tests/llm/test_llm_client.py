@@ -68,11 +68,11 @@ def test_usage_is_estimated_when_the_api_reports_none(
     assert result.prompt_tokens == expected_prompt
 
 
-def test_json_mode_sends_response_format(
+def test_json_object_form_sends_response_format(
     fake_openai: FakeOpenAI, make_settings: SettingsFactory
 ) -> None:
     fake_openai.enqueue('{"a": 1}')
-    make_client(make_settings, json_mode=True).complete(MESSAGES, role="tester")
+    make_client(make_settings, response_format="json_object").complete(MESSAGES, role="tester")
     assert (fake_openai.chat_requests[0].body or {})["response_format"] == {"type": "json_object"}
 
 
@@ -80,7 +80,7 @@ def test_a_server_that_rejects_response_format_is_asked_again_without_it(
     fake_openai: FakeOpenAI, make_settings: SettingsFactory
 ) -> None:
     fake_openai.enqueue(Fail(400, "response_format json_object is not supported"), '{"a": 1}', "b")
-    client = make_client(make_settings, json_mode=True)
+    client = make_client(make_settings, response_format="json_object")
     assert client.complete(MESSAGES, role="tester").content == '{"a": 1}'
     bodies = [request.body or {} for request in fake_openai.chat_requests]
     assert "response_format" in bodies[0]
@@ -127,10 +127,14 @@ def test_a_cached_answer_does_not_touch_the_server(
     fake_openai: FakeOpenAI, make_settings: SettingsFactory, answer_cache: AnswerCache
 ) -> None:
     fake_openai.enqueue(Reply('{"plan": "once"}', prompt_tokens=30, completion_tokens=4))
-    client = make_client(make_settings, answer_cache)
-    first = client.complete(MESSAGES, role="tester")
+    first = make_client(make_settings, answer_cache).complete(MESSAGES, role="tester")
     pieces: list[str] = []
-    second = client.complete(MESSAGES, role="tester", on_delta=pieces.append)
+    next_drive = AnswerCache(answer_cache.directory)
+    try:
+        client = make_client(make_settings, next_drive)
+        second = client.complete(MESSAGES, role="tester", on_delta=pieces.append)
+    finally:
+        next_drive.close()
     assert second.cached
     assert not first.cached
     assert second.content == first.content == "".join(pieces)
@@ -144,7 +148,11 @@ def test_the_cache_is_shared_across_clients_but_not_across_models(
 ) -> None:
     fake_openai.enqueue("a", "b")
     make_client(make_settings, answer_cache).complete(MESSAGES, role="tester")
-    assert make_client(make_settings, answer_cache).complete(MESSAGES, role="x").cached
+    next_drive = AnswerCache(answer_cache.directory)
+    try:
+        assert make_client(make_settings, next_drive).complete(MESSAGES, role="x").cached
+    finally:
+        next_drive.close()
     other = make_client(make_settings, answer_cache, model="fake-coder:7b")
     assert other.complete(MESSAGES, role="tester").content == "b"
 
@@ -155,17 +163,45 @@ def test_no_cache_always_asks(fake_openai: FakeOpenAI, make_settings: SettingsFa
     assert [client.complete(MESSAGES, role="t").content for _ in range(2)] == ["a", "b"]
 
 
-def test_mark_bad_makes_the_retry_ask_the_model(
+def test_a_repeated_request_asks_the_model_and_a_replay_gets_the_same_answers(
     fake_openai: FakeOpenAI, make_settings: SettingsFactory, answer_cache: AnswerCache
 ) -> None:
     fake_openai.enqueue("not json at all", '{"plan": "fixed"}')
     client = make_client(make_settings, answer_cache)
-    bad = client.complete(MESSAGES, role="tester")
-    client.mark_bad(bad.cache_key)
+    # the first answer was rejected; the same request again is its 2nd occurrence: the model
+    first = client.complete(MESSAGES, role="tester")
     retry = client.complete(MESSAGES, role="tester")
-    assert retry.content == '{"plan": "fixed"}'
+    assert (first.content, retry.content) == ("not json at all", '{"plan": "fixed"}')
     assert not retry.cached
-    assert client.complete(MESSAGES, role="tester").cached  # the good answer is kept
+    assert retry.cache_key == f"{first.cache_key}#1"
+    fake_openai.stop()
+    replay_cache = AnswerCache(answer_cache.directory)  # the next drive, offline
+    try:
+        replay = make_client(make_settings, replay_cache)
+        again = [replay.complete(MESSAGES, role="tester") for _ in range(2)]
+    finally:
+        replay_cache.close()
+    assert [a.content for a in again] == ["not json at all", '{"plan": "fixed"}']
+    assert all(a.cached for a in again)
+
+
+def test_refresh_cache_asks_again_and_stores_the_new_answer(
+    fake_openai: FakeOpenAI, make_settings: SettingsFactory, answer_cache: AnswerCache
+) -> None:
+    fake_openai.enqueue("old", "new")
+    make_client(make_settings, answer_cache).complete(MESSAGES, role="tester")
+    refresh = AnswerCache(answer_cache.directory, read=False)
+    try:
+        assert (
+            make_client(make_settings, refresh).complete(MESSAGES, role="tester").content == "new"
+        )
+    finally:
+        refresh.close()
+    later = AnswerCache(answer_cache.directory)
+    try:
+        assert make_client(make_settings, later).complete(MESSAGES, role="tester").content == "new"
+    finally:
+        later.close()
 
 
 def test_import_of_the_llm_package_stays_cheap() -> None:

@@ -1,8 +1,11 @@
-"""ChatClient failures: retries with backoff, and one clear error per kind of failure."""
+"""ChatClient failures: the openai SDK's retries with backoff (Retry-After in seconds, as an HTTP
+date, retry-after-ms), and one clear error per kind of failure."""
 
 from __future__ import annotations
 
+import itertools
 import time
+from email.utils import formatdate
 
 import pytest
 from support.fake_openai import (
@@ -23,28 +26,63 @@ from tddhooks.llm.client import TruncatedAnswer, UnusableAnswer
 from .conftest import MESSAGES, SECRET, SettingsFactory, make_client
 
 
+def _gaps(server: FakeOpenAI) -> list[float]:
+    times = [request.at for request in server.chat_requests]
+    return [later - earlier for earlier, later in itertools.pairwise(times)]
+
+
+QUICK = 1.0  # retry-after-ms that keeps a test fast
+
+
 @pytest.mark.parametrize(
     "failure",
-    [Fail(429, "slow down"), Fail(500, "boom"), Fail(503, "overloaded"), Drop()],
+    [
+        Fail(429, "slow down", retry_after_ms=QUICK),
+        Fail(500, "boom", retry_after_ms=QUICK),
+        Fail(503, "overloaded", retry_after_ms=QUICK),
+        Fail(408, "request timeout", retry_after_ms=QUICK),
+    ],
 )
-def test_transient_failures_are_retried_with_backoff(
-    fake_openai: FakeOpenAI, make_settings: SettingsFactory, failure: Fail | Drop
+def test_transient_failures_are_retried_by_the_sdk(
+    fake_openai: FakeOpenAI, make_settings: SettingsFactory, failure: Fail
 ) -> None:
     fake_openai.enqueue(failure, failure, "finally")
-    sleeps: list[float] = []
-    result = make_client(make_settings, sleeps=sleeps).complete(MESSAGES, role="tester")
+    result = make_client(make_settings).complete(MESSAGES, role="tester")
     assert result.content == "finally"
-    assert sleeps == [0.5, 1.0]
     assert len(fake_openai.chat_requests) == 3
+    assert all(gap < 0.3 for gap in _gaps(fake_openai))  # 1 ms asked, not the 0.5 s default
 
 
-def test_retry_after_is_respected_but_capped(
+def test_a_dropped_connection_is_retried_with_exponential_backoff(
     fake_openai: FakeOpenAI, make_settings: SettingsFactory
 ) -> None:
-    fake_openai.enqueue(Fail(429, "wait", retry_after=3), Fail(429, "wait", retry_after=600), "ok")
-    sleeps: list[float] = []
-    make_client(make_settings, sleeps=sleeps).complete(MESSAGES, role="tester")
-    assert sleeps == [3.0, 8.0]
+    fake_openai.enqueue(Drop(), Drop(), "finally")
+    assert make_client(make_settings).complete(MESSAGES, role="tester").content == "finally"
+    first, second = _gaps(fake_openai)
+    # the SDK waits 0.5 s, then 1 s, each shortened by up to a quarter (jitter)
+    assert 0.37 <= first < 0.9
+    assert 0.74 <= second < 1.6
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        Fail(429, "wait", retry_after=1.5),
+        Fail(429, "wait", retry_after_ms=1500),
+        Fail(503, "wait", retry_after="HTTP-DATE"),
+    ],
+    ids=["seconds", "milliseconds", "http-date"],
+)
+def test_retry_after_is_honoured(
+    fake_openai: FakeOpenAI, make_settings: SettingsFactory, failure: Fail
+) -> None:
+    if failure.retry_after == "HTTP-DATE":
+        failure = Fail(503, "wait", retry_after=formatdate(time.time() + 3, usegmt=True))
+    fake_openai.enqueue(failure, "ok")
+    assert make_client(make_settings, max_retries=1).complete(MESSAGES, role="t").content == "ok"
+    (gap,) = _gaps(fake_openai)
+    assert gap >= 1.0  # the default first backoff would be at most 0.5 s
+    assert gap < 4.5
 
 
 @pytest.mark.parametrize(
@@ -64,13 +102,14 @@ def test_retry_after_is_respected_but_capped(
 def test_retries_give_up_with_a_clear_error(
     fake_openai: FakeOpenAI, make_settings: SettingsFactory, failure: Fail | Drop, message: str
 ) -> None:
+    if isinstance(failure, Fail):
+        failure = Fail(failure.status, failure.message, retry_after_ms=QUICK)
     fake_openai.enqueue(failure, failure, failure, "never served")
-    sleeps: list[float] = []
     with pytest.raises(LLMError) as caught:
-        make_client(make_settings, sleeps=sleeps).complete(MESSAGES, role="tester")
+        make_client(make_settings).complete(MESSAGES, role="tester")
     assert message in caught.value.message
     assert "after 3 attempts" in caught.value.message
-    assert len(sleeps) == 2
+    assert len(fake_openai.chat_requests) == 3
     assert fake_openai.pending == 1
 
 
@@ -126,7 +165,7 @@ def test_no_choices_is_an_unusable_answer(
         make_client(make_settings).complete(MESSAGES, role="tester")
 
 
-def test_an_empty_answer_is_unusable_and_not_cached(
+def test_an_empty_answer_is_unusable_and_the_repeat_asks_the_model(
     fake_openai: FakeOpenAI, make_settings: SettingsFactory, answer_cache: AnswerCache
 ) -> None:
     fake_openai.enqueue(Reply("  \n", prompt_tokens=5, completion_tokens=1), "now")
@@ -150,7 +189,7 @@ def test_a_cut_off_answer_names_the_setting_to_raise(
     assert "roles.implementor.max_tokens" in (caught.value.fix or "")
     assert caught.value.result is not None
     assert caught.value.result.completion_tokens == 7
-    # a cut-off answer is never cached: the next identical request asks the model
+    # the next identical request of the drive is a new occurrence: it asks the model
     assert client.complete(MESSAGES, role="implementor").content == '{"plan": "whole"}'
 
 
@@ -171,9 +210,24 @@ def test_a_slow_server_times_out_with_the_setting_to_raise(
 
 def test_an_unreachable_host(make_settings: SettingsFactory) -> None:
     url = f"http://127.0.0.1:{unused_port()}/v1"
-    sleeps: list[float] = []
     with pytest.raises(LLMError) as caught:
-        make_client(make_settings, sleeps=sleeps, base_url=url).complete(MESSAGES, role="tester")
-    assert f"cannot reach {url} after 3 attempts" in caught.value.message
+        make_client(make_settings, base_url=url, max_retries=1).complete(MESSAGES, role="tester")
+    assert f"cannot reach {url} after 2 attempts" in caught.value.message
     assert "refused" in caught.value.message.lower()
-    assert sleeps == [0.5, 1.0]
+
+
+def test_a_cut_off_answer_is_kept_and_cut_off_again_in_a_replay(
+    fake_openai: FakeOpenAI, make_settings: SettingsFactory, answer_cache: AnswerCache
+) -> None:
+    fake_openai.enqueue(Reply('{"plan": "half', finish_reason="length"))
+    with pytest.raises(TruncatedAnswer):
+        make_client(make_settings, answer_cache).complete(MESSAGES, role="tester")
+    fake_openai.stop()
+    replay = AnswerCache(answer_cache.directory)
+    try:
+        with pytest.raises(TruncatedAnswer) as caught:
+            make_client(make_settings, replay).complete(MESSAGES, role="tester")
+    finally:
+        replay.close()
+    assert caught.value.result is not None
+    assert caught.value.result.cached

@@ -40,7 +40,8 @@ def test_custom_has_no_endpoint_and_replay_needs_no_key() -> None:
 def test_json_mode_capability_is_per_preset() -> None:
     assert get_preset("openai").json_mode
     assert get_preset("ollama").json_mode
-    assert not get_preset("lmstudio").json_mode  # it accepts only the json_schema form
+    assert get_preset("lmstudio").json_mode  # it accepts only the json_schema form
+    assert not get_preset("perplexity").json_mode
     assert not get_preset("replay").json_mode
 
 

@@ -156,13 +156,12 @@ def test_replay_without_usage_estimates_it(tmp_path: Path) -> None:
     assert result.completion_tokens == 2
 
 
-def test_a_replay_client_ignores_the_cache_and_mark_bad(tmp_path: Path) -> None:
+def test_a_replay_client_ignores_the_cache(tmp_path: Path) -> None:
     from tddhooks.llm.cache import AnswerCache
 
     path = tmp_path / "s.jsonl"
     path.write_text(line("tester", "a") + "\n" + line("tester", "b"), encoding="utf-8")
     client = ChatClient(ModelSettings("replay", str(path), "replay:"), AnswerCache(tmp_path / "c"))
-    first = client.complete(TESTER, role="tester")
-    client.mark_bad(first.cache_key)  # a no-op: the replay decides
+    assert client.complete(TESTER, role="tester").content == "a"
     assert client.complete(TESTER, role="tester").content == "b"
     assert client.cache is None

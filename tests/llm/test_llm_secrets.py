@@ -57,14 +57,17 @@ def test_the_key_never_leaves_the_authorization_header(
         Fail(401, echoed),
         Fail(404, echoed),
         Fail(400, echoed),
-        Fail(500, echoed),
-        Fail(500, echoed),
+        Fail(500, echoed, retry_after_ms=1),
+        Fail(500, echoed, retry_after_ms=1),
         Garbage(f"<html>{SECRET}</html>"),
     )
+    fake_openai.responder = lambda _body: Fail(500, echoed, retry_after_ms=1)  # quick retries
     with Recorder(tmp_path / "recording.jsonl") as recorder:
-        client = ChatClient(direct, AnswerCache(), recorder=recorder, sleep=lambda _s: None)
+        client = ChatClient(direct, AnswerCache(), recorder=recorder)
         client.complete(MESSAGES, role="tester")
-        assert client.complete(MESSAGES, role="tester").cached
+        # the next drive (its own AnswerCache) finds the answer cached
+        again = ChatClient(direct, AnswerCache())
+        assert again.complete(MESSAGES, role="tester").cached
         for turn in range(5):
             with pytest.raises(TddhooksError) as caught:
                 client.complete([*MESSAGES, {"role": "user", "content": f"turn {turn}"}],

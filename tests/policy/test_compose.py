@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,9 @@ from tddhooks.policy.compose import (
     example_header,
     infer_role,
     kata_goal,
+    kata_goal_for_step,
     prefill_template,
+    refresh_message,
     suggest_type,
 )
 from tddhooks.policy.message import parse_message
@@ -235,12 +238,15 @@ def test_prefill_without_handoff_uses_role_rationale_and_placeholders() -> None:
     assert "# suggested: refactor(<scope>): <the structural improvement>" in template
 
 
-def test_prefill_with_unknown_goal_asks_for_it() -> None:
-    message = parse_message("feat: x" + prefill(goal=""))
+def test_prefill_with_unknown_goal_asks_for_it_only_where_a_kata_exists() -> None:
+    template = prefill(goal="")
+    assert "Kata goal" not in template  # never an empty bullet its own hook rejects
+    message = parse_message("feat: x" + template)
     violations = check_message(message, FEATURE, SETTINGS)
     assert [v.message for v in violations] == [
-        "Kata goal must be one sentence from the kata, got ''"
+        "the Context section has no 'Kata goal:' bullet (one sentence from the kata)"
     ]
+    assert check_message(message, replace(FEATURE, has_kata=False), SETTINGS) == []
 
 
 def test_prefill_other_comment_char() -> None:
@@ -368,3 +374,53 @@ def test_example_header(subject: str, expected: str) -> None:
 def test_prefill_cleans_bullets_like_compose() -> None:
     template = prefill(diff_summary=["- src/lib.rs: x", " ", "tests/a.rs:\nadded"])
     assert "Diff summary:\n- src/lib.rs: x\n- tests/a.rs: added\n\n" in template
+
+
+KATA = """# String Calculator
+
+## Requirements
+
+1. An empty string returns 0.
+2. One number returns that number. More text here.
+3. Two numbers, comma delimited, return their sum.
+"""
+
+
+@pytest.mark.parametrize(
+    ("step", "goal"),
+    [
+        (1, "An empty string returns 0."),
+        (2, "One number returns that number."),
+        (3, "Two numbers, comma delimited, return their sum."),
+        (9, "Two numbers, comma delimited, return their sum."),
+    ],
+)
+def test_the_goal_quotes_the_requirement_of_the_cycle(step: int, goal: str) -> None:
+    assert kata_goal_for_step(KATA, step) == goal
+
+
+def test_the_goal_without_a_requirements_list_is_the_kata_goal() -> None:
+    assert kata_goal_for_step("# Kata\n\nAdd numbers. Then more.\n", 4) == "Add numbers."
+
+
+def test_refresh_message_rewrites_context_and_keeps_what_the_person_wrote() -> None:
+    kept = (
+        "feat(add): sum two\n\nBody line.\n\nContext:\n- Role: Tester\n- Step: 7\n"
+        "- Kata goal: old\n- Pairing: yes\n\nRationale:\n- mine\n\nDiff summary:\n"
+        "- src/lib.rs: my words\n- gone.rs: removed\n\nVerification:\n- old line\n"
+        "# a comment line\n"
+    )
+    text = refresh_message(
+        kept,
+        role="Implementor",
+        step=2,
+        goal="One number returns that number.",
+        verification=["cargo test: 3 passed"],
+        diff_summary=["src/lib.rs: changed", "tests/t.rs: added"],
+    )
+    assert text == (
+        "feat(add): sum two\n\nBody line.\n\nContext:\n- Role: Implementor\n- Step: 2\n"
+        "- Kata goal: One number returns that number.\n- Pairing: yes\n\nRationale:\n- mine\n\n"
+        "Diff summary:\n- src/lib.rs: my words\n- tests/t.rs: added\n\n"
+        "Verification:\n- cargo test: 3 passed\n"
+    )

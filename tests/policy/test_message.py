@@ -130,9 +130,11 @@ def test_full_message_sections_and_fields() -> None:
         ("feat: x\r\n\r\nbody\r\n", "feat: x", "body"),
         ("feat: x   \n\nbody\t \n", "feat: x", "body"),
         ("feat: x\n\nbody\n" + SCISSORS + "\ndiff --git a/x b/x\n+junk\n", "feat: x", "body"),
+        # git's scissors line may end in whitespace, CR included
         ("feat: x\n\nbody\n" + SCISSORS + "\r\n+junk\r\n", "feat: x", "body"),
         ("feat: x\n\none\n\n\n\ntwo\n", "feat: x", "one\n\ntwo"),
-        ("feat: x\nno blank line before body\n", "feat: x", "no blank line before body"),
+        # git's subject is the whole first paragraph
+        ("feat: x\nno blank line before body\n", "feat: x no blank line before body", ""),
         ("feat: ünïcödé ✓\n\nça marche\n", "feat: ünïcödé ✓", "ça marche"),
         ("", "", ""),
         ("# nothing but comments\n#\n", "", ""),

@@ -38,7 +38,9 @@ def test_materialize_writes_exactly_the_tree(make_repo: MakeRepo) -> None:
     dest = default_snapshot_dir(repo)
     assert materialize(repo, _tree(repo), dest) == dest.resolve()
     assert _files_in(dest) == FILES
-    assert dest.is_relative_to(repo / ".git" / "tddhooks")
+    assert not dest.is_relative_to(repo)
+    assert dest.is_relative_to(Path(os.environ["XDG_CACHE_HOME"]) / "tddhooks" / "snapshots")
+    assert dest.parent.stat().st_mode & 0o777 == 0o700
 
 
 def test_only_changed_files_are_rewritten_and_gone_files_removed(make_repo: MakeRepo) -> None:

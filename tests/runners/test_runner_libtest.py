@@ -180,3 +180,9 @@ def test_doctest_compile_failure_is_a_failing_doctest_not_a_crate_compile_error(
     assert report.failing_tests == ["src/lib.rs - add (line 3)"]
     assert report.error_lines[0] == "src/lib.rs - add (line 3): failed"
     assert "error[E0425]: cannot find function `nope` in this scope" in report.error_lines[1]
+
+
+@BOTH_LAYOUTS
+def test_ignored_tests_are_named(layout: str) -> None:
+    report = parse(f"rust_green{layout}", 0)
+    assert report.ignored_tests == ["tests/ignored.rs::later"]

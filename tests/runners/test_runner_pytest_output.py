@@ -126,3 +126,25 @@ def test_counts_fall_back_to_summary_lines_when_the_final_line_is_missing() -> N
     report = PythonRunner().parse_test_output(output, 1)
     assert (report.passed, report.failed) == (1, 1)
     assert report.error_lines == ["tests/test_a.py::test_bad: failed: assert 1 == 2"]
+
+
+def test_verbose_run_names_skipped_and_xfailed_tests_however_spelled() -> None:
+    # from pytest import mark / @mark.skip, @pt.mark.xfail, pytest.skip() inside, a skipped param
+    report = parse("verbose_skips", 0)
+    assert report.green
+    assert report.ignored_tests == [
+        "tests/test_a.py::test_marked",
+        "tests/test_a.py::test_xf",
+        "tests/test_a.py::test_inside",
+        "tests/test_a.py::TestK::test_p[2]",
+    ]
+    assert report.passing_tests == [
+        "tests/test_a.py::test_runs",
+        "tests/test_a.py::TestK::test_p[1]",
+    ]
+
+
+def test_a_quiet_run_still_names_its_xfails() -> None:
+    report = parse("green", 0)
+    assert all("::" in name for name in report.ignored_tests)
+    assert len(report.ignored_tests) <= report.ignored

@@ -40,7 +40,6 @@ def test_unknown_language_names_the_choices() -> None:
         ({"Cargo.toml": ""}, "rust"),
         ({"pyproject.toml": ""}, "python"),
         ({"setup.py": ""}, "python"),
-        ({"Cargo.toml": "", "pyproject.toml": ""}, "rust"),
         ({"README.md": "# kätä"}, None),
     ],
 )

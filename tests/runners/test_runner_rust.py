@@ -59,7 +59,7 @@ NAME_CASES = [
             "src/lib.rs": "#[cfg(test)]\nmod tests {\n    #[test]\n    fn unit() {}\n}\n",
             "README.md": "#[test]\nfn not_rust() {}\n",
         },
-        {"src/lib.rs::unit"},
+        {"src/lib.rs::tests::unit"},
         id="unit-tests-in-src-and-non-rust-files",
     ),
     pytest.param({"tests/a.rs": "fn helper() {}\n#[bench]\nfn b() {}\n"}, set(), id="no-tests"),

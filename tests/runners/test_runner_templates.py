@@ -47,7 +47,11 @@ def test_kata_has_title_goal_requirements_notes_and_done_when(kata: str) -> None
     assert not goal.startswith("#")
     assert goal.rstrip().endswith(".")
     headings = [line for line in lines if line.startswith("## ")]
-    assert headings == ["## Requirements", "## Notes", "## Done when"]
+    assert headings == ["## Interface", "## Requirements", "## Notes", "## Done when"]
+    # the interface the hidden acceptance suites call (docs/bench.md), for both languages
+    interface = text.split("## Interface", 1)[1].split("## Requirements", 1)[0]
+    assert "- Rust: `pub fn " in interface
+    assert "- Python: `def " in interface
     requirements = text.split("## Requirements", 1)[1].split("## Notes", 1)[0]
     steps = re.findall(r"^(\d+)\. ", requirements, flags=re.MULTILINE)
     assert steps == [str(number) for number in range(1, len(steps) + 1)]

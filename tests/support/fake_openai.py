@@ -2,7 +2,8 @@
 
 Speaks POST /v1/chat/completions (plain JSON, or SSE with `stream: true`) and GET /v1/models.
 Each test queues answers (`server.enqueue(...)`) or installs a `responder` callable for whole
-scripted sessions, then asserts on `server.requests` (path, headers, JSON body).
+scripted sessions, then asserts on `server.requests` (path, headers, JSON body). `refuse` makes it
+reject response_format forms the way real servers do (`llama_cpp_python()`: json_schema -> 500).
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ class Fail:
 
     status: int
     message: str = "injected failure"
-    retry_after: float | None = None
+    retry_after: float | str | None = None  # seconds, or an HTTP date
+    retry_after_ms: float | None = None
 
 
 @dataclass(frozen=True)
@@ -79,9 +81,28 @@ class RecordedRequest:
     path: str
     headers: dict[str, str]
     body: dict[str, Any] | None
+    at: float = 0.0  # time.monotonic() when it arrived
 
 
 _ERROR_TYPES = {429: "rate_limit_exceeded", 500: "server_error", 503: "server_error"}
+# what llama-cpp-python's server (measured) answers to response_format={"type": "json_schema"}
+LLAMA_CPP_PYTHON_REFUSAL = Fail(
+    500,
+    "1 validation error for CreateChatCompletionRequest\nresponse_format.type\n"
+    "  Input should be 'text' or 'json_object' [type=literal_error, input_value='json_schema', "
+    "input_type=str]",
+)
+
+
+def response_form(body: dict[str, Any]) -> str:
+    """Which structured-output form a request body asks for: json_schema, json_object_schema,
+    json_object or text."""
+    fmt = body.get("response_format")
+    if not isinstance(fmt, dict):
+        return "text"
+    if fmt.get("type") == "json_object":
+        return "json_object_schema" if "schema" in fmt else "json_object"
+    return str(fmt.get("type"))
 
 
 class FakeOpenAI:
@@ -93,6 +114,7 @@ class FakeOpenAI:
         self.responder: Responder | None = None
         self.requests: list[RecordedRequest] = []
         self.chunk_size = 5
+        self.refuse: dict[str, Fail] = {}  # response form -> the error it gets (no answer used)
         self._answers: deque[Answer] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -118,6 +140,11 @@ class FakeOpenAI:
         self._stopping.set()
         self._server.shutdown()
         self._server.server_close()
+
+    def llama_cpp_python(self) -> FakeOpenAI:
+        """Behave like llama-cpp-python's server: json_schema is refused with its HTTP 500."""
+        self.refuse["json_schema"] = LLAMA_CPP_PYTHON_REFUSAL
+        return self
 
     def enqueue(self, *answers: Answer) -> None:
         """Answers served in order to the next chat completion requests."""
@@ -215,7 +242,9 @@ def _make_handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
         def _record(self, body: dict[str, Any] | None) -> None:
             headers = {name.lower(): value for name, value in self.headers.items()}
             with fake._lock:
-                fake.requests.append(RecordedRequest(self.command, self.path, headers, body))
+                fake.requests.append(
+                    RecordedRequest(self.command, self.path, headers, body, time.monotonic())
+                )
 
         def do_GET(self) -> None:
             self._record(None)
@@ -234,6 +263,10 @@ def _make_handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             self._record(body)
             if not self.path.rstrip("/").endswith("/chat/completions"):
                 self._send_error(Fail(404, f"unknown path {self.path}"))
+                return
+            refusal = fake.refuse.get(response_form(body))
+            if refusal is not None:
+                self._send_error(refusal)
                 return
             # the client may have given up (timeout tests): nothing left to do then
             with contextlib.suppress(BrokenPipeError, ConnectionResetError):
@@ -275,8 +308,11 @@ def _make_handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
         def _send_error(self, failure: Fail) -> None:
             kind = _ERROR_TYPES.get(failure.status, "invalid_request_error")
             error = {"message": failure.message, "type": kind, "param": None, "code": None}
-            wait = failure.retry_after
-            headers = {"Retry-After": f"{wait:g}"} if wait is not None else {}
+            wait, headers = failure.retry_after, {}
+            if wait is not None:
+                headers["Retry-After"] = wait if isinstance(wait, str) else f"{wait:g}"
+            if failure.retry_after_ms is not None:
+                headers["retry-after-ms"] = f"{failure.retry_after_ms:g}"
             self._send_json(failure.status, {"error": error}, headers)
 
     return Handler

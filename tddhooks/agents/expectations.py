@@ -1,0 +1,158 @@
+"""What the staged test expects of the code, read from the test itself: the items it imports, the
+calls it makes, the values it compares them with, and a signature that would fit (types guessed
+from the literals). Small models fail less on the format than on guessing the API; this section
+of the implementor's prompt spares them the guess (docs/agents.md)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+MAX_LINES = 8
+_RUST_USE = re.compile(r"^\s*use\s+(\w+)::(\{[^}]*\}|\w+)\s*;", re.MULTILINE)
+_PY_IMPORT = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+\(?([\w \t,]+)", re.MULTILINE)
+_ASSERT_EQ = re.compile(r"assert_eq!\s*\(")
+_INT = re.compile(r"-?\d[\d_]*(?:[iu](?:8|16|32|64|128|size))?")
+_FLOAT = re.compile(r"-?\d[\d_]*\.\d+")
+
+
+def _balanced(text: str, start: int) -> int:
+    """The index just past the parenthesis that closes the one before `start`."""
+    depth, index, quote = 1, start, ""
+    while index < len(text) and depth:
+        char = text[index]
+        quote = _quote(quote, char, text[index - 1] if index else "")
+        if not quote and char in "([{":
+            depth += 1
+        elif not quote and char in ")]}":
+            depth -= 1
+        index += 1
+    return index
+
+
+def _quote(quote: str, char: str, before: str) -> str:
+    """The quote character a string literal is open with after `char` ("" outside one)."""
+    if quote:
+        return "" if char == quote and before != "\\" else quote
+    return char if char in "\"'" else ""
+
+
+def _split_args(text: str) -> list[str]:
+    """Top-level comma-separated parts of an argument list."""
+    parts, depth, quote, current = [], 0, "", ""
+    for index, char in enumerate(text):
+        quote = _quote(quote, char, text[index - 1] if index else "")
+        if not quote and char in "([{":
+            depth += 1
+        elif not quote and char in ")]}":
+            depth -= 1
+        if char == "," and depth == 0 and not quote:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += char
+    return [part for part in [*parts, current.strip()] if part]
+
+
+def rust_type(literal: str) -> str:
+    """A Rust type that fits a literal; `_` when it cannot tell."""
+    text = literal.strip()
+    if text.startswith('"'):
+        return "&str"
+    if text.startswith("'"):
+        return "char"
+    if text in ("true", "false"):
+        return "bool"
+    if _FLOAT.fullmatch(text):
+        return "f64"
+    if _INT.fullmatch(text):
+        suffix = re.search(r"[iu](?:8|16|32|64|128|size)$", text)
+        return suffix.group(0) if suffix else "i32"
+    for wrapper, shape in (("Some(", "Option<{}>"), ("Ok(", "Result<{}, _>"), ("vec![", "Vec<{}>")):
+        if text.startswith(wrapper) and text.endswith((")", "]")):
+            inner = _split_args(text[len(wrapper) : -1])
+            return shape.format(rust_type(inner[0]) if inner else "_")
+    if text == "None":
+        return "Option<_>"
+    if text.startswith("&[") and text.endswith("]"):
+        inner = _split_args(text[2:-1])
+        return f"&[{rust_type(inner[0]) if inner else '_'}]"
+    return "_"
+
+
+def python_type(literal: str) -> str:
+    text = literal.strip()
+    if text[:1] in ("'", '"'):
+        return "str"
+    if text in ("True", "False"):
+        return "bool"
+    if _FLOAT.fullmatch(text):
+        return "float"
+    if _INT.fullmatch(text):
+        return "int"
+    if text.startswith("["):
+        return "list"
+    return "object"
+
+
+def _imported(text: str, language: str, package: str | None) -> list[str]:
+    names: list[str] = []
+    if language == "rust":
+        for crate, items in _RUST_USE.findall(text):
+            if package is None or crate == package:
+                names += [item.strip() for item in items.strip("{}").split(",") if item.strip()]
+    elif language == "python":
+        for _module, items in _PY_IMPORT.findall(text):
+            names += [item.strip() for item in items.split(",") if item.strip()]
+    return [name for name in dict.fromkeys(names) if name.isidentifier()]
+
+
+def _expected_value(text: str, call_start: int, call_end: int) -> str | None:
+    """The other side of `assert_eq!(call, value)` or `assert call == value`."""
+    for match in _ASSERT_EQ.finditer(text):
+        end = _balanced(text, match.end())
+        if match.end() <= call_start and call_end <= end:
+            parts = _split_args(text[match.end() : end - 1])
+            if len(parts) >= 2 and text[match.end() : end - 1].strip().startswith(parts[0]):
+                call = text[call_start:call_end]
+                return parts[1] if parts[0] == call else parts[0] if parts[1] == call else None
+    tail = text[call_end:].split("\n", 1)[0]
+    equals = re.match(r"\s*==\s*(.+?)\s*$", tail)
+    return equals.group(1) if equals else None
+
+
+def expectations(
+    test_texts: Mapping[str, str], language: str, package: str | None = None
+) -> list[str]:
+    """Lines for the prompt: each imported function's calls, expected values and a signature."""
+    lines: list[str] = []
+    for text in test_texts.values():
+        for name in _imported(text, language, package):
+            if name[:1].isupper():
+                lines.append(
+                    f"The test uses the type `{name}`: make it `pub` with the items it calls."
+                )
+                continue
+            signature = None
+            for match in re.finditer(rf"(?<![\w.:]){re.escape(name)}\s*\(", text):
+                end = _balanced(text, match.end())
+                call = text[match.start() : end]
+                expected = _expected_value(text, match.start(), end)
+                shown = f"`{call}`" + (f" and expects `{expected}`" if expected else "")
+                lines.append(f"The test calls {shown}.")
+                if signature is None:
+                    args = _split_args(text[match.end() : end - 1])
+                    signature = _signature(name, args, expected, language)
+            if signature:
+                lines.append(f"A signature that fits (types guessed from the test): `{signature}`")
+    return list(dict.fromkeys(lines))[:MAX_LINES]
+
+
+def _signature(name: str, args: list[str], expected: str | None, language: str) -> str:
+    if language == "python":
+        params = ", ".join(f"arg{i}: {python_type(a)}" for i, a in enumerate(args))
+        result = f" -> {python_type(expected)}" if expected else ""
+        return f"def {name}({params}){result}: ..."
+    params = ", ".join(f"arg{i}: {rust_type(a)}" for i, a in enumerate(args))
+    result = f" -> {rust_type(expected)}" if expected else ""
+    return f"pub fn {name}({params}){result}"

@@ -1,0 +1,1 @@
+"""`tddhooks bench`: drives on katas, scored per model (docs/bench.md)."""

@@ -1,0 +1,76 @@
+"""Scoring a driven kata with its hidden acceptance tests: copied in after the drive (never
+committed), run once, counted. A suite that does not compile scores 0 of its tests."""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from tddhooks.bench.katas import CRATE, PACKAGE, AcceptanceFile
+
+ACCEPTANCE_TIMEOUT_S = 600.0
+_RUST_TEST = re.compile(r"^\s*#\[test\]", re.MULTILINE)
+_PY_TEST = re.compile(r"^def test_\w+\(", re.MULTILINE)
+_CARGO_RESULT = re.compile(r"test result: \w+\. (\d+) passed; (\d+) failed")
+_PYTEST_PASSED = re.compile(r"(\d+) passed")
+
+
+@dataclass(frozen=True)
+class AcceptanceScore:
+    passed: int
+    total: int
+    output_tail: str = ""
+
+
+def count_tests(file: AcceptanceFile, language: str) -> int:
+    pattern = _RUST_TEST if language == "rust" else _PY_TEST
+    return len(pattern.findall(file.text))
+
+
+def project_name(root: Path, language: str) -> str:
+    """The crate (Rust) or package (Python) the tests import."""
+    if language == "rust":
+        from tddhooks.agents.context import crate_name
+
+        return crate_name((root / "Cargo.toml").read_text(encoding="utf-8")) or "kata"
+    packages = sorted(p.parent.name for p in (root / "src").glob("*/__init__.py"))
+    return packages[0] if packages else "kata"
+
+
+def install(root: Path, files: tuple[AcceptanceFile, ...], language: str) -> list[Path]:
+    """Write the suite into tests/ with the kata's crate/package name; returns the paths."""
+    name = project_name(root, language)
+    written = []
+    for file in files:
+        target = root / "tests" / file.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(file.text.replace(CRATE, name).replace(PACKAGE, name), encoding="utf-8")
+        written.append(target)
+    return written
+
+
+def parse_passed(output: str, language: str) -> int:
+    if language == "rust":
+        return sum(int(match.group(1)) for match in _CARGO_RESULT.finditer(output))
+    found = _PYTEST_PASSED.findall(output)
+    return int(found[-1]) if found else 0
+
+
+def score(root: Path, files: tuple[AcceptanceFile, ...], language: str) -> AcceptanceScore:
+    """Install the suite, run it once, count what passed."""
+    from tddhooks import proc
+
+    total = sum(count_tests(file, language) for file in files)
+    paths = install(root, files, language)
+    if language == "rust":
+        cmd = ["cargo", "test", "--no-fail-fast"]
+        for path in paths:
+            cmd += ["--test", path.stem]
+    else:
+        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+               *(str(path.relative_to(root)) for path in paths)]  # fmt: skip
+    result = proc.run(cmd, cwd=root, timeout_s=ACCEPTANCE_TIMEOUT_S)
+    passed = min(parse_passed(result.output, language), total)
+    return AcceptanceScore(passed, total, result.output[-2000:])

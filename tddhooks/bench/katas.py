@@ -1,0 +1,106 @@
+"""The katas a bench runs: shipped ones (templates/katas/NAME.md with a hidden acceptance suite in
+templates/acceptance/NAME/LANGUAGE/) or a user's directory holding kata.md and acceptance/."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tddhooks.errors import UsageError
+
+SUFFIXES = {".rs": "rust", ".py": "python"}
+TEMPLATE_SUFFIX = ".tmpl"
+_STORED = (".rs", ".py.tmpl")
+# what acceptance files write for the kata's crate/package name, filled in after the drive
+CRATE = "{crate}"
+PACKAGE = "{package}"
+
+
+@dataclass(frozen=True)
+class AcceptanceFile:
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class BenchKata:
+    """A kata to drive and the hidden tests that score it afterwards."""
+
+    name: str
+    kata_file: Path | None  # None: a shipped kata, initialised by name
+    suites: dict[str, tuple[AcceptanceFile, ...]] = field(default_factory=dict)
+
+    @property
+    def init_argument(self) -> str:
+        return str(self.kata_file) if self.kata_file is not None else self.name
+
+    def suite(self, language: str) -> tuple[AcceptanceFile, ...]:
+        suite = self.suites.get(language, ())
+        if not suite:
+            raise UsageError(
+                f"kata {self.name!r} has no acceptance tests for {language}",
+                fix=f"add {language} test files to its acceptance/ folder, or pick another "
+                "--language",
+            )
+        return suite
+
+
+def shipped_bench_katas() -> list[str]:
+    """Shipped katas that have an acceptance suite."""
+    from tddhooks.resources import templates
+
+    folder = templates() / "acceptance"
+    return sorted(item.name for item in folder.iterdir() if item.is_dir())
+
+
+def _shipped(name: str) -> BenchKata:
+    from tddhooks.resources import templates
+
+    suites: dict[str, tuple[AcceptanceFile, ...]] = {}
+    folder = templates() / "acceptance" / name
+    for language_dir in folder.iterdir():
+        # Python files are stored as NAME.py.tmpl: pip must not byte-compile `{package}` imports
+        files = sorted(
+            (item for item in language_dir.iterdir() if item.name.endswith(_STORED)),
+            key=lambda item: item.name,
+        )
+        suites[language_dir.name] = tuple(
+            AcceptanceFile(item.name.removesuffix(TEMPLATE_SUFFIX), item.read_text("utf-8"))
+            for item in files
+        )
+    return BenchKata(name, None, suites)
+
+
+def _user_kata(directory: Path) -> BenchKata:
+    kata_file, acceptance = directory / "kata.md", directory / "acceptance"
+    if not kata_file.is_file() or not acceptance.is_dir():
+        raise UsageError(
+            f"--kata {directory}: a kata directory needs kata.md and an acceptance/ folder",
+            fix="put the kata description in kata.md and the hidden tests in acceptance/",
+        )
+    suites: dict[str, list[AcceptanceFile]] = {}
+    for path in sorted(acceptance.iterdir()):
+        language = SUFFIXES.get(path.suffix)
+        if language is not None and path.is_file():
+            text = path.read_text(encoding="utf-8")
+            suites.setdefault(language, []).append(AcceptanceFile(path.name, text))
+    if not suites:
+        raise UsageError(
+            f"--kata {directory}: acceptance/ holds no test files (.rs or .py)",
+            fix="add at least one acceptance test file",
+        )
+    return BenchKata(directory.name, kata_file.resolve(), {k: tuple(v) for k, v in suites.items()})
+
+
+def resolve_bench_kata(spec: str) -> BenchKata:
+    """A user's kata directory, else a shipped kata name."""
+    path = Path(spec).expanduser()
+    if path.is_dir():
+        return _user_kata(path)
+    known = shipped_bench_katas()
+    if spec in known:
+        return _shipped(spec)
+    raise UsageError(
+        f"--kata {spec}: neither a kata directory (kata.md + acceptance/) nor a shipped kata",
+        fix=f"shipped katas: {', '.join(known)}",
+    )

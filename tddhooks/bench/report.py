@@ -1,0 +1,124 @@
+"""The bench's figures per model and kata: a rich table, a Markdown table for the README and the
+JSON file (every run, then the summaries)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from tddhooks.bench.run import RunResult
+from tddhooks.errors import UsageError
+
+COLUMNS = (
+    "model", "kata", "runs", "cycles landed/run", "commits", "red commits", "audit clean",
+    "acceptance", "tokens", "model time", "wall time", "stop reasons",
+)  # fmt: skip
+
+
+class Summary(BaseModel):
+    """One model on one kata, over its runs."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str
+    kata: str
+    runs: int
+    cycles: int
+    cycles_landed: int
+    commits: int
+    red_commits: int
+    audit_clean: int
+    acceptance_passed: int
+    acceptance_total: int
+    tokens: int  # what the answers cost, cached or not
+    model_time_s: float
+    wall_time_s: float
+    stop_reasons: dict[str, int]
+
+    def row(self) -> list[str]:
+        share = self.acceptance_passed / self.acceptance_total if self.acceptance_total else 0.0
+        reasons = ", ".join(f"{name} ×{count}" for name, count in sorted(self.stop_reasons.items()))
+        return [
+            self.model, self.kata, str(self.runs),
+            f"{self.cycles_landed / self.runs:.1f} of {self.cycles / self.runs:.1f}",
+            str(self.commits), str(self.red_commits), f"{self.audit_clean}/{self.runs}",
+            f"{self.acceptance_passed}/{self.acceptance_total} ({share:.0%})",
+            str(self.tokens), f"{self.model_time_s:.1f} s", f"{self.wall_time_s:.1f} s", reasons,
+        ]  # fmt: skip
+
+
+def summarise(results: Sequence[RunResult]) -> list[Summary]:
+    """One summary per (model, kata), in the order they first appear."""
+    groups: dict[tuple[str, str], list[RunResult]] = {}
+    for result in results:
+        groups.setdefault((result.model, result.kata), []).append(result)
+    summaries = []
+    for (model, kata), runs in groups.items():
+        reasons: dict[str, int] = {}
+        for run in runs:
+            reasons[run.stop_reason or "?"] = reasons.get(run.stop_reason or "?", 0) + 1
+        summaries.append(
+            Summary(
+                model=model,
+                kata=kata,
+                runs=len(runs),
+                cycles=sum(r.cycles for r in runs),
+                cycles_landed=sum(r.cycles_landed for r in runs),
+                commits=sum(r.commits for r in runs),
+                red_commits=sum(r.red_commits for r in runs),
+                audit_clean=sum(1 for r in runs if r.audit_clean),
+                acceptance_passed=sum(r.acceptance_passed for r in runs),
+                acceptance_total=sum(r.acceptance_total for r in runs),
+                tokens=sum(t.get("tokens", 0) for r in runs for t in r.tokens.values()),
+                model_time_s=round(sum(r.model_time_s for r in runs), 2),
+                wall_time_s=round(sum(r.wall_time_s for r in runs), 2),
+                stop_reasons=reasons,
+            )
+        )
+    return summaries
+
+
+def markdown(summaries: Sequence[Summary]) -> str:
+    """The summaries as a Markdown table (for the README)."""
+    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    for summary in summaries:
+        cells = [cell.replace("|", "\\|") for cell in summary.row()]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def print_table(summaries: Sequence[Summary]) -> None:
+    from rich.table import Table
+
+    from tddhooks import output
+
+    table = Table(title="tddhooks bench")
+    for column in COLUMNS:
+        table.add_column(column)
+    for summary in summaries:
+        table.add_row(*summary.row())
+    output.console().print(table)
+
+
+def write_json(path: Path, results: Sequence[RunResult], *, complete: bool) -> None:
+    data = {
+        "complete": complete,
+        "runs": [result.model_dump() for result in results],
+        "summaries": [summary.model_dump() for summary in summarise(results)],
+    }
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def read_json(path: Path) -> list[RunResult]:
+    """The runs of a bench JSON file (e.g. one per CI shard, to merge)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return [RunResult.model_validate(run) for run in data["runs"]]
+    except (OSError, ValueError, KeyError, TypeError, ValidationError) as error:
+        raise UsageError(
+            f"--merge {path}: not a bench JSON file: {error}",
+            fix="give files written by `tddhooks bench --json FILE`",
+        ) from error

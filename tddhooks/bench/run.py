@@ -1,0 +1,214 @@
+"""One bench run: initialise the kata in a fresh directory, drive it in a child `tddhooks drive
+--json`, re-gate every commit with `tddhooks audit`, then score the hidden acceptance suite."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tddhooks.bench.katas import BenchKata
+
+KEY_VARIABLE = "TDDHOOKS_BENCH_API_KEY"  # the child gets a key through this, never its argv
+
+
+class RunResult(BaseModel):
+    """What one drive scored; the JSON file holds a list of these."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str
+    kata: str
+    language: str
+    run: int
+    cycles: int = 0
+    cycles_landed: int = 0
+    commits: int = 0
+    red_commits: int = 0
+    audit_clean: bool = False
+    acceptance_passed: int = 0
+    acceptance_total: int = 0
+    tokens: dict[str, dict[str, int]] = Field(default_factory=dict)  # role -> tokens, calls
+    model_time_s: float = 0.0
+    wall_time_s: float = 0.0
+    stop_reason: str = ""
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One drive to run: which model on which kata, and where."""
+
+    model: str
+    kata: BenchKata
+    run: int
+    language: str
+    steps: int
+    work_dir: Path
+    llm_args: tuple[str, ...]  # --provider/--base-url/--role-model/… for the child
+    api_key: str | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.model} · {self.kata.name} · run {self.run}"
+
+
+class Children:
+    """The drives running now, so Ctrl-C can stop them cleanly (SIGINT: each undoes its turn)."""
+
+    def __init__(self) -> None:
+        self._running: set[subprocess.Popen[str]] = set()
+        self._lock = threading.Lock()
+        self.stopping = threading.Event()
+
+    def start(self, cmd: Sequence[str], *, cwd: Path, env: dict[str, str],
+              stdout: Any) -> subprocess.Popen[str]:  # fmt: skip
+        with self._lock:
+            if self.stopping.is_set():
+                raise KeyboardInterrupt
+            child = subprocess.Popen(
+                list(cmd), cwd=cwd, env=env, stdout=stdout, stderr=subprocess.PIPE, text=True,
+                start_new_session=True,
+            )  # fmt: skip
+            self._running.add(child)
+            return child
+
+    def finished(self, child: subprocess.Popen[str]) -> None:
+        with self._lock:
+            self._running.discard(child)
+
+    def interrupt(self) -> None:
+        """Ctrl-C: no new drive starts; the running ones get SIGINT and stop cleanly."""
+        self.stopping.set()
+        with self._lock:
+            for child in self._running:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(child.pid, signal.SIGINT)
+
+
+def _tddhooks(*args: str) -> list[str]:
+    return [sys.executable, "-m", "tddhooks", *args]
+
+
+def _child_env(spec: RunSpec) -> dict[str, str]:
+    env = dict(os.environ)
+    if spec.api_key:
+        env[KEY_VARIABLE] = spec.api_key
+    return env
+
+
+def _events(path: Path) -> list[dict[str, Any]]:
+    events = []
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(event, dict):
+            events.append(event)
+    return events
+
+
+def _run_child(spec: RunSpec, children: Children, cmd: list[str], log: Path) -> tuple[int, str]:
+    with log.open("w", encoding="utf-8") as out:
+        child = children.start(cmd, cwd=spec.work_dir.parent, env=_child_env(spec), stdout=out)
+        try:
+            _, stderr = child.communicate()
+        finally:
+            children.finished(child)
+    return child.returncode, stderr or ""
+
+
+def drive_command(spec: RunSpec) -> tuple[list[str], dict[str, str]]:
+    """The child drive's argv and environment: a key given as such is in the environment only."""
+    key_args = ("--api-key", KEY_VARIABLE) if spec.api_key else ()
+    cmd = _tddhooks(
+        "drive", "-C", str(spec.work_dir), "--kata", spec.kata.init_argument,
+        "--language", spec.language, "--steps", str(spec.steps), "--json",
+        "--model", spec.model, *spec.llm_args, *key_args,
+    )  # fmt: skip
+    return cmd, _child_env(spec)
+
+
+def _drive(spec: RunSpec, children: Children, result: RunResult) -> None:
+    spec.work_dir.parent.mkdir(parents=True, exist_ok=True)
+    cmd, _env = drive_command(spec)
+    events_file = spec.work_dir.parent / f"{spec.work_dir.name}.events.jsonl"
+    code, stderr = _run_child(spec, children, cmd, events_file)
+    events = _events(events_file)
+    finished = next((e for e in events if e.get("event") == "drive-finished"), None)
+    result.model_time_s = round(
+        sum(float(e.get("latency_s") or 0) for e in events if e.get("event") == "model-answered"),
+        3,
+    )
+    if finished is None:
+        result.stop_reason = "error"
+        result.error = (stderr.strip().splitlines() or [f"drive exited with {code}"])[-1]
+        return
+    commits = finished.get("commits") or []
+    result.cycles = int(finished.get("cycles") or 0)
+    result.commits = len(commits)
+    result.cycles_landed = sum(1 for c in commits if c.get("role") == "implementor")
+    # what the answers cost, cached or not: a replayed bench reports the same figures
+    result.tokens = {
+        role: {
+            "tokens": int(t.get("prompt_tokens", 0))
+            + int(t.get("completion_tokens", 0))
+            + int(t.get("saved_tokens", 0)),
+            "calls": int(t.get("calls", 0)),
+        }
+        for role, t in (finished.get("tokens") or {}).items()
+    }
+    result.stop_reason = str(finished.get("stop_reason") or "")
+    if result.stop_reason == "error":
+        result.error = str(finished.get("stop_detail") or "")
+
+
+def _audit(spec: RunSpec, children: Children, result: RunResult) -> None:
+    """Re-gate every commit since the scaffold (no cached verdicts) and check the rules."""
+    from tddhooks import git
+
+    root = spec.work_dir
+    scaffold = git.out(["rev-list", "--max-parents=0", "HEAD"], root).split()[0]
+    if git.head(root) == scaffold:
+        result.audit_clean = True
+        return
+    cmd = _tddhooks("audit", f"{scaffold}..HEAD", "-C", str(root), "--json")
+    log = root.parent / f"{root.name}.audit.json"
+    code, _stderr = _run_child(spec, children, cmd, log)
+    try:
+        report = json.loads(log.read_text(encoding="utf-8"))
+    except ValueError:
+        result.error = result.error or f"audit exited with {code} without a report"
+        return
+    violations = report.get("violations") or []
+    result.audit_clean = bool(report.get("ok"))
+    result.red_commits = len({v.get("sha") for v in violations if v.get("rule") == "green"})
+
+
+def run_one(spec: RunSpec, children: Children) -> RunResult:
+    """Drive, audit and score one run; a failure is reported in the result, not raised."""
+    from tddhooks.bench.acceptance import score
+
+    result = RunResult(model=spec.model, kata=spec.kata.name, language=spec.language, run=spec.run)
+    start = time.monotonic()
+    try:
+        _drive(spec, children, result)
+        if (spec.work_dir / ".git").exists() and not children.stopping.is_set():
+            _audit(spec, children, result)
+            found = score(spec.work_dir, spec.kata.suite(spec.language), spec.language)
+            result.acceptance_passed, result.acceptance_total = found.passed, found.total
+    finally:
+        result.wall_time_s = round(time.monotonic() - start, 2)
+    return result

@@ -1,0 +1,206 @@
+"""`tddhooks bench`: drive katas with one or more models, score every run, report per model and
+kata (docs/bench.md). Each run is a child `tddhooks drive` in its own directory; `--jobs` runs
+several at once, `--shard I/N` takes every N-th run for a CI matrix, Ctrl-C keeps what finished."""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tddhooks import output
+from tddhooks.errors import EXIT_INTERRUPTED, UsageError
+
+if TYPE_CHECKING:
+    from tddhooks.bench.run import RunResult, RunSpec
+
+DEFAULT_STEPS = 6
+_ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
+
+
+def parse_shard(text: str | None) -> tuple[int, int]:
+    """`I/N` (1 ≤ I ≤ N) -> (I, N); None -> (1, 1)."""
+    if text is None:
+        return 1, 1
+    match = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
+    if not match or not 1 <= int(match.group(1)) <= int(match.group(2)):
+        raise UsageError(f"--shard {text!r} is not I/N with 1 <= I <= N", fix="e.g. --shard 2/4")
+    return int(match.group(1)), int(match.group(2))
+
+
+def in_shard(items: Sequence[object], shard: tuple[int, int]) -> list[int]:
+    """Indexes of the items shard I of N runs: every N-th, starting at I-1."""
+    index, count = shard
+    return [position for position in range(len(items)) if position % count == index - 1]
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "model"
+
+
+@dataclass(frozen=True)
+class BenchLLM:
+    """The model flags each child drive gets (the key by environment variable only)."""
+
+    provider: str | None = None
+    base_url: str | None = None
+    api_key: str | None = None
+    role_model: tuple[str, ...] = ()
+    no_cache: bool = False
+    refresh_cache: bool = False
+    max_tokens_total: int | None = None
+
+    def args(self) -> tuple[str, ...]:
+        args: list[str] = []
+        if self.provider:
+            args += ["--provider", self.provider]
+        if self.base_url:
+            args += ["--base-url", self.base_url]
+        for value in self.role_model:
+            args += ["--role-model", value]
+        if self.no_cache:
+            args.append("--no-cache")
+        if self.refresh_cache:
+            args.append("--refresh-cache")
+        if self.max_tokens_total:
+            args += ["--max-tokens-total", str(self.max_tokens_total)]
+        if self.api_key and _ENV_NAME.fullmatch(self.api_key) and os.environ.get(self.api_key):
+            args += ["--api-key", self.api_key]  # a variable's name: the child reads it
+        return tuple(args)
+
+    def key_value(self) -> str | None:
+        """A key given as such travels to the child in its environment, never in argv."""
+        if not self.api_key or (_ENV_NAME.fullmatch(self.api_key) and os.environ.get(self.api_key)):
+            return None
+        return self.api_key
+
+
+def run(
+    *,
+    katas: Sequence[str],
+    models: Sequence[str],
+    runs: int,
+    steps: int,
+    jobs: int,
+    shard: str | None,
+    language: str,
+    work_root: Path | None,
+    json_file: Path | None,
+    markdown_file: Path | None,
+    merge: Sequence[Path],
+    llm: BenchLLM,
+) -> int:
+    from tddhooks.bench import report
+
+    if merge:
+        results = [result for path in merge for result in report.read_json(path)]
+        return _report(results, json_file, markdown_file, complete=True)
+    specs = plan(katas, models, runs, steps, language, work_root, llm)
+    chosen = [specs[index] for index in in_shard(specs, parse_shard(shard))]
+    if jobs < 1:
+        raise UsageError(f"--jobs {jobs}: must be at least 1", fix="e.g. --jobs 2")
+    where = chosen[0].work_dir.parents[2] if chosen else work_root
+    output.say(f"tddhooks bench: {len(chosen)} of {len(specs)} runs, {jobs} at a time, in {where}")
+    results, interrupted = execute(chosen, jobs)
+    _report(results, json_file, markdown_file, complete=not interrupted)
+    return EXIT_INTERRUPTED if interrupted else 0
+
+
+def plan(
+    katas: Sequence[str],
+    models: Sequence[str],
+    runs: int,
+    steps: int,
+    language: str,
+    work_root: Path | None,
+    llm: BenchLLM,
+) -> list[RunSpec]:
+    from tddhooks.bench.katas import resolve_bench_kata, shipped_bench_katas
+    from tddhooks.bench.run import RunSpec
+
+    if not models:
+        raise UsageError("tddhooks bench needs a model", fix="e.g. --model ollama:qwen2.5-coder:7b")
+    if runs < 1 or steps < 1:
+        raise UsageError("--runs and --steps must be at least 1", fix="e.g. --runs 3 --steps 6")
+    resolved = [resolve_bench_kata(name) for name in (katas or shipped_bench_katas())]
+    for kata in resolved:
+        kata.suite(language)  # a missing suite fails before any drive starts
+    root = (work_root or Path(tempfile.mkdtemp(prefix="tddhooks-bench-"))).resolve()
+    specs = [
+        RunSpec(
+            model=model,
+            kata=kata,
+            run=number,
+            language=language,
+            steps=steps,
+            work_dir=root / slug(model) / kata.name / f"run-{number}",
+            llm_args=llm.args(),
+            api_key=llm.key_value(),
+        )
+        for model in models
+        for kata in resolved
+        for number in range(1, runs + 1)
+    ]
+    for spec in specs:
+        if spec.work_dir.exists() and any(spec.work_dir.iterdir()):
+            raise UsageError(
+                f"{spec.work_dir} is not empty: a bench never drives into existing work",
+                fix="choose a new --work-root, or remove that directory",
+            )
+    return specs
+
+
+def execute(specs: Sequence[RunSpec], jobs: int) -> tuple[list[RunResult], bool]:
+    """Run the specs, `jobs` at a time; on Ctrl-C the running drives stop cleanly and only the
+    finished runs are kept. Returns (results in plan order, interrupted)."""
+    from tddhooks.bench.run import Children, run_one
+
+    children = Children()
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="bench")
+    futures: dict[Future[RunResult], int] = {
+        pool.submit(run_one, spec, children): index for index, spec in enumerate(specs)
+    }
+    interrupted = False
+    finished: dict[int, RunResult] = {}  # only runs that ended before any Ctrl-C
+    try:
+        for done in as_completed(futures):
+            if done.exception() is None:
+                finished[futures[done]] = done.result()
+                _progress(specs[futures[done]], done.result())
+    except KeyboardInterrupt:
+        interrupted = True
+        output.warn("interrupted: stopping the running drives; finished runs are kept")
+        children.interrupt()
+        pool.shutdown(wait=True, cancel_futures=True)
+    finally:
+        pool.shutdown(wait=True)
+    return [finished[index] for index in sorted(finished)], interrupted
+
+
+def _progress(spec: RunSpec, result: RunResult) -> None:
+    output.say(
+        f"  {spec.label}: {result.cycles_landed}/{result.cycles} cycles landed, "
+        f"{result.red_commits} red commits, acceptance {result.acceptance_passed}/"
+        f"{result.acceptance_total}, stop: {result.stop_reason}"
+        + (f" ({result.error})" if result.error else "")
+    )
+
+
+def _report(results: list[RunResult], json_file: Path | None, markdown_file: Path | None,
+            *, complete: bool) -> int:  # fmt: skip
+    from tddhooks.bench import report
+
+    summaries = report.summarise(results)
+    report.print_table(summaries)
+    if json_file is not None:
+        report.write_json(json_file, results, complete=complete)
+        output.ok(f"wrote {len(results)} runs to {json_file}")
+    if markdown_file is not None:
+        markdown_file.write_text(report.markdown(summaries), encoding="utf-8")
+        output.ok(f"wrote the Markdown table to {markdown_file}")
+    return 0

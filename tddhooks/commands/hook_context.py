@@ -1,0 +1,79 @@
+"""The real values a message needs, read once for the prefill and for rejection hints alike:
+the role the staged diff plays, the cycle (`status` shows the same), the requirement the cycle
+works on, and the runner's verification line for the staged tree (hook path: no pydantic unless
+a verdict is read)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from tddhooks import git
+
+TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~10 ms; mypy reads it
+
+if TYPE_CHECKING:
+    from tddhooks.policy.rules import CommitFacts, MessageHint
+    from tddhooks.policy.settings import PolicySettings
+
+
+@dataclass(frozen=True)
+class MessageContext:
+    role: str
+    step: int
+    goal: str  # '' without a kata description
+    verification: tuple[str, ...]
+
+    def hint(self) -> MessageHint:
+        from tddhooks.policy.rules import MessageHint
+
+        return MessageHint(self.step, self.goal, self.verification)
+
+
+def kata_text(root: Path, settings: PolicySettings, index_file: str | None) -> str:
+    """The kata description being committed (the index's copy, else the work tree's)."""
+    staged = git.run_git(
+        ["cat-file", "blob", f":{settings.kata_description}"],
+        root,
+        check=False,
+        env_extra=git.index_env(index_file),
+    )
+    if staged.ok:
+        return staged.stdout
+    kata = root / settings.kata_description
+    return kata.read_text(encoding="utf-8", errors="replace") if kata.is_file() else ""
+
+
+def message_context(
+    root: Path,
+    state: Path,
+    settings: PolicySettings,
+    index_file: str | None,
+    facts: CommitFacts,
+    *,
+    amend: bool = False,
+) -> MessageContext:
+    """Role, step, goal and verification for the staged diff (`facts`)."""
+    from tddhooks.drive.state import head_type, step_number
+    from tddhooks.history import count_cycles, first_parent_subjects
+    from tddhooks.policy.compose import infer_role, kata_goal_for_step
+    from tddhooks.policy.gate import cached_green_lines
+    from tddhooks.policy.rules import changed_code_paths, changed_test_paths
+    from tddhooks.vocabulary import FEATURE_TYPES
+
+    subjects = [subject for _sha, subject in first_parent_subjects(root)]
+    if amend and subjects:
+        subjects = subjects[:-1]  # the amended commit is being replaced: judge against its parent
+    step = step_number(
+        count_cycles(subjects),
+        tests_staged=bool(changed_test_paths(facts, settings)),
+        code_staged=bool(changed_code_paths(facts, settings)),
+        feature_landed=head_type(subjects[-1] if subjects else "") in FEATURE_TYPES,
+    )
+    tree = git.write_tree(root, index_file=index_file)
+    return MessageContext(
+        role=infer_role(facts.changes, settings, facts),
+        step=step,
+        goal=kata_goal_for_step(kata_text(root, settings, index_file), step),
+        verification=tuple(cached_green_lines(root, tree, settings, state) or ()),
+    )

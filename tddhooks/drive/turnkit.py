@@ -1,0 +1,157 @@
+"""What every agent turn shares: the Turn object (ask, judge, finish, with its step file), the
+path rules checked before any write, writing and staging, and the source roles' attempt (gate the
+staged tree, commit through the Workspace). The roles themselves are in `drive/turns.py`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tddhooks import git
+from tddhooks.agents.context import crate_name
+from tddhooks.agents.edits import AgentAnswer, EditRefused, apply_edits, check_edits
+from tddhooks.agents.edits import normalize_path as _normalize
+from tddhooks.agents.roles import path_policy
+from tddhooks.drive.attempts import Crew, Tried, edit_records, run_attempts, show_verdict, step_log
+from tddhooks.drive.kinds import Role, TurnOutcome
+from tddhooks.drive.state import PhaseInfo
+from tddhooks.drive.steplog import AttemptRecord, StepLog
+
+if TYPE_CHECKING:
+    from tddhooks.agents.context import TurnContext
+    from tddhooks.policy.verdicts import Verdict
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """How a turn ended: "handed-over", "done", "committed", "empty", "reverted", "gave-up"."""
+
+    role: str
+    outcome: TurnOutcome
+    commit: str | None = None
+    subject: str | None = None
+    test_names: tuple[str, ...] = ()
+    done_reason: str | None = None
+    cache_key: str = ""
+
+
+def answer_paths(answer: AgentAnswer) -> list[str]:
+    return [_normalize(edit.path) for edit in answer.edits]
+
+
+def kata_crate(root: Path) -> str | None:
+    """The Rust crate name tests import (None for other languages)."""
+    manifest = root / "Cargo.toml"
+    return crate_name(manifest.read_text(encoding="utf-8")) if manifest.is_file() else None
+
+
+def staged_tests(root: Path) -> list[str]:
+    """Paths of the staged changes (in phase red: the test files handed over)."""
+    return sorted(change.path for change in git.staged_changes(root))
+
+
+class Turn:
+    """One role's turn: gather its context, ask and judge until an answer lands or the supervisor
+    gives up (drive/attempts.py), then say how it ended. Subclasses judge and finish."""
+
+    role: Role
+    hints: tuple[str, ...] = ()
+
+    def __init__(self, crew: Crew, info: PhaseInfo) -> None:
+        self.crew, self.info, self.root = crew, info, crew.root
+        self._log: StepLog | None = None
+
+    @property
+    def log(self) -> StepLog:
+        assert self._log is not None, "the step log exists while the turn plays"
+        return self._log
+
+    @property
+    def limit(self) -> int:
+        return self.crew.max_attempts
+
+    def context(self) -> TurnContext:
+        from tddhooks.drive import gather
+
+        return gather.turn_context(self.root, self.crew.settings, role=self.role,
+                                   cycle=self.info.cycle)  # fmt: skip
+
+    def judge(self, answer: AgentAnswer, record: AttemptRecord) -> Tried:
+        raise NotImplementedError
+
+    def finish(self, tried: Tried | None) -> TurnResult:
+        raise NotImplementedError
+
+    def play(self) -> TurnResult:
+        crew, info = self.crew, self.info
+        with step_log(crew, self.role, info.cycle, info.phase.value) as log:
+            self._log = log
+            self.ctx = self.context()
+            tried = run_attempts(crew, self.role, info.cycle, self.ctx, self.judge, log,
+                                 limit=self.limit, extra_hints=self.hints)  # fmt: skip
+            return self.finish(tried)
+
+    def refused(self, answer: AgentAnswer, record: AttemptRecord) -> Tried | None:
+        """The role's path rules, checked before anything is written."""
+        crew = self.crew
+        record.edits = edit_records(answer.edits)
+        try:
+            check_edits(crew.root, answer.edits, path_policy(self.role, crew.settings))
+        except EditRefused as error:
+            return Tried(False, "refused", failure=error.message)
+        files = [edit.model_dump(include={"path", "action"}) for edit in record.edits]
+        crew.display.emit("edits", role=self.role, files=files)
+        return None
+
+    def write(self, answer: AgentAnswer) -> list[str]:
+        """Apply the edits, format the files written, stage them; returns the paths."""
+        crew = self.crew
+        paths = apply_edits(crew.root, answer.edits, path_policy(self.role, crew.settings))
+        crew.workspace.format_files(crew.root, crew.settings, paths)
+        crew.workspace.stage(crew.root, paths)
+        return paths
+
+
+class SourceTurn(Turn):
+    """The implementor's and the refactorer's attempts: source edits, a green staged tree, and a
+    commit with the message `compose` writes."""
+
+    def compose(self, answer: AgentAnswer, verdict: Verdict) -> str | Tried:
+        raise NotImplementedError
+
+    def commit(self, message: str) -> Tried:
+        outcome = self.crew.workspace.commit(self.root, message, self.crew.settings)
+        if not outcome.ok:
+            failure = "the commit hooks rejected the commit:\n" + outcome.output
+            return Tried(False, "rejected", failure=failure)
+        subject = message.splitlines()[0]
+        self.log.commit, self.log.subject = outcome.sha, subject
+        return Tried(True, "committed", commit=outcome.sha, subject=subject)
+
+    def source_attempt(self, answer: AgentAnswer, record: AttemptRecord) -> Tried:
+        crew, root = self.crew, self.root
+        refused = self.refused(answer, record)
+        if refused is not None:
+            return refused
+        planned, before, committed = answer_paths(answer), git.head(root), False
+        try:
+            self.write(answer)
+            verdict = crew.gate.staged(root, crew.settings)
+            show_verdict(crew, self.role, verdict, record)
+            if not verdict.green:
+                return Tried(False, "red", failure=verdict.failure_excerpt())
+            message = self.compose(answer, verdict)
+            if isinstance(message, Tried):
+                return message
+            tried = self.commit(message)
+            committed = tried.landed
+            if committed:
+                crew.display.emit(
+                    "committed", role=self.role, sha=tried.commit, subject=tried.subject
+                )
+            return tried
+        finally:
+            # a commit that landed stays; anything else of this attempt goes back to HEAD
+            if not committed and git.head(root) == before:
+                crew.workspace.restore_to_head(root, planned)

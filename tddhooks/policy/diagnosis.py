@@ -1,0 +1,190 @@
+"""Onboarding a repository as it is: what the gate says about HEAD, and the first legal commit
+that gets it green; and the red-start rule that lets the install commit land on a red HEAD.
+
+The red-start rule (docs/policy.md, "A red start"): a commit whose tree is red is still accepted
+when (1) it has a parent, (2) it changes nothing but tddhooks' own files, exactly the paths
+`.pre-commit-config.yaml`, `tdd.yaml` and `kata.md` at the top of the repository, and (3) the
+parent's tree is red under the same policy and commands. Such a commit cannot make anything red
+(no code, test, manifest or build file changes), so its red is its parent's doing; the next commit
+that touches code must be green.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tddhooks import git
+from tddhooks.errors import EnvironmentProblem
+
+if TYPE_CHECKING:
+    from tddhooks.policy.settings import PolicySettings
+    from tddhooks.policy.verdicts import Verdict
+
+OWN_FILES = frozenset((".pre-commit-config.yaml", "tdd.yaml", "kata.md"))
+_FEATURE = re.compile(r"#!\[feature\((?P<names>[^)]*)\)\]")
+_NIGHTLY = re.compile(r"E0554|may not be used on the stable release channel|requires? (a )?nightly")
+_LINES = 6
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """What the gate found on a tree, in a person's words, and the way to green."""
+
+    state: str  # green | lint-only | failing-tests | does-not-compile | nightly | timeout | tool
+    summary: str
+    first_commit: str
+    details: list[str] = field(default_factory=list)
+
+    @property
+    def green(self) -> bool:
+        return self.state == "green"
+
+    def lines(self) -> list[str]:
+        return [self.summary, *(f"  {line}" for line in self.details), f"next: {self.first_commit}"]
+
+
+INSTALL_NOTE = (
+    "the install commit (`chore: install tddhooks hooks`, adding only .pre-commit-config.yaml, "
+    'tdd.yaml and kata.md) lands on this red start (docs/policy.md, "A red start")'
+)
+
+
+def diagnose(verdict: Verdict) -> Diagnosis:
+    """Classify a verdict: green, lint/format only, failing tests, nightly, no compile, timeout."""
+    if verdict.green:
+        return Diagnosis(
+            "green",
+            "green: " + "; ".join(verdict.verification_lines()),
+            "any commit that follows the policy (see README, policy table)",
+        )
+    report, failed = verdict.report, [s for s in verdict.steps if not s.ok]
+    text = "\n".join(step.output_tail for step in failed)
+    if verdict.timed_out:
+        return Diagnosis(
+            "timeout",
+            "red: the test suite did not finish in time",
+            "`fix:` the hanging test or code, or raise ci.timeout_s in tdd.yaml "
+            f"in its own commit; {INSTALL_NOTE}",
+            verdict.failure_excerpt(_LINES).splitlines(),
+        )
+    if _NIGHTLY.search(text):
+        features = sorted(
+            {n.strip() for m in _FEATURE.finditer(text) for n in m["names"].split(",")}
+        )
+        named = ", ".join(f"`{name}`" for name in features) or "an unstable feature"
+        return Diagnosis(
+            "nightly",
+            f"red: the code needs a nightly toolchain ({named})",
+            "`build: pin the nightly toolchain` adding rust-toolchain.toml with "
+            '[toolchain] channel = "nightly" (only the toolchain file), or a `fix:` '
+            f"that drops the feature; {INSTALL_NOTE}",
+        )
+    names = {step.name for step in failed}
+    if report.failed or report.failing_tests:
+        shown = ", ".join(report.failing_tests[:_LINES]) or f"{report.failed} test(s)"
+        return Diagnosis(
+            "failing-tests",
+            f"red: failing tests: {shown}",
+            "`fix: …` that changes the code (not the tests) until they pass; or a "
+            f"`test:` commit that deletes a test that is wrong; {INSTALL_NOTE}",
+            report.error_lines[:_LINES],
+        )
+    if report.compile_errors:
+        return Diagnosis(
+            "does-not-compile",
+            "red: the code does not compile",
+            f"`fix: …` that makes it compile; {INSTALL_NOTE}",
+            report.compile_errors[:_LINES],
+        )
+    if names <= {"lint", "fmt"}:
+        which = " and ".join(sorted(names))
+        lint = verdict.step("lint")
+        lint_text = lint.output_tail if lint and not lint.ok else ""
+        findings = [
+            line for line in lint_text.splitlines() if line.startswith(("error", "warning"))
+        ]
+        style = (
+            "`style: cargo fmt` / `style: ruff format` (formatting only)" if "fmt" in names else ""
+        )
+        refactor = "`refactor: …` fixing the lint findings (e.g. remove dead code; the same tests "
+        refactor += "pass before and after)"
+        first = " then ".join(part for part in (style, refactor if "lint" in names else "") if part)
+        return Diagnosis(
+            "lint-only",
+            f"red because of {which} only: every test passes",
+            f"{first}; {INSTALL_NOTE}",
+            findings[:_LINES],
+        )
+    return Diagnosis(
+        "red",
+        "red: " + "; ".join(verdict.verification_lines()),
+        f"`fix: …` that gets the gate green; {INSTALL_NOTE}",
+        verdict.failure_excerpt(_LINES).splitlines(),
+    )
+
+
+def diagnose_head(root: Path) -> Diagnosis | None:
+    """Run (or reuse) the gate on HEAD's tree under the policy that judges the next commit; None
+    when there is no commit yet. A missing tool is a diagnosis too, not an error."""
+    from tddhooks.policy.gate import tree_verdict
+    from tddhooks.policy.settings import load_settings
+
+    if git.head(root) is None:
+        return None
+    settings = load_settings(root, git.tddhooks_dir(root))
+    try:
+        verdict = tree_verdict(root, git.tree_of(root, "HEAD"), settings)
+    except EnvironmentProblem as problem:
+        return Diagnosis(
+            "tool",
+            f"cannot run the gate: {problem.message}",
+            problem.fix or "install the toolchain (`tddhooks doctor`)",
+        )
+    return diagnose(verdict)
+
+
+def own_files_only(root: Path, base: str, index_file: str | None) -> bool:
+    """The staged tree differs from commit `base` only in tddhooks' own top-level files."""
+    text = git.out(
+        ["diff", "--cached", "--name-only", "-z", "--no-renames", base],
+        root,
+        env_extra=git.index_env(index_file),
+    )
+    changed = [path for path in text.split("\0") if path]
+    return bool(changed) and all(path in OWN_FILES for path in changed)
+
+
+def red_start(
+    root: Path, base: str | None, index_file: str | None, settings: PolicySettings
+) -> bool:
+    """The red-start rule of the module doc: may this red staged tree land anyway?"""
+    from tddhooks.policy.gate import tree_verdict
+
+    if base is None or not own_files_only(root, base, index_file):
+        return False
+    return not tree_verdict(root, git.tree_of(root, base), settings).green
+
+
+def report_head(root: Path) -> Diagnosis | None:
+    """Print what the gate says about HEAD and the first legal commit to green (install)."""
+    from rich.markup import escape
+
+    from tddhooks import output
+    from tddhooks.errors import TddhooksError
+
+    output.say("checking HEAD with the gate (the first run builds everything) ...", style="dim")
+    try:
+        found = diagnose_head(root)
+    except TddhooksError as error:
+        output.warn(escape(f"could not judge HEAD: {error.message}"))
+        return None
+    if found is None:
+        return None
+    (output.ok if found.green else output.warn)(escape(f"HEAD is {found.summary}"))
+    for line in found.details:
+        output.say(f"  {line}", markup=False)
+    output.say(f"next: {found.first_commit}", markup=False)
+    return found

@@ -1,0 +1,78 @@
+"""The domain's names, in one place: the roles, and the files that make a project of a language.
+
+Stdlib only and free of side effects: the hooks, the policy, the drive and the CLI all read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+# role name (CLI, tdd.yaml, step files) -> title (the `Role:` line of a commit message)
+ROLE_TITLES = {"tester": "Tester", "implementor": "Implementor", "refactorer": "Refactorer"}
+ROLE_NAMES = tuple(ROLE_TITLES)
+ROLES = tuple(ROLE_TITLES.values())
+
+# a feat or fix commit closes a red-green cycle
+FEATURE_TYPES = ("feat", "fix")
+
+# the manifest that marks a project of the language (scaffold detection, language detection),
+# in the order they are looked for
+MANIFESTS = {"rust": ("Cargo.toml",), "python": ("pyproject.toml", "setup.py")}
+
+# the files that say a project is written in the language (language detection; a project with
+# files of two languages must set `language:`); wider than MANIFESTS, which mark a scaffold
+LANGUAGE_FILES = {
+    "rust": ("Cargo.toml",),
+    "python": ("pyproject.toml", "setup.cfg", "setup.py", "requirements.txt"),
+}
+
+# the files the language's code and static test names live in
+CODE_SUFFIXES = {"rust": (".rs",), "python": (".py",)}
+# the files that say which modules hold tests (pytest's python_files: runners/python_items.py)
+TEST_CONFIG_FILES = {"rust": (), "python": ("pyproject.toml", "pytest.ini", "tox.ini", "setup.cfg")}
+
+# what a `build:` commit may change: manifests, lock files, build scripts and the toolchain's
+# configuration (globs; no '/' matches at any depth)
+BUILD_FILES = {
+    "rust": (
+        "Cargo.toml",
+        "Cargo.lock",
+        "build.rs",
+        "rust-toolchain",
+        "rust-toolchain.toml",
+        "**/.cargo/config",
+        "**/.cargo/config.toml",
+        "rustfmt.toml",
+        ".rustfmt.toml",
+        "clippy.toml",
+        ".clippy.toml",
+    ),
+    "python": (
+        "pyproject.toml",
+        "setup.py",
+        "setup.cfg",
+        "requirements*.txt",
+        "pytest.ini",
+        "tox.ini",
+        "ruff.toml",
+        ".ruff.toml",
+    ),
+}
+
+
+def role_title(role: str) -> str | None:
+    """The title of a role given by name or title, any case; None for an unknown role."""
+    wanted = role.strip().lower()
+    return next((title for title in ROLES if title.lower() == wanted), None)
+
+
+def languages_of(names: Iterable[str]) -> dict[str, list[str]]:
+    """language -> the manifest files among `names` (top-level file names) that point to it
+    (pure: callers list a work tree, a commit or the index)."""
+    present = set(names)
+    found: dict[str, list[str]] = {}
+    for language, manifests in LANGUAGE_FILES.items():
+        matching = [name for name in manifests if name in present]
+        if matching:
+            found[language] = matching
+    return found

@@ -1,0 +1,65 @@
+"""What the staged test expects: calls, compared values, a signature that fits."""
+
+from __future__ import annotations
+
+import pytest
+
+from tddhooks.agents.expectations import expectations, python_type, rust_type
+
+RUST_TEST = """use roman::to_roman;
+
+#[test]
+fn four_is_iv() {
+    assert_eq!(to_roman(4), "IV");
+    assert_eq!("IX", to_roman(9u32));
+}
+"""
+
+
+def test_a_rust_test_gives_its_calls_values_and_a_signature() -> None:
+    assert expectations({"tests/four.rs": RUST_TEST}, "rust", "roman") == [
+        'The test calls `to_roman(4)` and expects `"IV"`.',
+        'The test calls `to_roman(9u32)` and expects `"IX"`.',
+        "A signature that fits (types guessed from the test): `pub fn to_roman(arg0: i32) -> &str`",
+    ]
+
+
+def test_only_the_kata_crate_counts_and_types_are_named() -> None:
+    text = (
+        "use std::fmt;\nuse game::{Game, score};\n\n#[test]\nfn t() { let _ = score(&[1, 2]); }\n"
+    )
+    found = expectations({"t.rs": text}, "rust", "game")
+    assert "The test calls `score(&[1, 2])`." in found
+    assert (
+        "A signature that fits (types guessed from the test): `pub fn score(arg0: &[i32])`" in found
+    )
+    assert any("`Game`" in line for line in found)
+    assert not any("fmt" in line for line in found)
+
+
+def test_a_python_test() -> None:
+    text = "from calc import add\n\n\ndef test_two():\n    assert add('1,2') == 3\n"
+    assert expectations({"tests/test_add.py": text}, "python") == [
+        "The test calls `add('1,2')` and expects `3`.",
+        "A signature that fits (types guessed from the test): `def add(arg0: str) -> int: ...`",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("literal", "expected"),
+    [('"a"', "&str"), ("'c'", "char"), ("-3", "i32"), ("7u64", "u64"), ("1.5", "f64"),
+     ("true", "bool"), ("Some(3)", "Option<i32>"), ('Ok("x")', "Result<&str, _>"),
+     ("vec![1, 2]", "Vec<i32>"), ("None", "Option<_>"), ("x + 1", "_")],
+)  # fmt: skip
+def test_rust_types_from_literals(literal: str, expected: str) -> None:
+    assert rust_type(literal) == expected
+
+
+def test_python_types_from_literals() -> None:
+    assert [python_type(v) for v in ("'a'", "3", "1.0", "True", "[1]", "x")] == [
+        "str", "int", "float", "bool", "list", "object",
+    ]  # fmt: skip
+
+
+def test_nothing_imported_nothing_said() -> None:
+    assert expectations({"t.rs": "#[test]\nfn t() { assert!(true); }\n"}, "rust", "k") == []

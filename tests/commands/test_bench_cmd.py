@@ -1,0 +1,188 @@
+"""`tddhooks bench`: planning, sharding, scoring and reporting (fast), the shipped acceptance
+suites against reference solutions, and whole bench runs against the scripted fake server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from tddhooks.bench import acceptance, report
+from tddhooks.bench.katas import AcceptanceFile, resolve_bench_kata, shipped_bench_katas
+from tddhooks.bench.run import RunResult
+from tddhooks.commands.bench import BenchLLM, in_shard, parse_shard, plan
+from tddhooks.errors import UsageError
+
+PYPROJECT = '[tool.pytest.ini_options]\npythonpath = ["src"]\n'
+REFERENCE = Path(__file__).resolve().parent.parent / "support" / "bench_reference"
+
+
+def _result(**changes: Any) -> RunResult:
+    values: dict[str, Any] = {
+        "model": "custom:m", "kata": "bowling", "language": "rust", "run": 1, "cycles": 4,
+        "cycles_landed": 3, "commits": 5, "red_commits": 0, "audit_clean": True,
+        "acceptance_passed": 5, "acceptance_total": 8,
+        "tokens": {"tester": {"tokens": 120, "calls": 2}},
+        "model_time_s": 1.5, "wall_time_s": 30.0, "stop_reason": "steps",
+    }  # fmt: skip
+    values.update(changes)
+    return RunResult(**values)
+
+
+@pytest.mark.parametrize(("text", "shard"), [(None, (1, 1)), ("2/4", (2, 4)), (" 1 / 1 ", (1, 1))])
+def test_shards_are_i_of_n(text: str | None, shard: tuple[int, int]) -> None:
+    assert parse_shard(text) == shard
+
+
+@pytest.mark.parametrize("text", ["0/3", "4/3", "a/b", "3", "1/0"])
+def test_a_bad_shard_is_a_usage_error(text: str) -> None:
+    with pytest.raises(UsageError, match="--shard"):
+        parse_shard(text)
+
+
+def test_the_shards_of_a_bench_cover_every_run_once() -> None:
+    items = list(range(10))
+    taken = [index for shard in (1, 2, 3) for index in in_shard(items, (shard, 3))]
+    assert sorted(taken) == items
+    assert in_shard(items, (2, 3)) == [1, 4, 7]
+
+
+def test_a_key_reaches_the_child_by_environment_never_argv(monkeypatch: pytest.MonkeyPatch) -> None:
+    secret = "sk-bench-NEVER-IN-ARGV-41"
+    llm = BenchLLM(provider="custom", base_url="http://127.0.0.1:9/v1", api_key=secret)
+    assert secret not in " ".join(llm.args())
+    assert llm.key_value() == secret
+    monkeypatch.setenv("MY_BENCH_KEY", secret)
+    named = BenchLLM(api_key="MY_BENCH_KEY")
+    assert named.args() == ("--api-key", "MY_BENCH_KEY")
+    assert named.key_value() is None
+
+
+def test_the_plan_is_model_by_kata_by_run_in_separate_dirs(tmp_path: Path) -> None:
+    specs = plan(["bowling", "mars-rover"], ["a:x", "b:y/z"], 2, 3, "rust", tmp_path, BenchLLM())
+    assert [(s.model, s.kata.name, s.run) for s in specs[:3]] == [
+        ("a:x", "bowling", 1), ("a:x", "bowling", 2), ("a:x", "mars-rover", 1),
+    ]  # fmt: skip
+    assert len({spec.work_dir for spec in specs}) == 8
+    assert specs[-1].work_dir == tmp_path.resolve() / "b_y_z" / "mars-rover" / "run-2"
+
+
+def test_a_bench_never_drives_into_existing_work(tmp_path: Path) -> None:
+    busy = tmp_path / "a_x" / "bowling" / "run-1"
+    busy.mkdir(parents=True)
+    (busy / "mine.txt").write_text("my work", encoding="utf-8")
+    with pytest.raises(UsageError, match="not empty"):
+        plan(["bowling"], ["a:x"], 1, 3, "rust", tmp_path, BenchLLM())
+    assert (busy / "mine.txt").read_text(encoding="utf-8") == "my work"
+
+
+def test_every_shipped_kata_has_a_hidden_suite_for_both_languages() -> None:
+    assert shipped_bench_katas() == ["bowling", "game-of-life", "mars-rover", "string-calculator"]
+    for name in shipped_bench_katas():
+        kata = resolve_bench_kata(name)
+        for language in ("rust", "python"):
+            suite = kata.suite(language)
+            assert sum(acceptance.count_tests(f, language) for f in suite) >= 8, (name, language)
+
+
+def test_a_users_kata_dir_needs_kata_md_and_acceptance(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match=r"kata\.md and an acceptance/ folder"):
+        resolve_bench_kata(str(tmp_path))
+    (tmp_path / "kata.md").write_text("# Mine\n", encoding="utf-8")
+    (tmp_path / "acceptance").mkdir()
+    with pytest.raises(UsageError, match="no test files"):
+        resolve_bench_kata(str(tmp_path))
+    (tmp_path / "acceptance" / "test_mine.py").write_text("def test_a():\n    pass\n", "utf-8")
+    kata = resolve_bench_kata(str(tmp_path))
+    assert kata.kata_file == (tmp_path / "kata.md").resolve()
+    assert [f.name for f in kata.suite("python")] == ["test_mine.py"]
+    with pytest.raises(UsageError, match="no acceptance tests for rust"):
+        kata.suite("rust")
+
+
+def test_counting_and_parsing_acceptance_results() -> None:
+    rust = AcceptanceFile("a.rs", "#[test]\nfn a() {}\n\n    #[test]\nfn b() {}\n")
+    assert acceptance.count_tests(rust, "rust") == 2
+    cargo = (
+        "test result: FAILED. 3 passed; 6 failed; 0 ignored\ntest result: ok. 2 passed; 0 failed"
+    )
+    assert acceptance.parse_passed(cargo, "rust") == 5
+    assert acceptance.parse_passed("2 failed, 7 passed in 0.1s", "python") == 7
+    assert acceptance.parse_passed("error: could not compile", "rust") == 0
+
+
+def test_summaries_tables_and_json_round_trip(tmp_path: Path) -> None:
+    results = [
+        _result(),
+        _result(run=2, acceptance_passed=3, audit_clean=False, red_commits=1, stop_reason="done"),
+        _result(kata="mars-rover", acceptance_passed=9, acceptance_total=9),
+    ]
+    (first, second) = report.summarise(results)
+    assert (first.runs, first.acceptance_passed, first.acceptance_total) == (2, 8, 16)
+    assert (first.audit_clean, first.red_commits, first.tokens) == (1, 1, 240)
+    assert first.stop_reasons == {"steps": 1, "done": 1}
+    table = report.markdown([first, second])
+    assert table.splitlines()[2].startswith(
+        "| custom:m | bowling | 2 | 3.0 of 4.0 | 10 | 1 | 1/2 |"
+    )
+    assert "| 8/16 (50%) |" in table
+    assert "9/9 (100%)" in table.splitlines()[3]
+    path = tmp_path / "bench.json"
+    report.write_json(path, results, complete=True)
+    assert report.read_json(path) == results
+    assert json.loads(path.read_text("utf-8"))["summaries"][1]["kata"] == "mars-rover"
+
+
+def test_merging_shard_files_reports_all_their_runs(tmp_path: Path) -> None:
+    report.write_json(tmp_path / "1.json", [_result()], complete=True)
+    report.write_json(tmp_path / "2.json", [_result(run=2)], complete=True)
+    (tmp_path / "bad.json").write_text("{}", encoding="utf-8")
+    from tddhooks.cli import cli
+
+    merged = tmp_path / "all.md"
+    args = ["bench", "--merge", str(tmp_path / "1.json"), "--merge", str(tmp_path / "2.json"),
+            "--markdown", str(merged)]  # fmt: skip
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "| custom:m | bowling | 2 |" in merged.read_text("utf-8")
+    bad = CliRunner().invoke(cli, ["bench", "--merge", str(tmp_path / "bad.json")])
+    assert bad.exit_code == 2
+    assert "not a bench JSON file" in bad.output
+
+
+@pytest.mark.parametrize("kata", ["string-calculator", "bowling", "mars-rover", "game-of-life"])
+def test_the_python_suites_pass_on_a_reference_solution(kata: str, tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    package = tmp_path / "src" / "refkata"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(
+        (REFERENCE / "refkata.py").read_text("utf-8"), encoding="utf-8"
+    )
+    found = acceptance.score(tmp_path, resolve_bench_kata(kata).suite("python"), "python")
+    assert found.passed == found.total, found.output_tail
+    assert found.total >= 8
+
+
+def test_an_empty_package_scores_zero_not_an_error(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    (tmp_path / "src" / "kata").mkdir(parents=True)
+    (tmp_path / "src" / "kata" / "__init__.py").write_text("", encoding="utf-8")
+    found = acceptance.score(tmp_path, resolve_bench_kata("bowling").suite("python"), "python")
+    assert (found.passed, found.total) == (0, 8)
+
+
+@pytest.mark.cargo
+def test_the_rust_suites_pass_on_a_reference_solution(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "Cargo.toml").write_text(
+        '[package]\nname = "refkata"\nversion = "0.1.0"\nedition = "2021"\n', encoding="utf-8"
+    )
+    (tmp_path / "src" / "lib.rs").write_text(
+        (REFERENCE / "lib.rs").read_text("utf-8"), encoding="utf-8"
+    )
+    suites = [f for name in shipped_bench_katas() for f in resolve_bench_kata(name).suite("rust")]
+    found = acceptance.score(tmp_path, tuple(suites), "rust")
+    assert found.passed == found.total == 35, found.output_tail

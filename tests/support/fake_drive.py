@@ -1,0 +1,90 @@
+"""Fakes of the drive's ports for fast loop scenarios (drive/ports.py): a Gate that judges a tree by
+markers instead of running a suite, and a Workspace that commits with real git but without hooks.
+Real git repositories throughout; only the suite run and the hooks' gate are replaced."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Collection
+from pathlib import Path
+
+from tddhooks.drive import gather
+from tddhooks.drive.ports import GitWorkspace
+from tddhooks.drive.workspace import CommitOutcome
+from tddhooks.policy.settings import PolicySettings
+from tddhooks.policy.verdicts import StepOutcome, Verdict
+from tddhooks.runners.base import TestReport
+
+# a test file says what the source must contain for it to pass: `# needs: def add`
+NEEDS = re.compile(r"#\s*needs:\s*(.+)$", re.MULTILINE)
+
+
+def _git(root: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=root, check=True, capture_output=True, text=True
+    ).stdout
+
+
+class MarkerGate:
+    """Green when every test file's `# needs:` text is in some source file of the tree."""
+
+    def __init__(self) -> None:
+        self.judged: list[str] = []
+
+    def _files(self, root: Path, rev: str) -> dict[str, str]:
+        if rev == ":":
+            names = _git(root, "ls-files").split()
+            return {name: _git(root, "show", f":{name}") for name in names}
+        names = _git(root, "ls-tree", "-r", "--name-only", rev).split()
+        return {name: _git(root, "show", f"{rev}:{name}") for name in names}
+
+    def _verdict(self, root: Path, rev: str, settings: PolicySettings) -> Verdict:
+        files = self._files(root, rev)
+        tests = {path: text for path, text in files.items() if path.startswith("tests/")}
+        source = "\n".join(text for path, text in files.items() if path.startswith("src/"))
+        names = sorted(gather.test_names(settings, tests))
+        failing = [
+            name
+            for name in names
+            if any(need.strip() not in source for need in NEEDS.findall(tests[name.split("::")[0]]))
+        ]
+        self.judged.append(rev)
+        report = TestReport(
+            passed=len(names) - len(failing), failed=len(failing),
+            passing_tests=[n for n in names if n not in failing], failing_tests=failing,
+            error_lines=[f"{name}: needs what the source lacks" for name in failing],
+            exit_code=1 if failing else 0,
+        )  # fmt: skip
+        step = StepOutcome(name="test", cmd=["marker-gate"], returncode=report.exit_code,
+                           timed_out=False, duration_s=0.0, output_tail="")  # fmt: skip
+        return Verdict(tree=rev, key="marker", green=not failing, steps=[step], report=report,
+                       test_names=names, duration_s=0.0, created_at=0.0)  # fmt: skip
+
+    def staged(self, root: Path, settings: PolicySettings) -> Verdict:
+        return self._verdict(root, ":", settings)
+
+    def tree(self, root: Path, tree: str, settings: PolicySettings) -> Verdict:
+        return self._verdict(root, tree, settings)
+
+
+class HooklessWorkspace(GitWorkspace):
+    """Real files and git; commits skip the hooks (whose gate would run the real suite)."""
+
+    def format_files(self, root: Path, settings: PolicySettings, paths: Collection[str]) -> None:
+        return None
+
+    def commit(self, root: Path, message: str, settings: PolicySettings) -> CommitOutcome:
+        ident = [
+            "-c",
+            f"user.name={settings.author_name}",
+            "-c",
+            f"user.email={settings.author_email}",
+        ]
+        done = subprocess.run(
+            ["git", *ident, "commit", "-q", "--no-verify", "-F", "-"],
+            cwd=root, input=message, capture_output=True, text=True,
+        )  # fmt: skip
+        if done.returncode != 0:
+            return CommitOutcome(False, None, done.stdout + done.stderr)
+        return CommitOutcome(True, _git(root, "rev-parse", "HEAD").strip(), "")
