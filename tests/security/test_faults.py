@@ -186,6 +186,7 @@ def test_a_few_honest_aliases_still_work() -> None:
 def test_the_bomb_in_a_repository_is_exit_2_from_the_cli(tmp_path: Path, session_dir: Path) -> None:
     repo = kata(tmp_path, session_dir)
     (repo / "tdd.yaml").write_text(_bomb(), encoding="utf-8")
+    git(repo, "commit", "-q", "--no-verify", "-am", "chore: a hostile tdd.yaml")
     result = tddhooks(repo, "status", timeout=60)
     assert result.returncode == 2, result.stdout + result.stderr
     assert TRACEBACK not in result.stderr
