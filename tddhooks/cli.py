@@ -171,11 +171,18 @@ def doctor(work_dir: Path, offline: bool) -> None:
 @click.argument("rev_range", required=False)
 @work_dir_option
 @click.option("--json", "as_json", is_flag=True, help="Violations as JSON on stdout.")
-def audit(rev_range: str | None, work_dir: Path, as_json: bool) -> None:
-    """Re-check every commit in REV_RANGE (default: all history) against the policy."""
+@click.option("--verbose", "-v", is_flag=True, help="Every violation with its output.")
+@click.option("--since", metavar="REV", help="Baseline: judge only the commits after REV.")
+def audit(
+    rev_range: str | None, work_dir: Path, as_json: bool, verbose: bool, since: str | None
+) -> None:
+    """Re-check every commit in REV_RANGE (default: all history) against the policy; prints a
+    summary (per-rule counts, the first offending commits) unless --verbose or --json."""
     from tddhooks.commands import audit as audit_cmd
 
-    _finish(lambda: audit_cmd.run(work_dir, rev_range, as_json=as_json))
+    _finish(
+        lambda: audit_cmd.run(work_dir, rev_range, as_json=as_json, verbose=verbose, since=since)
+    )
 
 
 def _drive_options(func: F) -> F:

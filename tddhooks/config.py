@@ -124,9 +124,56 @@ def _describe(error: ValidationError, path: Path) -> str:
     return "\n".join(lines)
 
 
+MAX_CONFIG_BYTES = 256_000
+MAX_YAML_NODES = 20_000  # after aliases are expanded; tdd.yaml has a few hundred
+
+
+def _check_expansion(text: str, path: Path) -> None:
+    """Refuse an alias bomb before building it: walk the event stream (constant memory) adding
+    up how many nodes every alias would expand to."""
+    sizes: dict[str, int] = {}
+    open_nodes: list[tuple[str | None, int]] = []  # (anchor, nodes so far) per open collection
+    total = 0
+
+    def add(count: int) -> None:
+        nonlocal total
+        total += count
+        if open_nodes:
+            anchor, inner = open_nodes[-1]
+            open_nodes[-1] = (anchor, inner + count)
+        if total > MAX_YAML_NODES:
+            raise ConfigError(
+                f"{path}: the YAML expands to more than {MAX_YAML_NODES} values (an alias bomb?)",
+                fix="write the settings out; tdd.yaml needs no deeply nested aliases",
+            )
+
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.AliasEvent):
+            add(sizes.get(event.anchor or "", 1))
+        elif isinstance(event, yaml.ScalarEvent):
+            if event.anchor:
+                sizes[event.anchor] = 1
+            add(1)
+        elif isinstance(event, yaml.CollectionStartEvent):
+            open_nodes.append((event.anchor, 1))
+        elif isinstance(event, yaml.CollectionEndEvent) and open_nodes:
+            anchor, inner = open_nodes.pop()
+            if anchor:
+                sizes[anchor] = inner
+            add(inner)
+
+
 def parse_config(text: str, path: Path) -> TddConfig:
-    """Validate tdd.yaml text; every problem names the file and the field."""
+    """Validate tdd.yaml text; every problem names the file and the field. An oversized file or
+    an alias bomb is refused before it is built (bounded time and memory)."""
+    if len(text) > MAX_CONFIG_BYTES:
+        raise ConfigError(
+            f"{path}: {len(text):,} characters is too large for a tdd.yaml "
+            f"(at most {MAX_CONFIG_BYTES:,})",
+            fix="keep tdd.yaml to settings; see docs/config.md",
+        )
     try:
+        _check_expansion(text, path)
         data: Any = yaml.safe_load(text)
     except yaml.YAMLError as error:
         raise ConfigError(f"{path}: not valid YAML: {error}", fix="correct the syntax") from error
@@ -148,7 +195,8 @@ def load_config(root: Path) -> TddConfig:
     if not path.exists():
         return _with_detected_language(TddConfig(), root)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as stream:  # read no more than a tdd.yaml can be
+            text = stream.read(MAX_CONFIG_BYTES + 1).decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: cannot read: {error}") from error
     return _with_detected_language(parse_config(text, path), root)

@@ -10,17 +10,18 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from tddhooks import proc
+from tddhooks import keys, proc
 from tddhooks.errors import GitError
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
 
 def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The process environment without GIT_* variables (a leaked GIT_INDEX_FILE breaks tools)."""
+    """The process environment without GIT_* variables (a leaked GIT_INDEX_FILE breaks tools)
+    and without any variable holding an API key (see tddhooks/keys.py)."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
     env.update(extra or {})
-    return env
+    return keys.scrub_env(env)
 
 
 def commit_env() -> dict[str, str]:

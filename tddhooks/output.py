@@ -72,7 +72,9 @@ def report_error(error: TddhooksError) -> None:
     """How every TddhooksError reaches the person: the problem, then the fix."""
     from rich.markup import escape
 
+    from tddhooks.keys import redact
+
     err = err_console()
-    err.print(f"[bold red]error:[/bold red] {escape(error.message)}")
+    err.print(f"[bold red]error:[/bold red] {escape(redact(error.message))}")
     if error.fix:
-        err.print(f"  [bold]fix:[/bold] {escape(error.fix)}")
+        err.print(f"  [bold]fix:[/bold] {escape(redact(error.fix))}")

@@ -1,19 +1,25 @@
-"""The only place that starts processes: timeout, own process group (killed whole), output cap."""
+"""The only place that starts processes: timeout, own process group (killed whole, with every
+descendant that left it), output capped while it is read, and no API key in any child's
+environment (see tddhooks/keys.py and docs/security.md)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import subprocess
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
+
+from tddhooks import keys, reaper
 
 DEFAULT_OUTPUT_CAP = 256_000
 MISSING_EXECUTABLE = 127
 TIMED_OUT = 124
+_CHUNK = 65_536
 
 
 @dataclass(frozen=True)
@@ -39,18 +45,75 @@ class ProcResult:
         return self.stdout or self.stderr
 
 
+def _cut_marker(dropped: int) -> str:
+    return f"\n… [{dropped} characters cut] …\n"
+
+
 def cap_text(text: str, limit: int = DEFAULT_OUTPUT_CAP) -> str:
     """Keep the head and the tail of long output; the middle is what nobody reads."""
     if len(text) <= limit:
         return text
     half = limit // 2
     dropped = len(text) - 2 * half
-    return f"{text[:half]}\n… [{dropped} characters cut] …\n{text[-half:]}"
+    return f"{text[:half]}{_cut_marker(dropped)}{text[-half:]}"
 
 
-def _kill_group(process: subprocess.Popen[str]) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
+class _Capture:
+    """Reads one pipe to its end keeping a bounded head and a rolling tail. The cap counts
+    characters (as cap_text does); 4 bytes a character is the most UTF-8 needs, so 4 x limit
+    bytes always hold enough of both ends."""
+
+    def __init__(self, stream: IO[bytes], limit: int) -> None:
+        self._stream = stream
+        self._fd = stream.fileno()
+        self._half = max(2 * limit, 2)  # bytes kept at each end
+        self._head = bytearray()
+        self._tail = bytearray()
+        self._total = 0
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        with contextlib.suppress(OSError):
+            while chunk := os.read(self._fd, _CHUNK):
+                self._total += len(chunk)
+                room = self._half - len(self._head)
+                if room > 0:
+                    self._head += chunk[:room]
+                    chunk = chunk[room:]
+                if chunk:
+                    self._tail += chunk
+                    if len(self._tail) > 2 * self._half:
+                        del self._tail[: len(self._tail) - self._half]
+
+    def text(self, limit: int) -> str:
+        self.thread.join(timeout=10)  # a descendant we could not kill may hold the pipe open
+        if not self.thread.is_alive():
+            self._stream.close()
+        kept = len(self._head) + min(len(self._tail), self._half)
+        if self._total <= len(self._head) + len(self._tail):  # nothing was dropped
+            return cap_text((self._head + self._tail).decode("utf-8", errors="replace"), limit)
+        half = limit // 2
+        head = self._head.decode("utf-8", errors="replace")[:half]
+        tail = bytes(self._tail[-self._half :]).decode("utf-8", errors="replace")[-half:]
+        dropped = max(self._total - kept, 1)  # in bytes: the characters were never decoded
+        return f"{head}{_cut_marker(dropped)}{tail}"
+
+
+def _feed(process: subprocess.Popen[bytes], text: str) -> None:
+    assert process.stdin is not None
+    with contextlib.suppress(BrokenPipeError, OSError):
+        process.stdin.write(text.encode("utf-8"))
+    with contextlib.suppress(BrokenPipeError, OSError):
+        process.stdin.close()
+
+
+def child_env(env: Mapping[str, str] | None) -> dict[str, str]:
+    """What a child sees: `env` (or ours) without any variable that holds an API key, plus the
+    mark that lets the reaper find its descendants however they detach."""
+    scrubbed = keys.scrub_env(os.environ if env is None else env)
+    scrubbed[reaper.MARK_ENV] = reaper.new_mark()
+    return scrubbed
 
 
 def run(
@@ -62,46 +125,69 @@ def run(
     stdin: str | None = None,
     output_cap: int = DEFAULT_OUTPUT_CAP,
 ) -> ProcResult:
-    """Run `cmd` in its own process group; on timeout or Ctrl-C the whole group is killed."""
+    """Run `cmd` in its own process group; on timeout, Ctrl-C or a termination signal the whole
+    group and every descendant that left it are killed. Output is capped while it is read."""
     start = time.monotonic()
     argv = tuple(str(part) for part in cmd)
+    environment = child_env(env)
+    mark = environment[reaper.MARK_ENV]
+    if timeout_s is not None:  # a command that may run someone's code (git alone needs none)
+        reaper.become_subreaper()
+    reaper.starting()
     try:
         process = subprocess.Popen(
             argv,
             cwd=cwd,
-            env=dict(env) if env is not None else None,
+            env=environment,
             stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
             start_new_session=True,
         )
     except FileNotFoundError:
+        reaper.started(None)
         message = f"{argv[0]}: command not found (is it installed and on PATH?)\n"
         return ProcResult(argv, MISSING_EXECUTABLE, "", message, time.monotonic() - start)
     except PermissionError:
+        reaper.started(None)
         message = f"{argv[0]}: permission denied (is it executable?)\n"
         return ProcResult(argv, MISSING_EXECUTABLE, "", message, time.monotonic() - start)
-    timed_out = False
-    try:
-        stdout, stderr = process.communicate(input=stdin, timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        _kill_group(process)
-        stdout, stderr = process.communicate()
-        stderr += f"\n[tddhooks] killed after {timeout_s:g}s timeout: {' '.join(argv)}\n"
     except BaseException:
-        _kill_group(process)
-        process.communicate()
+        reaper.started(None)
         raise
+    reaper.started(process.pid)
+    assert process.stdout is not None
+    assert process.stderr is not None
+    out = _Capture(process.stdout, output_cap)
+    err = _Capture(process.stderr, output_cap)
+    if stdin is not None:
+        threading.Thread(target=_feed, args=(process, stdin), daemon=True).start()
+    timed_out = False
+    killed: set[int] = set()
+    try:
+        try:
+            process.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        if timed_out or timeout_s is not None:  # a command that may run someone's code
+            killed = reaper.kill_tree(process.pid, mark)
+        process.wait()
+        reaper.settle(process.pid, killed)
+        stdout, stderr = out.text(output_cap), err.text(output_cap)
+    except BaseException:
+        killed = reaper.kill_tree(process.pid, mark)
+        with contextlib.suppress(ChildProcessError, OSError):
+            process.wait(timeout=5)
+        reaper.settle(process.pid, killed, within_s=0.5)
+        raise
+    finally:
+        reaper.finished(process.pid)
+    if timed_out:
+        stderr += f"\n[tddhooks] killed after {timeout_s:g}s timeout: {' '.join(argv)}\n"
     returncode = TIMED_OUT if timed_out else process.returncode
-    return ProcResult(
-        argv,
-        returncode,
-        cap_text(stdout, output_cap),
-        cap_text(stderr, output_cap),
-        time.monotonic() - start,
-        timed_out,
-    )
+    return ProcResult(argv, returncode, stdout, stderr, time.monotonic() - start, timed_out)
+
+
+def kill_running() -> None:
+    """Kill every command proc.run has in flight (a termination signal reached us)."""
+    reaper.kill_all_running()

@@ -38,11 +38,16 @@ def test_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
     assert result.timed_out
     assert result.returncode == proc.TIMED_OUT
     assert "killed after 1.5s timeout" in result.stderr
+    # killed means gone or a zombie (re-parented to this long-lived test process, which may
+    # not reap it while other commands run): either way it no longer runs
     grandchild = int(pid_file.read_text())
     for _ in range(50):
         try:
             os.kill(grandchild, 0)
-        except ProcessLookupError:
+            state = Path(f"/proc/{grandchild}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (ProcessLookupError, FileNotFoundError):
+            break
+        if state == "Z":
             break
         time.sleep(0.05)
     else:

@@ -9,8 +9,7 @@ Merge commits are exempt from the message rules, not from the gate.
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,6 +33,7 @@ class Finding:
     rule: str
     message: str
     hint: str
+    kind: str = ""  # for `green`: tests fail / does not build / lint/format only (audit_report)
 
 
 @dataclass(frozen=True)
@@ -86,16 +86,21 @@ def message_findings(root: Path, commit: CommitInfo, settings: PolicySettings) -
 
 
 def gate_finding(commit: CommitInfo, verdict: Verdict) -> Finding | None:
-    """A `green` finding when the commit's tree is red."""
+    """A `green` finding when the commit's tree is red, with what kind of red it is."""
+    from tddhooks.commands.audit_report import KIND_STYLE, red_kind, style_message
+
     if verdict.green:
         return None
+    kind = red_kind(verdict)
     failing = verdict.report.failing_tests
     message = "the committed tree is red: " + verdict.report.summary()
     if failing:
         message += "; failing: " + ", ".join(failing)
+    if kind == KIND_STYLE:
+        message = style_message(verdict)
     lines = verdict.failure_excerpt(EXCERPT_LINES + 1).splitlines()
     hint = "\n".join(line for line in lines if not line.startswith("failing tests: "))
-    return Finding(commit.sha, commit.subject, "green", message, hint)
+    return Finding(commit.sha, commit.subject, "green", message, hint, kind)
 
 
 def gate_findings(
@@ -144,10 +149,22 @@ def commit_policy(root: Path, commit: CommitInfo) -> PolicySettings:
     return settings_at(root, base, state_dir(root), own=commit.sha)
 
 
-def run(work_dir: Path, rev_range: str | None, *, as_json: bool) -> int:
-    """Audit rev_range of the repository at work_dir; exit 1 when any commit breaks the policy."""
+def run(
+    work_dir: Path,
+    rev_range: str | None,
+    *,
+    as_json: bool,
+    verbose: bool = False,
+    since: str | None = None,
+) -> int:
+    """Audit rev_range of the repository at work_dir; exit 1 when any commit breaks the policy.
+    `since` is a baseline: only the commits after it are judged (adopting tddhooks late)."""
+    from tddhooks.commands.audit_report import AuditRun, render
+
     root = git.require_root(work_dir)
+    rev_range = with_baseline(root, rev_range, since)
     commits = list_commits(root, rev_range)
+    reused = 0
     findings: list[Finding] = []
     verdicts: dict[tuple[str, PolicySettings], Verdict] = {}  # per tree and policy, this run only
     for number, commit in enumerate(commits, start=1):
@@ -160,33 +177,27 @@ def run(work_dir: Path, rev_range: str | None, *, as_json: bool) -> int:
         findings += message_findings(root, commit, settings)
         if not settings.enabled("green"):
             continue
+        reused += (git.tree_of(root, commit.sha), settings) in verdicts
         findings += gate_findings(root, commit, settings, verdicts)
-    if as_json:
-        report = {
-            "range": rev_range or "HEAD",
-            "commits": len(commits),
-            "ok": not findings,
-            "violations": [asdict(finding) for finding in findings],
-        }
-        output.plain(json.dumps(report, ensure_ascii=False, indent=2))
-    else:
-        _print_table(findings, len(commits))
+    summary = AuditRun(rev_range or "HEAD", since, len(commits), len(verdicts), reused)
+    render(findings, summary, as_json=as_json, verbose=verbose)
     return 1 if findings else 0
 
 
-def _print_table(findings: list[Finding], checked: int) -> None:
-    from rich.markup import escape
-    from rich.table import Table
-
-    if not findings:
-        output.ok(f"{checked} commit(s) checked: every one follows the policy")
-        return
-    table = Table(title="policy violations", show_lines=True)
-    for column in ("commit", "subject", "rule", "detail"):
-        table.add_column(column, overflow="fold")
-    for finding in findings:
-        detail = finding.message + (f"\n{finding.hint}" if finding.hint else "")
-        table.add_row(finding.commit[:10], escape(finding.subject), finding.rule, escape(detail))
-    output.console().print(table)
-    commits = len({finding.commit for finding in findings})
-    output.fail(f"{len(findings)} violation(s) in {commits} of {checked} commit(s)")
+def with_baseline(root: Path, rev_range: str | None, since: str | None) -> str | None:
+    """`--since REV`: the range from REV (excluded) to the range's end (HEAD by default)."""
+    if since is None:
+        return rev_range
+    if rev_range is not None and ".." in rev_range:
+        raise UsageError(
+            f"--since {since} and the range {rev_range!r} both say where to start",
+            fix="give either --since REV or a range A..B",
+        )
+    found = git.run_git(["rev-parse", "-q", "--verify", "--end-of-options", f"{since}^{{commit}}"],
+                        root, check=False)  # fmt: skip
+    if not found.ok:
+        raise UsageError(
+            f"--since {since!r} is not a commit in {root}",
+            fix="name the last commit before tddhooks was adopted (a sha, tag or branch)",
+        )
+    return f"{found.stdout.strip()}..{rev_range or 'HEAD'}"

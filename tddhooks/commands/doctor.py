@@ -268,6 +268,7 @@ def _on_path_check() -> Check:
 def _llm_checks(root: Path, config: TddConfig, *, offline: bool) -> list[Check]:
     """The model rows (tddhooks.llm.health); offline keeps them to what needs no network."""
     from tddhooks.errors import TddhooksError
+    from tddhooks.keys import redact
     from tddhooks.llm.health import llm_checks
 
     try:
@@ -278,13 +279,16 @@ def _llm_checks(root: Path, config: TddConfig, *, offline: bool) -> list[Check]:
     for row in rows:
         # a missing key or model is configuration; an unreachable endpoint is environment
         category = CONFIG if row.name.endswith(("key", "model")) else ENVIRONMENT
-        checks.append(Check(row.name, row.status, row.detail, row.fix, category))
+        fix = redact(row.fix) if row.fix else None  # redacted whole, before any cut
+        checks.append(Check(row.name, row.status, redact(row.detail), fix, category))
     return checks
 
 
 def _print(checks: Sequence[Check]) -> None:
     from rich.markup import escape
     from rich.table import Table
+
+    from tddhooks.keys import redact
 
     marks = {
         "ok": "[green]✔ ok[/green]",
@@ -296,5 +300,6 @@ def _print(checks: Sequence[Check]) -> None:
         table.add_column(column, overflow="fold")
     for check in checks:
         mark = marks.get(check.status, escape(check.status))
-        table.add_row(escape(check.name), mark, escape(check.detail), escape(check.fix or ""))
+        detail, fix = redact(check.detail), redact(check.fix or "")
+        table.add_row(escape(check.name), mark, escape(detail), escape(fix))
     output.console().print(table)

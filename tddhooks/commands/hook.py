@@ -184,8 +184,11 @@ def commit_msg(message_file: Path) -> int:
     root, state, index_file = _context()
     base = judged_base(root)
     settings = settings_at(root, base, state, index_file)
-    # bytes, not read_text: universal newlines would turn a CR that git keeps into a line end
-    text = message_file.absolute().read_bytes().decode("utf-8", errors="replace")
+    # bytes, not read_text: universal newlines would turn a CR that git keeps into a line end;
+    # a message over 1 MB is rejected before it is read whole
+    from tddhooks.limits import read_message
+
+    text = read_message(message_file.absolute())
     from tddhooks.policy.commitmode import cleanups, committing_argv
     from tddhooks.policy.facts import staged_facts
     from tddhooks.policy.message import parse_message
@@ -287,7 +290,9 @@ def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) 
         return 0
     root, state, index_file = _context()
     path = message_file.absolute()
-    text = path.read_text(encoding="utf-8", errors="replace")
+    from tddhooks.limits import read_message
+
+    text = read_message(path)
     char = comment_char(root, text)
     from tddhooks.policy.message import parse_message
 

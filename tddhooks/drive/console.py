@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from tddhooks import output
 from tddhooks.drive.kinds import EventKind
+from tddhooks.keys import redact, redact_data
 
 if TYPE_CHECKING:
     from rich.status import Status
@@ -59,7 +60,8 @@ class JsonDisplay:
     live = False
 
     def emit(self, kind: EventKind, **data: Any) -> None:
-        output.plain(json.dumps({"event": kind, **data}, ensure_ascii=False, default=str))
+        event = redact_data({"event": kind, **data})
+        output.plain(redact(json.dumps(event, ensure_ascii=False, default=str)))
 
     def thinking(self, role: str, model: str) -> Any:
         return nullcontext()
@@ -72,6 +74,7 @@ class QuietDisplay(JsonDisplay):
     """`--quiet`: the final summary table only."""
 
     def emit(self, kind: EventKind, **data: Any) -> None:
+        data = redact_data(data)
         if kind == "drive-finished":
             summary_table(data)
         elif kind in ("person-turn", "interrupted"):
@@ -108,6 +111,7 @@ class RichDisplay:
     def emit(self, kind: EventKind, **data: Any) -> None:
         from rich.markup import escape
 
+        data = redact_data(data)  # before any line is cut short below
         say = output.say
         role = escape(str(data.get("role", "")))
         if kind == "drive-started":

@@ -15,6 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from tddhooks.keys import redact, redact_data
 from tddhooks.proc import cap_text
 
 SCRATCH = ".tdd"
@@ -92,7 +93,9 @@ class StepLog(_Log):
 
 
 def tail(text: str, limit: int = OUTPUT_TAIL_CHARS) -> str:
-    """The last `limit` characters of runner output (what a person scrolls up to read)."""
+    """The last `limit` characters of runner output (what a person scrolls up to read), keys
+    redacted before the cut (a cut key would no longer match)."""
+    text = redact(text)
     return text if len(text) <= limit else "…" + text[-limit:]
 
 
@@ -134,7 +137,7 @@ class StepWriter:
         """Append a supervisor decision to `.tdd/logs/decisions.jsonl` (all turns, all drives)."""
         path = self.root / SCRATCH / "logs" / DECISIONS
         path.parent.mkdir(parents=True, exist_ok=True)
-        entry = {"time": round(time.time(), 3), "action": action, "reason": reason}
+        entry = {"time": round(time.time(), 3), "action": action, "reason": redact(reason)}
         with path.open("a", encoding="utf-8") as stream:
             stream.write(json.dumps(entry, ensure_ascii=False) + "\n")
 
@@ -143,11 +146,11 @@ class StepWriter:
         json_path, plan_path = self.paths_for(log)
         json_path.parent.mkdir(parents=True, exist_ok=True)
         plan_path.parent.mkdir(parents=True, exist_ok=True)
-        data = log.model_dump(mode="json")
+        data = redact_data(log.model_dump(mode="json"))
         json_path.write_text(
             json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
         )
-        plan_path.write_text(plan_markdown(log), encoding="utf-8")
+        plan_path.write_text(redact(plan_markdown(log)), encoding="utf-8")
         return json_path
 
 
@@ -168,7 +171,7 @@ def plan_markdown(log: StepLog) -> str:
                 "Why it did not land:",
                 "",
                 "```",
-                cap_text(attempt.failure, 4_000),
+                cap_text(redact(attempt.failure), 4_000),
                 "```",
                 "",
             ]

@@ -14,6 +14,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pickle
+import sqlite3
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -93,16 +95,7 @@ class AnswerCache:
         self.hits = 0
         self.misses = 0
         self._asked: dict[str, int] = {}  # request key -> times asked in this drive
-        try:
-            import diskcache
-
-            self.directory.mkdir(parents=True, exist_ok=True)
-            self._store = diskcache.Cache(str(self.directory))
-        except Exception as error:  # diskcache raises sqlite3/OS errors of many kinds
-            raise EnvironmentProblem(
-                f"cannot open the LLM cache in {self.directory}: {error}",
-                fix=f"point {CACHE_ENV} at a writable directory, or pass --no-cache",
-            ) from error
+        self._store = open_store(self.directory)
 
     @staticmethod
     def key_for(
@@ -138,7 +131,7 @@ class AnswerCache:
             self.misses += 1
             self._save_counters()
             return None
-        raw = self._store.get(key)
+        raw = _safe_get(self._store, key)
         answer = _decode(raw) if isinstance(raw, str) else None
         if answer is None:
             self.misses += 1
@@ -152,7 +145,10 @@ class AnswerCache:
         is off."""
         if not self.write:
             return False
-        self._store.set(key, canonical_json(asdict(answer)))
+        try:
+            self._store.set(key, canonical_json(asdict(answer)))
+        except (OSError, sqlite3.Error):
+            return False  # a full disk or a damaged entry: the answer is used, just not kept
         return True
 
     def stats(self) -> CacheStats:
@@ -176,6 +172,56 @@ class AnswerCache:
             pass  # counters are informative; a full disk must not stop a drive
 
 
+def _safe_get(store: Any, key: str) -> Any:
+    """A damaged entry (its value file gone, a torn page) is a miss, not a traceback."""
+    try:
+        return store.get(key)
+    except (OSError, sqlite3.Error, ValueError, EOFError, pickle.UnpicklingError):
+        return None
+
+
+def _aside(directory: Path) -> Path:
+    """Move a damaged cache.db out of the way (kept for a look, never deleted)."""
+    target = directory / f"cache.db.damaged-{time.strftime('%Y%m%d-%H%M%S')}"
+    (directory / "cache.db").replace(target)
+    return target
+
+
+def open_store(directory: Path, *, create: bool = True) -> Any:
+    """The diskcache store in `directory`. A cache.db that is not a database is moved aside and
+    a fresh one started (it only held answers a model can give again); a directory that cannot
+    be one (a file, no permission) is an environment problem with its fix."""
+    import diskcache
+
+    if directory.exists() and not directory.is_dir():
+        raise EnvironmentProblem(
+            f"the LLM cache location {directory} is a file, not a directory",
+            fix=f"move that file away, or point {CACHE_ENV} at a directory (or pass --no-cache)",
+        )
+    for attempt in (1, 2):
+        try:
+            if create:
+                directory.mkdir(parents=True, exist_ok=True)
+            return diskcache.Cache(str(directory))
+        except sqlite3.DatabaseError as error:
+            if attempt == 2 or not (directory / "cache.db").is_file():
+                raise _unusable(directory, error) from error
+            moved = _aside(directory)
+            from tddhooks.output import warn
+
+            warn(f"the LLM cache was damaged; moved it to {moved} and started a new one")
+        except Exception as error:  # diskcache raises sqlite3/OS errors of many kinds
+            raise _unusable(directory, error) from error
+    raise AssertionError("unreachable")
+
+
+def _unusable(directory: Path, error: Exception) -> EnvironmentProblem:
+    return EnvironmentProblem(
+        f"cannot open the LLM cache in {directory}: {error}",
+        fix=f"point {CACHE_ENV} at a writable directory, or pass --no-cache",
+    )
+
+
 def _decode(raw: str) -> CachedAnswer | None:
     try:
         return CachedAnswer(**json.loads(raw))
@@ -189,10 +235,11 @@ def cache_stats(directory: Path | None = None, *, store: Any = None) -> CacheSta
     counters = _read_counters(directory)
     entries = size = 0
     if store is None and (directory / "cache.db").exists():
-        import diskcache
-
-        with diskcache.Cache(str(directory)) as opened:
+        opened = open_store(directory, create=False)
+        try:
             entries, size = _count(opened)
+        finally:
+            opened.close()
     elif store is not None:
         entries, size = _count(store)
     return CacheStats(
@@ -215,9 +262,10 @@ def clear_cache(directory: Path | None = None) -> tuple[int, int]:
     directory = directory or default_cache_dir()
     before = cache_stats(directory)
     if (directory / "cache.db").exists():
-        import diskcache
-
-        with diskcache.Cache(str(directory)) as opened:
+        opened = open_store(directory, create=False)
+        try:
             opened.clear()
+        finally:
+            opened.close()
     (directory / COUNTERS_FILE).unlink(missing_ok=True)
     return before.entries, before.size_bytes

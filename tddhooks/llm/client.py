@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any, cast
 
+from tddhooks import keys
 from tddhooks.errors import LLMAnswerError, LLMError, TddhooksError
 from tddhooks.llm.cache import AnswerCache, CachedAnswer
 from tddhooks.llm.formats import FormatMemory, ResponseForm, is_refusal, request_format
@@ -88,6 +89,7 @@ class ChatClient:
         self._connect_timeout_s = min(connect_timeout_s, settings.timeout_s)
         self.formats = formats if formats is not None else FormatMemory()
         self._sdk: openai.OpenAI | None = None
+        self._secrets = [settings.api_key] if settings.api_key else []
 
     def complete(
         self,
@@ -121,6 +123,9 @@ class ChatClient:
             self._check(result, role)  # a cut-off answer is cut off again, offline too
             return self._deliver(result, messages, role, start, on_delta)
         result = replace(self._with_retries(messages, schema, role, on_delta), cache_key=key)
+        # a server that echoes the key in an answer must not get it into the cache, a recording,
+        # a prompt or a committed file
+        result = replace(result, content=keys.redact(result.content, self._secrets))
         if self.cache is not None:
             # every answer is kept, a cut-off or empty one too: a replay must meet it again
             kept = {name: getattr(result, name) for name in CachedAnswer.__dataclass_fields__}
@@ -279,9 +284,10 @@ def _detail(error: Exception, settings: ModelSettings) -> str:
         text = str(error.__cause__)  # "[Errno 111] Connection refused" says more
     else:
         text = str(getattr(error, "message", None) or error)
-    text = " ".join(text.split())[:300]
-    # a server may echo the key (OpenAI's 401 shows part of it): never let it through
-    return text.replace(settings.api_key, "[key]") if settings.api_key else text
+    # a server may echo the key, or part of it (OpenAI's 401 does): redact BEFORE cutting, or a
+    # cut key no longer matches and its prefix gets through
+    secrets = [settings.api_key] if settings.api_key else []
+    return keys.redact(" ".join(text.split()), secrets)[:300]
 
 
 def translate_error(

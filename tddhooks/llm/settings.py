@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from tddhooks import keys
 from tddhooks.config import ROLE_NAMES, TddConfig
 from tddhooks.errors import ConfigError, UsageError
 from tddhooks.llm.formats import ResponseForm
@@ -160,7 +161,28 @@ def resolve_api_key(
     role: str = "",
 ) -> tuple[str | None, str]:
     """(key, where it came from): --api-key > llm.api_key_env > the preset's variable >
-    TDDHOOKS_API_KEY; local endpoints may have none. The source never contains the key."""
+    TDDHOOKS_API_KEY; local endpoints may have none. The source never contains the key, and the
+    key and its variable are registered so no child process inherits them (tddhooks/keys.py)."""
+    key, source = _find_api_key(
+        preset, base_url, api_key=api_key, api_key_env=api_key_env, environ=environ, role=role
+    )
+    if api_key and _ENV_NAME.fullmatch(api_key):
+        keys.register(name=api_key)
+    if api_key_env:
+        keys.register(name=api_key_env)
+    keys.register(value=key)
+    return key, source
+
+
+def _find_api_key(
+    preset: Preset,
+    base_url: str,
+    *,
+    api_key: str | None,
+    api_key_env: str | None,
+    environ: Mapping[str, str],
+    role: str,
+) -> tuple[str | None, str]:
     if api_key:
         if _ENV_NAME.fullmatch(api_key) and environ.get(api_key):
             return environ[api_key], f"--api-key (environment variable {api_key})"

@@ -151,6 +151,11 @@ def _require_executable(step: str, result: proc.ProcResult) -> None:
             fix="install the toolchain (see `tddhooks doctor`) or set the command under ci: in "
             "tdd.yaml",
         )
+    from tddhooks.policy.envcheck import environment_problem
+
+    problem = environment_problem(step, result)
+    if problem is not None:
+        raise problem
 
 
 def read_code_files(workdir: Path, language: str) -> dict[str, str]:

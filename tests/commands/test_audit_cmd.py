@@ -148,3 +148,106 @@ def test_a_feature_whose_test_sits_beside_the_code_is_not_flagged(make_repo: Mak
     flagged = audit(repo, "HEAD~1..HEAD")
     assert flagged.exit_code == 1
     assert "must add or change a test" in flagged.output
+
+
+# --- the summary view, kinds of red, the baseline and tree reuse -----------------------------
+
+LINT_ONLY = "import os\n\n\n" + FILES["src/calc/__init__.py"]
+
+
+def messy_history(make_repo: MakeRepo) -> tuple[Path, dict[str, str]]:
+    """A history with a lint-only red commit, a tests-fail commit, bad messages, and a revert
+    pair that brings back an earlier tree."""
+    repo = make_repo(FILES)
+    shas = {"start": git(repo, "rev-parse", "HEAD").stdout.strip()}
+    shas["lint"] = commit(repo, {"src/calc/__init__.py": LINT_ONLY}, "refactor: tidy")
+    shas["fixed"] = commit(repo, {"src/calc/__init__.py": FILES["src/calc/__init__.py"]},
+                           "refactor: drop the import")  # fmt: skip
+    shas["red"] = commit(repo, {"tests/test_sub.py": FAILING_TEST}, "a red test")
+    git(repo, "revert", "--no-edit", "HEAD")
+    git(repo, "revert", "--no-edit", "HEAD")
+    for number in range(12):  # the same tree each time: judged once
+        git(repo, "commit", "-q", "--no-verify", "--allow-empty", "-m", f"note {number}")
+    return repo, shas
+
+
+def test_the_default_is_a_summary_with_counts_and_the_first_offenders(
+    make_repo: MakeRepo,
+) -> None:
+    repo, shas = messy_history(make_repo)
+    result = audit(repo)
+    assert result.exit_code == 1
+    text = " ".join(result.output.replace("│", " ").split())
+    assert "violations by rule" in text
+    assert "first offending commits" in text
+    assert "green (lint/format only) 1 1" in text
+    # the red commit, the revert of its revert and the 12 notes on that tree
+    assert f"green (tests fail) 14 14 {shas['red'][:10]}" in text
+    assert f"prefixed 13 13 {shas['red'][:10]}" in text  # git's own Revert messages are exempt
+    assert "run `tddhooks audit --verbose` for all" in text
+    shown = text.split("violations by rule", 1)[1]  # after the progress lines
+    assert "note 1 " in shown
+    assert "note 11" not in shown, "the summary listed every offending commit"
+    # the summary shows no output excerpts; --verbose does
+    assert "[lint]" not in text
+    verbose = " ".join(audit(repo, "--verbose").output.replace("│", " ").split())
+    assert "[lint]" in verbose
+    assert "note 11" in verbose
+
+
+def test_lint_only_red_is_told_apart_in_the_json(make_repo: MakeRepo) -> None:
+    repo, shas = messy_history(make_repo)
+    report = json.loads(audit(repo, "--json").stdout)
+    kinds = {(item["commit"], item["kind"]) for item in report["violations"]
+             if item["rule"] == "green"}  # fmt: skip
+    assert (shas["lint"], "lint/format only") in kinds
+    assert (shas["red"], "tests fail") in kinds
+    lint = next(
+        item
+        for item in report["violations"]
+        if item["commit"] == shas["lint"] and item["rule"] == "green"
+    )
+    assert lint["message"].startswith("the tests pass (")
+    summary = {row["rule"]: row for row in report["summary"]}
+    assert summary["green (lint/format only)"]["violations"] == 1
+    assert summary["green (lint/format only)"]["first_commit"] == shas["lint"]
+
+
+def test_a_tree_seen_before_is_judged_once(make_repo: MakeRepo) -> None:
+    repo, _shas = messy_history(make_repo)
+    report = json.loads(audit(repo, "--json").stdout)
+    # the second revert restores the red tree; the notes each make a new tree
+    assert report["trees_reused"] >= 1
+    assert report["trees_judged"] + report["trees_reused"] == report["commits"]
+
+
+def test_since_is_a_baseline_for_an_old_repository(make_repo: MakeRepo) -> None:
+    repo = make_repo(FILES)
+    commit(repo, {"README.md": "old\n"}, "the old way: no prefix")
+    commit(repo, {"src/calc/__init__.py": LINT_ONLY}, "more of the old way")
+    commit(repo, {"src/calc/__init__.py": FILES["src/calc/__init__.py"]}, "docs: clean up")
+    assert audit(repo).exit_code == 1
+    baseline = git(repo, "rev-parse", "HEAD").stdout.strip()
+    good = commit(repo, {"README.md": "Addition\n"}, "docs: readme")
+    result = audit(repo, "--since", baseline, "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["commits"] == 1
+    assert report["baseline"] == baseline
+    plain_text = audit(repo, "--since", baseline).output
+    assert "after the baseline" in plain_text
+    bad = commit(repo, {"README.md": "more\n"}, "no prefix after the baseline")
+    report = json.loads(audit(repo, "--since", baseline, "--json").stdout)
+    assert {item["commit"] for item in report["violations"]} == {bad}
+    assert good not in {item["commit"] for item in report["violations"]}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--since", "no-such-rev"], ["--since", "HEAD", "HEAD~1..HEAD"], ["--since", "--all"]],
+)
+def test_a_bad_baseline_is_a_usage_error(make_repo: MakeRepo, args: list[str]) -> None:
+    repo = make_repo(FILES)
+    commit(repo, {"README.md": "x\n"}, "docs: readme")
+    result = audit(repo, *args)
+    assert result.exit_code == 2, result.output

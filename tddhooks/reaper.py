@@ -1,0 +1,190 @@
+"""Finding and killing every process a command left behind, however it detached.
+
+A command runs in its own process group, which a test can leave with `setsid`. Two more nets:
+each child carries a mark in its environment (inherited by all its descendants unless they wipe
+their environment), and on Linux this process becomes a child subreaper
+(prctl(PR_SET_CHILD_SUBREAPER)), so orphaned descendants are re-parented to us instead of init.
+After the command ends (or times out, or a signal arrives) the group, the marked processes, the
+command's remaining descendants and our unknown orphans are killed. Elsewhere only the group is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+MARK_ENV = "TDDHOOKS_PROC_MARK"
+_PR_SET_CHILD_SUBREAPER = 36
+_PROC = Path("/proc")
+_lock = threading.Lock()
+_running: set[int] = set()
+_starting: list[int] = [0]  # commands between Popen and started(): children not yet registered
+_subreaper: list[bool] = []
+
+
+def become_subreaper() -> None:
+    """Ask Linux to re-parent our orphaned descendants to us (once; silently not elsewhere)."""
+    if _subreaper:
+        return
+    _subreaper.append(False)
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        _subreaper[0] = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        pass
+
+
+def new_mark() -> str:
+    """A fresh mark, appended to the one this process inherited (nested runs stay findable)."""
+    inherited = os.environ.get(MARK_ENV, "")
+    token = os.urandom(8).hex()
+    return f"{inherited}:{token}" if inherited else token
+
+
+def starting() -> None:
+    """A command is about to start (its child must not pass for an orphan meanwhile)."""
+    with _lock:
+        _starting[0] += 1
+
+
+def started(pid: int | None) -> None:
+    """The command started as `pid` (None: it could not start)."""
+    with _lock:
+        _starting[0] -= 1
+        if pid is not None:
+            _running.add(pid)
+
+
+def _busy(pid: int) -> bool:
+    """Whether another command is in flight (a pid that no longer exists does not count: a
+    thread that died without finishing must not switch reaping off for good)."""
+    with _lock:
+        gone = {other for other in _running if not (_PROC / str(other)).exists()}
+        if _PROC.is_dir():
+            _running.difference_update(gone)
+        return bool(_running - {pid}) or _starting[0] > 0
+
+
+def finished(pid: int) -> None:
+    with _lock:
+        _running.discard(pid)
+
+
+def _table() -> dict[int, int]:
+    """pid -> parent pid of every visible process (empty where there is no /proc)."""
+    table: dict[int, int] = {}
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(_PROC):
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (_PROC / entry.name / "stat").read_bytes()
+                fields = stat[stat.rindex(b")") + 2 :].split()
+                if fields[0] != b"Z":
+                    table[int(entry.name)] = int(fields[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    return table
+
+
+def _marked(pid: int, mark: str) -> bool:
+    try:
+        environ = (_PROC / str(pid) / "environ").read_bytes()
+    except OSError:
+        return False
+    prefix = f"{MARK_ENV}=".encode()
+    for item in environ.split(b"\0"):
+        if item.startswith(prefix):
+            return mark.encode() in item[len(prefix) :].split(b":")
+    return False
+
+
+def _descendants(table: dict[int, int], roots: set[int]) -> set[int]:
+    found = set(roots)
+    changed = True
+    while changed:
+        changed = False
+        for pid, parent in table.items():
+            if parent in found and pid not in found:
+                found.add(pid)
+                changed = True
+    return found - roots
+
+
+def _kill(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signal.SIGKILL)
+
+
+def kill_tree(pid: int, mark: str) -> set[int]:
+    """Kill the command's group, its descendants, the processes carrying its mark and (when we
+    are a subreaper and no other command is running) any orphan re-parented to us. Returns the
+    pids killed (for settle)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+    if not _PROC.is_dir():
+        return set()
+    me = os.getpid()
+    killed: set[int] = set()
+    for _round in range(3):
+        table = _table()
+        with _lock:
+            others = set(_running - {pid})
+        victims = _descendants(table, {pid}) - {pid}
+        victims |= {p for p in table if p not in (me, pid) and _marked(p, mark)}
+        if _subreaper and _subreaper[0] and not _busy(pid):
+            victims |= {p for p, parent in table.items() if parent == me and p != pid}
+        victims -= _descendants(table, others) | others | {me}
+        if not victims:
+            break
+        for victim in victims:
+            _kill(victim)
+        killed |= victims
+    return killed
+
+
+def settle(pid: int, killed: set[int], within_s: float = 1.0) -> None:
+    """After the command itself was waited for: collect the exit status of the killed
+    processes that were re-parented to us, so none is left a zombie (subreaper only)."""
+    if not (_subreaper and _subreaper[0]) or _busy(pid) or not _PROC.is_dir():
+        return
+    me = os.getpid()
+    deadline = time.monotonic() + within_s
+    while True:
+        for zombie in _zombie_children(me, pid):
+            with contextlib.suppress(ChildProcessError, OSError):
+                os.waitpid(zombie, os.WNOHANG)
+        if all(not (_PROC / str(p)).exists() for p in killed) or time.monotonic() > deadline:
+            return
+        time.sleep(0.01)
+
+
+def _zombie_children(me: int, skip: int) -> list[int]:
+    zombies: list[int] = []
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(_PROC):
+            if not entry.name.isdigit() or int(entry.name) == skip:
+                continue
+            try:
+                stat = (_PROC / entry.name / "stat").read_bytes()
+                fields = stat[stat.rindex(b")") + 2 :].split()
+            except (OSError, ValueError):
+                continue
+            if fields[0] == b"Z" and int(fields[1]) == me:
+                zombies.append(int(entry.name))
+    return zombies
+
+
+def kill_all_running() -> None:
+    """Kill the group of every command in flight (a termination signal reached us)."""
+    with _lock:
+        pids = list(_running)
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, signal.SIGKILL)
