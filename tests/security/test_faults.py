@@ -14,8 +14,8 @@ from conftest import git
 
 from security.kit import kata, tddhooks
 from tddhooks import errors
-from tddhooks.config import MAX_CONFIG_BYTES, ConfigError, parse_config
-from tddhooks.errors import EXIT_ENVIRONMENT, TddhooksError, error_handler
+from tddhooks.config import MAX_CONFIG_BYTES, parse_config
+from tddhooks.errors import EXIT_ENVIRONMENT, ConfigError, TddhooksError, error_handler
 from tddhooks.llm.cache import AnswerCache, CachedAnswer, cache_stats
 
 TRACEBACK = "Traceback (most recent call last)"
@@ -36,7 +36,8 @@ def test_an_unforeseen_error_is_exit_3_with_a_log_path_never_1(tmp_path: Path) -
     assert result[0] == EXIT_ENVIRONMENT
     (problem,) = seen
     assert "unexpected error: RuntimeError: something nobody planned for" in problem.message
-    log = Path(problem.fix.split("the traceback is in ", 1)[1].split(";", 1)[0])  # type: ignore[union-attr]
+    assert problem.fix is not None
+    log = Path(problem.fix.split("the traceback is in ", 1)[1].split(";", 1)[0])
     assert log.is_relative_to(Path(os.environ["TDDHOOKS_HOME"]) / "logs")
     assert TRACEBACK in log.read_text(encoding="utf-8")
 
