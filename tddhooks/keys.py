@@ -17,6 +17,7 @@ from typing import Any
 REDACTED = "[key]"
 # a run of this many characters of a key is treated as the key (a server may echo a prefix)
 FRAGMENT = 8
+_SHORTEST = 4
 _KEY_SUFFIXES = ("_KEY", "_APIKEY", "_TOKEN", "_SECRET", "_PASSWORD")
 _KNOWN_NAMES = {
     "TDDHOOKS_API_KEY", "OPENAI_API_KEY", "DEEPSEEK_API_KEY", "PERPLEXITY_API_KEY",
@@ -110,9 +111,11 @@ def redact(text: str, extra: Iterable[str] = ()) -> str:
     if not text:
         return text
     secrets = key_values() | {value for value in extra if value}
-    short = [value for value in secrets if 0 < len(value) < FRAGMENT]
+    # a value this short is no provider's key: redacting it everywhere would garble all text;
+    # a short one (tests, local servers) is redacted where it stands as a whole token
+    short = [value for value in secrets if _SHORTEST <= len(value) < FRAGMENT]
     for value in short:
-        text = text.replace(value, REDACTED)
+        text = re.sub(rf"(?<![\w-]){re.escape(value)}(?![\w-])", REDACTED, text)
     grams = _fragments(secrets)
     if not grams:
         return text

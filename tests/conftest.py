@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -60,6 +60,16 @@ def isolated_home(
         if key.startswith("GIT_") or key.endswith("_API_KEY"):
             monkeypatch.delenv(key, raising=False)
     return home
+
+
+@pytest.fixture(autouse=True)
+def forget_keys() -> Iterator[None]:
+    """Keys the LLM layer registered in one test (process-wide redaction) never leak into the
+    next test's output."""
+    from tddhooks import keys
+
+    yield
+    keys.forget()
 
 
 def git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:

@@ -407,3 +407,13 @@ def test_a_key_echoed_in_an_answer_reaches_neither_the_caller_nor_the_cache(
     cache.close()
     for path, text in files_under(tmp_path / "cache"):
         assert_no_key(text, str(path))
+
+
+def test_a_value_too_short_to_be_a_key_never_garbles_text() -> None:
+    keys.register(value="k")
+    keys.register(value="sk-1")
+    try:
+        text = "Traceback in hooks.py: keep sk-1 and sk-12 apart"
+        assert keys.redact(text) == "Traceback in hooks.py: keep [key] and sk-12 apart"
+    finally:
+        keys.forget()
