@@ -247,3 +247,33 @@ def test_a_key_in_the_committing_shell_never_reaches_the_test(kata: Path) -> Non
         assert SECRET[:8] not in path.read_text(encoding="utf-8", errors="replace")
     verdicts = list((kata / ".git" / "tddhooks" / "verdicts").glob("*.json"))
     assert any("leaks" in json.dumps(json.loads(p.read_text())) for p in verdicts)
+
+
+DESELECT = """\
+def pytest_collection_modifyitems(config, items):
+    kept = [item for item in items if "red_" not in item.name]
+    config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+    items[:] = kept
+"""
+RED_PY = "from calc import add\n\n\ndef test_red_one() -> None:\n    assert add(1, 1) == 3\n"
+
+
+def test_a_committed_conftest_that_deselects_tests_cannot_land_a_red_test(
+    make_repo: object,
+) -> None:
+    from commands.pykata import FILES
+    from hooks.hookkit import install_shims
+
+    repo: Path = make_repo(FILES)  # type: ignore[operator]
+    install_shims(repo)
+    (repo / "conftest.py").write_text(DESELECT, encoding="utf-8")
+    git(repo, "add", "-A")
+    landed = commit(repo, msg("refactor", "a conftest"))
+    assert landed.returncode == 0, landed.stderr  # no test is deselected yet: all ran, green
+    (repo / "tests" / "test_red.py").write_text(RED_PY, encoding="utf-8")
+    git(repo, "add", "-A")
+    before = head(repo)
+
+    text = refused(commit(repo, msg("test", "a red one")), "test_red_one", before, repo)
+
+    assert "did not run" in text
