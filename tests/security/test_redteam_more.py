@@ -277,3 +277,44 @@ def test_a_committed_conftest_that_deselects_tests_cannot_land_a_red_test(
     text = refused(commit(repo, msg("test", "a red one")), "test_red_one", before, repo)
 
     assert "did not run" in text
+
+
+NOT_SOURCE = (
+    "code kept in a file that is not a source file by name (a symlink target, an include!) "
+    "is changed by a docs: commit without a test: the type scopes classify paths by name and "
+    "suffix only; closing it needs the build's real inputs (symlink targets from the tree's "
+    "modes, include!/#[path]/include_str! references)"
+)
+
+
+def _docs_change_of_code(repo: Path) -> str:
+    """Add untested code to docs/lib.md in a docs: commit; HEAD before it."""
+    before = head(repo)
+    lib = repo / "docs" / "lib.md"
+    lib.write_text(lib.read_text(encoding="utf-8") + "\npub fn untested() -> i32 {\n    7\n}\n")
+    git(repo, "add", "-A")
+    refused(commit(repo, "docs: notes\n"), "[type-rules]", before, repo)
+    return before
+
+
+@pytest.mark.xfail(strict=True, reason=NOT_SOURCE)
+def test_code_behind_a_symlink_cannot_change_in_a_docs_commit(kata: Path) -> None:
+    (kata / "docs").mkdir()
+    (kata / "src" / "lib.rs").rename(kata / "docs" / "lib.md")
+    (kata / "src" / "lib.rs").symlink_to("../docs/lib.md")
+    git(kata, "add", "-A")
+    assert commit(kata, msg("refactor", "code beside its notes")).returncode == 0
+
+    _docs_change_of_code(kata)
+
+
+@pytest.mark.xfail(strict=True, reason=NOT_SOURCE)
+def test_code_included_from_a_markdown_file_cannot_change_in_a_docs_commit(kata: Path) -> None:
+    _write(
+        kata,
+        {"docs/lib.md": "// notes\n", "src/lib.rs": _code("0", '\ninclude!("../docs/lib.md");\n')},
+    )
+    git(kata, "add", "-A")
+    assert commit(kata, msg("refactor", "include the notes")).returncode == 0
+
+    _docs_change_of_code(kata)
