@@ -318,3 +318,39 @@ def test_code_included_from_a_markdown_file_cannot_change_in_a_docs_commit(kata:
     assert commit(kata, msg("refactor", "include the notes")).returncode == 0
 
     _docs_change_of_code(kata)
+
+
+def test_a_file_staged_after_the_gate_judged_the_index_is_judged_too(kata: Path) -> None:
+    # git commits the index as it stands after pre-commit: a red test staged meanwhile (here by
+    # the hook chained after ours; a second terminal or an agent does the same while cargo runs)
+    _write(
+        kata,
+        {
+            "src/lib.rs": _code("0", "\n// tidy\n"),
+            "tests/zero.rs": _test("zero_again", '""', 0),
+            "tests/red.rs": RED_ONE,
+        },
+    )
+    git(kata, "add", "src/lib.rs", "tests/zero.rs")
+    chained = kata / ".git" / "hooks" / "pre-commit.tddhooks-chained"
+    chained.write_text("#!/bin/sh\ngit add tests/red.rs\n", encoding="utf-8")
+    chained.chmod(0o755)
+    before = head(kata)
+
+    text = refused(commit(kata, msg("feat", "zero again")), "[green]", before, kata)
+
+    assert "changed after the pre-commit gate" in text
+    assert (kata / "tests/red.rs").read_text(encoding="utf-8") == RED_ONE.replace(
+        "CRATE", _crate(kata)
+    )
+
+
+def test_a_commit_msg_hook_alone_does_not_gate(tmp_path: Path) -> None:
+    # without our pre-commit (no record of a judged tree), commit-msg judges the message only
+    from security.rules_kit import SUB_CODE, commit_with, make_kata, tdd, write
+
+    repo = make_kata(tmp_path)
+    write(repo, {"src/lib.rs": SUB_CODE, "tests/red.rs": "#[test]\nfn red() {\n    panic!();\n}\n"})
+    git(repo, "add", "-A")
+
+    assert commit_with(repo, tdd("feat", "subtract")).returncode == 0
