@@ -354,3 +354,39 @@ def test_a_commit_msg_hook_alone_does_not_gate(tmp_path: Path) -> None:
     git(repo, "add", "-A")
 
     assert commit_with(repo, tdd("feat", "subtract")).returncode == 0
+
+
+def test_pytest_addopts_in_a_build_commit_cannot_hide_a_red_test(make_repo: object) -> None:
+    # `build:` may change the manifest; its pytest options deselect every test named *red*
+    from commands.pykata import FILES, PYPROJECT
+    from hooks.hookkit import install_shims
+
+    repo: Path = make_repo(FILES)  # type: ignore[operator]
+    install_shims(repo)
+    hidden = PYPROJECT.replace(
+        'pythonpath = ["src"]\n', 'pythonpath = ["src"]\naddopts = "-k \'not red\'"\n'
+    )
+    (repo / "pyproject.toml").write_text(hidden, encoding="utf-8")
+    git(repo, "add", "-A")
+    landed = commit(repo, "build: pytest options\n")
+    assert landed.returncode == 0, landed.stdout + landed.stderr
+    (repo / "tests" / "test_red.py").write_text(RED_PY, encoding="utf-8")
+    git(repo, "add", "-A")
+    before = head(repo)
+
+    text = refused(commit(repo, msg("test", "a red one")), "test_red_one", before, repo)
+
+    assert "did not run" in text
+
+
+def test_a_conftest_in_a_chore_commit_is_refused(make_repo: object) -> None:
+    from commands.pykata import FILES
+    from hooks.hookkit import install_shims
+
+    repo: Path = make_repo(FILES)  # type: ignore[operator]
+    install_shims(repo)
+    (repo / "conftest.py").write_text(DESELECT, encoding="utf-8")
+    git(repo, "add", "-A")
+    before = head(repo)
+
+    refused(commit(repo, "chore: test settings\n"), "[type-rules]", before, repo)
