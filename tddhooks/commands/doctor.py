@@ -153,14 +153,14 @@ def _config_check(root: Path) -> tuple[TddConfig | None, Check]:
 def _runner_check(root: Path, config: TddConfig) -> Check:
     """Which runner applies and why: tdd.yaml's `language:`, the manifests found, or the default."""
     from tddhooks.config import CONFIG_FILE
-    from tddhooks.runners import describe_detection, detected_languages
+    from tddhooks.runners import detected_languages
 
     language = config.language
     found = detected_languages(root)
     if _configures_language(root / CONFIG_FILE):
         why = f"`language: {language}` in {CONFIG_FILE}"
     elif found:
-        why = f"detected from {describe_detection(found)}"
+        why = f"detected from {'; '.join(', '.join(names) for names in found.values())}"
     else:
         why = "no manifest (Cargo.toml, pyproject.toml, …) and no `language:`: the default"
     tools = "cargo fmt, clippy and cargo test" if language == "rust" else "ruff and pytest"

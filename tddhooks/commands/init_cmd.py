@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tddhooks import git, output
-from tddhooks.errors import ConfigError, PolicyRejection, UsageError
+from tddhooks.errors import ConfigError, EnvironmentProblem, PolicyRejection, UsageError
 from tddhooks.vocabulary import MANIFESTS
 
 DEFAULT_KATA = "string-calculator"
@@ -226,6 +226,9 @@ def _has_staged_changes(root: Path) -> bool:
     return not git.run_git(["diff", "--cached", "--quiet"], root, check=False).ok
 
 
+_GATE_CANNOT_RUN = re.compile(r"^error: cannot run the \w+ step `", re.MULTILINE)
+
+
 def _commit(root: Path, plan: Plan, message: str, language: str, user_staged: bool) -> None:
     paths = list(dict.fromkeys(plan.committable))
     if not paths:
@@ -256,7 +259,10 @@ def _commit(root: Path, plan: Plan, message: str, language: str, user_staged: bo
         env_extra={"PATH": git.commit_env()["PATH"]},
     )
     if not result.ok:
-        raise PolicyRejection(
+        # the gate could not run (a missing tool or toolchain): exit 3, not a rejection; the
+        # hook's own exit code is lost in git's, its words are not (policy/envcheck.py, gate.py)
+        broken = _GATE_CANNOT_RUN.search(result.output) is not None
+        raise (EnvironmentProblem if broken else PolicyRejection)(
             f"the scaffold commit was rejected in {root}:\n{result.output.strip()[-3000:]}",
             fix=f"fix what the hooks report (the files stay staged), then "
             f"`git commit -m '{message}'`",

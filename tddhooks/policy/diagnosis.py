@@ -183,7 +183,9 @@ def report_head(root: Path) -> Diagnosis | None:
         return None
     if found is None:
         return None
-    (output.ok if found.green else output.warn)(escape(f"HEAD is {found.summary}"))
+    # a tool diagnosis is no state of HEAD: "HEAD: cannot run the gate: …", not "HEAD is cannot …"
+    said = f"HEAD: {found.summary}" if found.state == "tool" else f"HEAD is {found.summary}"
+    (output.ok if found.green else output.warn)(escape(said))
     for line in found.details:
         output.say(f"  {line}", markup=False)
     output.say(f"next: {found.first_commit}", markup=False)

@@ -5,6 +5,7 @@ environment problem (exit 3, with the tool's own fix) and never stores them as a
 from __future__ import annotations
 
 import re
+import shlex
 from typing import TYPE_CHECKING
 
 from tddhooks.errors import EnvironmentProblem
@@ -33,6 +34,17 @@ _HEAD_CHARS = 4_000  # the toolchain complains before anything else runs
 _HELP = re.compile(r"^help: (.+)$", re.MULTILINE)
 
 
+def _for_this_python(cmd: tuple[str, ...], said: str, fix: str) -> str:
+    """A module missing from `PYTHON -m TOOL` goes in with that very interpreter's pip: a bare
+    `pip install` reaches whichever pip is first on PATH, often another Python's."""
+    if said.startswith("No module named") and len(cmd) >= 2 and cmd[1] == "-m":
+        return (
+            f"install them into the Python the gate runs: "
+            f"`{shlex.quote(cmd[0])} -m pip install pytest ruff`"
+        )
+    return fix
+
+
 def environment_problem(step: str, result: ProcResult) -> EnvironmentProblem | None:
     """The environment problem this failed step reveals, or None (a red tree is not one)."""
     if result.ok:
@@ -46,6 +58,8 @@ def environment_problem(step: str, result: ProcResult) -> EnvironmentProblem | N
         return EnvironmentProblem(
             f"cannot run the {step} step `{' '.join(result.cmd)}`: {found.group(0)} "
             "(an environment problem, not your code; nothing was cached)",
-            fix=said.group(1).strip() if said else fix,
+            fix=said.group(1).strip()
+            if said
+            else _for_this_python(result.cmd, found.group(0), fix),
         )
     return None

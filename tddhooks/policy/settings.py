@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -222,7 +223,13 @@ def settings_at(
         with contextlib.suppress(OSError):
             cache_file.parent.mkdir(parents=True, exist_ok=True)
             cache_file.write_text(
-                json.dumps({"version": __version__, "settings": asdict(settings)}),
+                json.dumps(
+                    {
+                        "version": __version__,
+                        "python": sys.executable,
+                        "settings": asdict(settings),
+                    }
+                ),
                 encoding="utf-8",
             )
     return with_resolved_tools(settings, root)
@@ -231,7 +238,9 @@ def settings_at(
 def _read_cached(cache_file: Path) -> PolicySettings | None:
     try:
         cached = json.loads(cache_file.read_text(encoding="utf-8"))
-        if cached.get("version") != __version__:
+        # the default Python commands name the interpreter tddhooks runs under: a settings file
+        # written by another installation (another venv, pipx, pre-commit's) is not ours
+        if cached.get("version") != __version__ or cached.get("python") != sys.executable:
             return None
         values: dict[str, Any] = {
             key: tuple(value) if isinstance(value, list) else value

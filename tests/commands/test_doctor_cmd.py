@@ -88,7 +88,7 @@ def test_a_project_without_kata_file_or_tdd_yaml_is_fine_and_never_told_to_init(
     assert result.exit_code == 0, result.output
     assert "free text" in row(rows, "kata")
     assert "tddhooks init" not in result.output
-    assert "python: detected from python (pyproject.toml)" in row(rows, "runner")
+    assert "python: detected from pyproject.toml;" in row(rows, "runner")
     assert "ruff and pytest" in row(rows, "runner")
 
 

@@ -223,3 +223,19 @@ def test_a_broken_tdd_yaml_stops_init_before_anything_is_written(tmp_path: Path)
     assert result.exit_code == 2
     assert "field 'steps'" in flat(result.output)
     assert sorted(p.name for p in project.iterdir()) == ["tdd.yaml"]
+
+
+@pytest.mark.cargo
+def test_a_toolchain_that_cannot_run_is_exit_3_not_a_rejection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The gate could not judge the scaffold (its hook exits 3, git's commit only 1): init says
+    environment problem, exit 3, and leaves the scaffold staged for the commit it names."""
+    monkeypatch.setenv("RUSTUP_TOOLCHAIN", "nightly-2020-01-01")  # not installed
+    repo = tmp_path / "kata"
+    result = init(str(repo), "--language", "rust")
+    assert result.exit_code == 3, result.output
+    assert "cannot run the" in result.output
+    assert "is not installed" in result.output
+    assert git(repo, "rev-parse", "--verify", "-q", "HEAD", check=False).returncode != 0
+    assert "Cargo.toml" in git(repo, "diff", "--cached", "--name-only").stdout.split()

@@ -96,6 +96,17 @@ def test_install_prints_the_diagnosis(tmp_path: Path) -> None:
     assert "next: `refactor: …`" in shown
 
 
+def test_install_says_it_could_not_run_the_gate_in_plain_words(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, {"tdd.yaml": 'ci:\n  test_cmd: ["no-such-test-tool-xyz"]\n'})
+    for hook in (repo / ".git" / "hooks").glob("*commit*"):
+        hook.unlink()
+    result = run(repo, "tddhooks", "install", "--direct", env={"COLUMNS": "300"})
+    shown = result.stdout + result.stderr
+    assert result.returncode == 0, shown
+    assert "HEAD: cannot run the gate: cannot run the test step `no-such-test-tool-xyz`" in shown
+    assert "HEAD is cannot" not in shown
+
+
 def test_doctor_reports_the_same(tmp_path: Path) -> None:
     repo = _repo(tmp_path, {"src/lib.rs": CRATE["src/lib.rs"] + "\nfn unused() {}\n"})
     result = run(repo, "tddhooks", "doctor", "--offline", env={"COLUMNS": "300"})

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -75,6 +77,32 @@ def test_the_parents_language_files_pick_the_language_and_key_the_cache(
 
     assert settings_at(repo, head, cache).language == "python"
     assert (cache / "settings" / f"{blob}-python.json").is_file()
+
+
+def test_a_settings_cache_written_by_another_python_is_not_reused(
+    make_repo: MakeRepo, tmp_path: Path
+) -> None:
+    """The default Python commands name tddhooks' own interpreter: a repository first judged by
+    one installation (a venv, later deleted or replaced by pipx or pre-commit's environment) must
+    not send the gate to that installation's Python."""
+    repo = make_repo({"tdd.yaml": "language: python\n", "pyproject.toml": "[project]\n"})
+    head = git(repo, "rev-parse", "HEAD").stdout.strip()
+    cache = repo / ".git" / "tddhooks"
+    # the same environment under another path: its python reports that path as sys.executable
+    other_env = tmp_path / "other-env"
+    other_env.symlink_to(Path(sys.prefix), target_is_directory=True)
+    other_python = other_env / "bin" / "python"
+    script = (
+        "import sys; from pathlib import Path; from tddhooks.policy.settings import settings_at; "
+        "print(settings_at(Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])).test[0])"
+    )
+    written = subprocess.run(
+        [str(other_python), "-c", script, str(repo), head, str(cache)],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    assert written == str(other_python)
+
+    assert settings_at(repo, head, cache).test[0] == sys.executable
 
 
 def test_a_root_commit_is_judged_by_its_own_staged_policy(make_repo: MakeRepo) -> None:

@@ -23,7 +23,7 @@ def test_a_python_project_is_gated_by_ruff_and_pytest(tmp_path: Path) -> None:
     installed = run(repo, "tddhooks", "install", "--direct")
     assert installed.returncode == 0, installed.stdout + installed.stderr
     doctor = run(repo, "tddhooks", "doctor", "--offline")
-    assert "python: detected from python (pyproject.toml)" in doctor.stdout
+    assert "python: detected from pyproject.toml;" in doctor.stdout
     assert "tddhooks init" not in doctor.stdout + doctor.stderr
 
     write(repo, PY_SUB_TEST)

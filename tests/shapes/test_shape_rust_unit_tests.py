@@ -26,7 +26,7 @@ def test_unit_tests_in_src_through_a_whole_cycle(tmp_path: Path) -> None:
     installed = run(repo, "tddhooks", "install", "--direct")
     assert installed.returncode == 0, installed.stdout + installed.stderr
     doctor = run(repo, "tddhooks", "doctor", "--offline")
-    assert "rust: detected from rust (Cargo.toml)" in doctor.stdout
+    assert "rust: detected from Cargo.toml;" in doctor.stdout
     assert "tddhooks init" not in doctor.stdout + doctor.stderr
 
     # tester: a failing unit test beside the code is a staged test, red, the implementor's turn
