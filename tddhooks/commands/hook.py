@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from tddhooks.policy.verdicts import Verdict
 
 LAST_MESSAGE = "last-message"
+GATED = "gated-tree.json"  # the tree the running commit's pre-commit judged
 RED_NEXT_STEP = (
     "fix the code, or stage only the test and hand it to the implementor with "
     "`tddhooks drive --steps 1`; red is never committed"
@@ -60,6 +61,7 @@ def pre_commit() -> int:
     if not settings.enabled("green"):
         return 0
     tree = git.write_tree(root, index_file=index_file)
+    _record_gated(state, root, tree)
     from tddhooks.policy.gate import cached_green_lines
 
     lines = cached_green_lines(root, tree, settings, state)
@@ -222,6 +224,7 @@ def commit_msg(message_file: Path) -> int:
     from tddhooks.policy.skips import report_violations
 
     violations += report_violations(root, state, settings, index_file, base, violations)
+    violations += _tree_changed_since_gate(root, state, settings, index_file, base)
     if not violations:
         return 0
     if any(violation.rule == "sections" for violation in violations):
@@ -239,6 +242,52 @@ def commit_msg(message_file: Path) -> int:
         + f"\nyour message is kept in {shown}; reuse it with: git commit -e -F {shown}\n"
     )
     return 1
+
+
+def _record_gated(state: Path, root: Path, tree: str) -> None:
+    """Remember which tree this `git commit`'s pre-commit gate judges (see below)."""
+    from tddhooks.headstate import write_record
+    from tddhooks.policy.commitmode import committing_pid
+
+    write_record(state / GATED, git.head(root), {"tree": tree, "git": committing_pid()})
+
+
+def _tree_changed_since_gate(
+    root: Path, state: Path, settings: PolicySettings, index_file: str | None, base: str | None
+) -> list[Violation]:
+    """Git commits the index as it stands after pre-commit: a file staged while the gate ran
+    (another terminal, an agent) is committed though the gate never judged it. When this
+    `git commit`'s pre-commit judged another tree, this one must be green too (a stored verdict,
+    else the gate runs here), or a red start as pre-commit allows one."""
+    if not settings.enabled("green"):
+        return []
+    from tddhooks.headstate import read_record
+    from tddhooks.policy.commitmode import committing_pid
+
+    record = read_record(state / GATED, git.head(root))
+    tree = git.write_tree(root, index_file=index_file)
+    if record is None or record.get("git") != committing_pid() or record.get("tree") == tree:
+        return []
+    from tddhooks.policy.gate import cached_green_lines
+
+    if cached_green_lines(root, tree, settings, state) is not None or _unchanged_tree(root, tree):
+        return []
+    from tddhooks.policy.gate import tree_verdict
+
+    verdict = tree_verdict(root, tree, settings)
+    if verdict.green:
+        return []
+    from tddhooks.policy.diagnosis import red_start
+
+    if red_start(root, base, index_file, settings):
+        return []
+    from tddhooks.policy.rules import Violation
+
+    what = (
+        f"the staged tree {tree[:12]} is red ({'; '.join(verdict.verification_lines())}); it "
+        "changed after the pre-commit gate judged the index (something staged files meanwhile)"
+    )
+    return [Violation("green", what, RED_NEXT_STEP)]
 
 
 def _judge(

@@ -68,6 +68,27 @@ def committing_argv(start: int | None = None) -> list[str] | None:
     return None
 
 
+def committing_pid(start: int | None = None) -> int | None:
+    """The pid of the nearest ancestor process that is git itself (the `git commit` running the
+    hooks); None when there is none or /proc cannot be read."""
+    pid = os.getppid() if start is None else start
+    for _ in range(MAX_ANCESTORS):
+        if pid <= 1:
+            return None
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
+        except OSError:
+            return None
+        if argv and os.path.basename(argv[0].decode("utf-8", errors="replace")) in _GIT_NAMES:
+            return pid
+        try:
+            pid = int(stat.rsplit(")", 1)[1].split()[1])
+        except (IndexError, ValueError):
+            return None
+    return None
+
+
 def global_config(args: Sequence[str]) -> dict[str, str]:
     """`git -c key=value` settings before the subcommand (keys lower-cased as git reports them;
     git does not pass them on to the hook's own git calls, which run with a clean environment)."""

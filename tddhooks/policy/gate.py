@@ -117,19 +117,32 @@ def run_gate(
 def _require_tests_ran(
     report: TestReport, names: set[str], cmd: tuple[str, ...], runner: Runner
 ) -> TestReport:
-    """A green run of the default test command that ran no test at all, while the tree defines
-    some, is red: something in the tree (a committed `.cargo/config.toml` runner, a conftest
-    that collects nothing) stopped the tests from running. Custom commands are not second-guessed
-    (their output need not name tests)."""
-    ran = report.passed + report.failed + report.ignored
-    if not report.green or ran or not names or cmd != runner.default_commands().test:
+    """A green run of the default test command that did not run every test the tree defines is
+    red: something in the tree (a committed `.cargo/config.toml` runner that passes `--skip`, a
+    conftest that collects or deselects tests) kept some from running, and a red test among them
+    would land. Names are compared by their last part (the function), since the static and the
+    reported names may spell modules and parameters differently. Custom commands are not
+    second-guessed (their output need not name tests)."""
+    if not report.green or not names or cmd != runner.default_commands().test:
         return report
-    shown = ", ".join(sorted(names)[:3]) + (" ..." if len(names) > 3 else "")
+    reported = {*report.passing_tests, *report.failing_tests, *report.ignored_tests}
+    ran = {_function_of(name) for name in reported}
+    missing = sorted(name for name in names if _function_of(name) not in ran)
+    if not missing:
+        return report
+    shown = ", ".join(missing[:3]) + (" ..." if len(missing) > 3 else "")
+    counted = report.passed + report.failed + report.ignored
+    what = "no test ran" if not counted else f"{len(missing)} test(s) did not run"
     line = (
-        f"no test ran, though the tree defines {len(names)} ({shown}): check the committed "
-        "tool configuration (.cargo/config.toml runner, conftest.py, pytest settings)"
+        f"{what}, though the tree defines {len(names)} ({shown} did not run): check the "
+        "committed tool configuration (.cargo/config.toml runner, conftest.py, pytest settings)"
     )
     return report.model_copy(update={"exit_code": 1, "error_lines": [line]})
+
+
+def _function_of(name: str) -> str:
+    """`tests/add.rs::module::adds` -> `adds`; `tests/test_a.py::TestA::test_b[1]` -> `test_b`."""
+    return name.rsplit("::", 1)[-1].split("[", 1)[0].strip()
 
 
 def _preload_verdict_models() -> threading.Thread:

@@ -38,19 +38,27 @@ def git_dir(root: Path) -> Path:
 
 
 def merging(root: Path) -> bool:
-    """Whether git is making a merge commit now: MERGE_HEAD exists while it commits and names a
-    commit HEAD does not contain yet (git drops a parent HEAD already has, so a hand-written
-    MERGE_HEAD of an ancestor makes an ordinary commit, judged as one)."""
+    """Whether git is making a merge commit now: MERGE_HEAD exists while it commits and the
+    commit git writes will have two parents or more. Unless MERGE_MODE says `no-ff`, git reduces
+    HEAD and the named commits to the independent ones (`git merge-base --independent`), so a
+    hand-written MERGE_HEAD of an ancestor of HEAD, or of a commit that contains HEAD, makes an
+    ordinary one-parent commit, judged as one."""
+    folder = git_dir(root)
     try:
-        named = (git_dir(root) / "MERGE_HEAD").read_text(encoding="ascii").split()
+        named = (folder / "MERGE_HEAD").read_text(encoding="ascii").split()
     except (OSError, UnicodeDecodeError):
         return False
     head = git.head(root)
-    if head is None:
+    if head is None or not named or any(_COMMIT_ID_RE.match(sha) is None for sha in named):
         return False
-    return any(
-        _COMMIT_ID_RE.match(sha) is not None and not _is_ancestor(root, sha, head) for sha in named
-    )
+    try:
+        mode = (folder / "MERGE_MODE").read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        mode = ""
+    if mode == "no-ff":
+        return any(not _is_ancestor(root, sha, head) for sha in named)
+    parents = git.run_git(["merge-base", "--independent", head, *named], root, check=False)
+    return parents.ok and len(parents.stdout.split()) >= 2
 
 
 def fixup_target_subject(root: Path, target: str, head: str | None) -> str | None:
