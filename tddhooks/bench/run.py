@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tddhooks import reaper
 from tddhooks.bench.katas import BenchKata
 
 KEY_VARIABLE = "TDDHOOKS_BENCH_API_KEY"  # the child gets a key through this, never its argv
@@ -77,16 +78,25 @@ class Children:
         with self._lock:
             if self.stopping.is_set():
                 raise KeyboardInterrupt
-            child = subprocess.Popen(
-                list(cmd), cwd=cwd, env=env, stdout=stdout, stderr=subprocess.PIPE, text=True,
-                start_new_session=True,
-            )  # fmt: skip
+            # the reaper must know these children: its orphan sweep after another job's
+            # command would otherwise take them for leftovers and kill them
+            reaper.starting()
+            try:
+                child = subprocess.Popen(
+                    list(cmd), cwd=cwd, env=env, stdout=stdout, stderr=subprocess.PIPE,
+                    text=True, start_new_session=True,
+                )  # fmt: skip
+            except BaseException:
+                reaper.started(None)
+                raise
+            reaper.started(child.pid)
             self._running.add(child)
             return child
 
     def finished(self, child: subprocess.Popen[str]) -> None:
         with self._lock:
             self._running.discard(child)
+        reaper.finished(child.pid)
 
     def interrupt(self) -> None:
         """Ctrl-C: no new drive starts; the running ones get SIGINT and stop cleanly."""

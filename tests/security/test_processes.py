@@ -252,3 +252,28 @@ def test_a_setsid_child_of_a_test_dies_with_the_gate_timeout(
     commit = git(repo, "commit", "-q", "-m", "test: sleeps", check=False)
     assert commit.returncode != 0
     assert _gone(_wait_for(pid_file, within_s=5), within_s=10), "setsid child survived"
+
+
+def test_a_parallel_bench_job_is_no_orphan_to_another_jobs_command(tmp_path: Path) -> None:
+    # bench starts drive/audit children itself; a proc.run of another job (with a timeout, so
+    # the reaper sweeps afterwards) must not take them for leftovers and kill them
+    probe = (
+        "import subprocess, sys\n"
+        "from pathlib import Path\n"
+        "from tddhooks import proc\n"
+        "from tddhooks.bench.run import Children\n"
+        "children = Children()\n"
+        "other = children.start(['sh', '-c', 'sleep 1; echo done > finished'], cwd=Path('.'),\n"
+        "                       env={'PATH': '/usr/bin:/bin'}, stdout=subprocess.DEVNULL)\n"
+        "proc.run(['true'], timeout_s=5)\n"
+        "other.communicate()\n"
+        "children.finished(other)\n"
+        "print(other.returncode)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    # a killed child may still report 0 (the reaper collected it first): its work tells
+    assert (tmp_path / "finished").is_file(), "the other job's child was killed"
+    assert done.stdout.strip() == "0"
