@@ -31,7 +31,7 @@ def is_test_module(path: str) -> bool:
     return any(fnmatchcase(name, pattern) for pattern in TEST_FILE_PATTERNS)
 
 
-def _is_test_class(node: ast.ClassDef) -> bool:
+def is_test_class(node: ast.ClassDef) -> bool:
     """pytest collects Test* classes without __init__, and every unittest.TestCase subclass."""
     bases = [ast.unparse(base) for base in node.bases]
     if any(base.endswith("TestCase") for base in bases):
@@ -47,7 +47,7 @@ def _tests_in(body: list[ast.stmt], prefix: str) -> Iterator[str]:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             if node.name.startswith("test"):
                 yield f"{prefix}::{node.name}"
-        elif isinstance(node, ast.ClassDef) and _is_test_class(node):
+        elif isinstance(node, ast.ClassDef) and is_test_class(node):
             yield from _tests_in(node.body, f"{prefix}::{node.name}")
 
 

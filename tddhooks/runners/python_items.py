@@ -15,6 +15,8 @@ import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from fnmatch import fnmatchcase
 
+from tddhooks.runners.python import is_test_class
+
 # pytest's default python_files
 DEFAULT_PATTERNS = ("test_*.py", "*_test.py")
 # the configuration files pytest reads, and the section that holds its options in each
@@ -70,17 +72,6 @@ def collected(path: str, patterns: Sequence[str] = DEFAULT_PATTERNS) -> bool:
     """Whether pytest collects tests from this module (patterns match the file name)."""
     name = path.rsplit("/", 1)[-1]
     return name.endswith(".py") and any(fnmatchcase(name, pattern) for pattern in patterns)
-
-
-def is_test_class(node: ast.ClassDef) -> bool:
-    """pytest collects Test* classes without __init__, and every unittest.TestCase subclass."""
-    bases = [ast.unparse(base) for base in node.bases]
-    if any(base.endswith("TestCase") for base in bases):
-        return True
-    has_init = any(
-        isinstance(item, ast.FunctionDef) and item.name == "__init__" for item in node.body
-    )
-    return node.name.startswith("Test") and not has_init
 
 
 def _is_fixture(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
