@@ -46,9 +46,9 @@ _GLOBAL_VALUE = {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--confi
 _GIT_NAMES = ("git", "git.exe")
 
 
-def committing_argv(start: int | None = None) -> list[str] | None:
-    """The arguments after `git` of the nearest ancestor process that is git itself; None when
-    there is none or /proc cannot be read."""
+def _git_ancestor(start: int | None) -> tuple[int, list[str]] | None:
+    """(pid, arguments after `git`) of the nearest ancestor process that is git itself; None
+    when there is none or /proc cannot be read."""
     pid = os.getppid() if start is None else start
     for _ in range(MAX_ANCESTORS):
         if pid <= 1:
@@ -60,33 +60,26 @@ def committing_argv(start: int | None = None) -> list[str] | None:
             return None
         words = [word.decode("utf-8", errors="replace") for word in argv if word]
         if words and os.path.basename(words[0]) in _GIT_NAMES:
-            return words[1:]
+            return pid, words[1:]
         try:
             pid = int(stat.rsplit(")", 1)[1].split()[1])
         except (IndexError, ValueError):
             return None
     return None
+
+
+def committing_argv(start: int | None = None) -> list[str] | None:
+    """The arguments after `git` of the nearest ancestor process that is git itself; None when
+    there is none or /proc cannot be read."""
+    found = _git_ancestor(start)
+    return None if found is None else found[1]
 
 
 def committing_pid(start: int | None = None) -> int | None:
     """The pid of the nearest ancestor process that is git itself (the `git commit` running the
     hooks); None when there is none or /proc cannot be read."""
-    pid = os.getppid() if start is None else start
-    for _ in range(MAX_ANCESTORS):
-        if pid <= 1:
-            return None
-        try:
-            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-            stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
-        except OSError:
-            return None
-        if argv and os.path.basename(argv[0].decode("utf-8", errors="replace")) in _GIT_NAMES:
-            return pid
-        try:
-            pid = int(stat.rsplit(")", 1)[1].split()[1])
-        except (IndexError, ValueError):
-            return None
-    return None
+    found = _git_ancestor(start)
+    return None if found is None else found[0]
 
 
 def global_config(args: Sequence[str]) -> dict[str, str]:
