@@ -101,9 +101,12 @@ def _make_private(path: Path) -> None:
 
 
 def gate_dirs(root: Path, kind: str = GATE_TREE, common: Path | None = None) -> tuple[Path, Path]:
-    """(snapshot folder, cargo target folder) for the gate (kind "snapshot") or audit ("audit")."""
+    """(snapshot folder, cargo target folder) for the gate (kind "snapshot") or audit ("audit").
+    Any other kind (audit's extra lanes, "audit-2", ...) gets a target folder of its own: cargo
+    locks its target folder, so two lanes sharing one would take turns."""
     base = private_dir(root, common)
-    return base / kind, base / TARGET
+    target = TARGET if kind in (GATE_TREE, AUDIT_TREE) else f"{TARGET}-{kind}"
+    return base / kind, base / target
 
 
 def default_snapshot_dir(root: Path) -> Path:
