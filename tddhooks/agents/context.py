@@ -59,6 +59,7 @@ class TurnContext:
     test_globs: tuple[str, ...] = DEFAULT_TEST_GLOBS
     work_dir: str = ""  # only to turn absolute paths in tool output into relative ones
     expectations: tuple[str, ...] = ()  # what the staged test calls and expects (implementor)
+    unit_test_files: tuple[str, ...] = ()  # source files with tests beside the code (kata shape)
 
 
 def estimate_tokens(text: str) -> int:
@@ -147,6 +148,12 @@ def public_api(text: str, language: str) -> str:
     return "\n".join(api) if api else "(no public items yet)"
 
 
+UNIT_TESTS_LABEL = (
+    "unit tests beside the code: you may add your test inside its test module; send the whole "
+    "file with every other line exactly as it is"
+)
+
+
 def _is_test(path: str, ctx: TurnContext) -> bool:
     return matches_any(path, ctx.test_globs)
 
@@ -167,7 +174,9 @@ def _ranked(ctx: TurnContext) -> list[tuple[str, str, str]]:
     ranked = []
     for path in order:
         text = ctx.file_texts[path]
-        if ctx.role == "tester" and group(path) == 0:
+        if ctx.role == "tester" and path in ctx.unit_test_files:
+            ranked.append((path, f"{path} ({UNIT_TESTS_LABEL})", text))
+        elif ctx.role == "tester" and group(path) == 0:
             ranked.append((path, f"{path} (public API)", public_api(text, ctx.language)))
         elif group(path) < 3 or ctx.role != "tester":
             ranked.append((path, path, text))
@@ -185,7 +194,9 @@ def _relevant_files(ctx: TurnContext, tokens: int) -> str:
     for path, label, text in _ranked(ctx):
         block = _file_block(label, path, text)
         cost = estimate_tokens(block) + 1
-        writable = _is_test(path, ctx) == (ctx.role == "tester")
+        writable = _is_test(path, ctx) == (ctx.role == "tester") or (
+            ctx.role == "tester" and path in ctx.unit_test_files
+        )
         if cost <= tokens:
             blocks.append(block)
             tokens -= cost

@@ -170,6 +170,11 @@ class PathPolicy:
     foreign: tuple[str, ...] = ()
     owner: str = "this role"
     foreign_reason: str = "it belongs to another role"
+    # the tester: existing source files where only the test items may change (agents/itemedits.py)
+    items_only: tuple[str, ...] = ()
+    # the implementor and the refactorer: a source file's test items stay exactly as they are
+    keep_test_items: bool = False
+    language: str = ""
 
 
 def normalize_path(raw: str) -> str:
@@ -210,8 +215,8 @@ def _refusal(root: Path, edit: FileEdit, policy: PathPolicy) -> str | None:
         return "it resolves outside the repository"
     if matches_any(path, policy.foreign):
         return f"{policy.owner} may not write it: {policy.foreign_reason}"
-    if not matches_any(path, policy.writable):
-        return f"{policy.owner} may only write {', '.join(policy.writable)}"
+    if not matches_any(path, policy.writable) and not matches_any(path, policy.items_only):
+        return f"{policy.owner} may only write {_writable(policy)}"
     if target.is_dir():
         return "it is a directory"
     if edit.action == "delete" and not target.exists():
@@ -273,6 +278,11 @@ def check_edits(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> No
         normalize_path(e.path) for e, reason in zip(edits, reasons, strict=True) if not reason
     ]
     foreign_files = not_committed(root, allowed)
+    from tddhooks.agents.itemedits import item_refusals
+
+    checked = [e for e, reason in zip(edits, reasons, strict=True) if not reason]
+    for path, why in item_refusals(root, checked, policy).items():
+        foreign_files.setdefault(path, why)
     seen: set[str] = set()
     for edit, reason in zip(edits, reasons, strict=True):
         if reason is None:
@@ -287,9 +297,16 @@ def check_edits(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> No
         raise EditRefused(
             "edits refused, nothing was written: "
             + "; ".join(problems)
-            + f". Send the whole plan again; {policy.owner} may write {', '.join(policy.writable)}",
+            + f". Send the whole plan again; {policy.owner} may write {_writable(policy)}",
             fix="the model is asked again with this message",
         )
+
+
+def _writable(policy: PathPolicy) -> str:
+    what = ", ".join(policy.writable)
+    if policy.items_only:
+        what += f", and the test items of an existing {', '.join(policy.items_only)} file"
+    return what
 
 
 def _write_text(target: Path, text: str) -> None:

@@ -34,7 +34,7 @@ class Finding:
     rule: str
     message: str
     hint: str
-    kind: str = ""  # for `green`: tests fail / does not build / lint/format only (audit_report)
+    kind: str = ""  # `green`: tests fail / does not build|import / lint/format only
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 FIRST_SHOWN = 10
 KIND_TESTS = "tests fail"
 KIND_BUILD = "does not build"
+KIND_IMPORT = "does not import"  # Python: pytest cannot collect a test module
 KIND_TIMEOUT = "tests time out"
 KIND_STYLE = "lint/format only"
 
@@ -59,7 +60,7 @@ def red_kind(verdict: Verdict) -> str:
     if report.timed_out or (test is not None and test.timed_out):
         return KIND_TIMEOUT
     if report.compile_errors:
-        return KIND_BUILD
+        return KIND_IMPORT if report.error_kind == "import" else KIND_BUILD
     if not report.green or (test is not None and not test.ok):
         return KIND_TESTS
     return KIND_STYLE

@@ -23,7 +23,7 @@ from tddhooks.drive.turns import (
     tester_turn,
 )
 from tddhooks.errors import PolicyRejection, TddhooksError, UsageError
-from tddhooks.policy.handoff import clear_handoff, read_handoff, write_handoff
+from tddhooks.policy.handoff import clear_handoff, handoff_tokens, read_handoff, write_handoff
 from tddhooks.policy.verdicts import Verdict
 
 _BLOCKED_STOP: dict[Phase, StopReason] = {
@@ -240,7 +240,10 @@ class Drive:
             write_handoff(
                 root,
                 handoff.model_copy(
-                    update={"head": git.head(root), "test_blobs": git.blob_ids(root, ":", paths)}
+                    update={
+                        "head": git.head(root),
+                        "test_blobs": handoff_tokens(root, crew.settings, paths),
+                    }
                 ),
             )
         return True

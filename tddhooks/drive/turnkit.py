@@ -135,6 +135,10 @@ class SourceTurn(Turn):
         if refused is not None:
             return refused
         planned, before, committed = answer_paths(answer), git.head(root), False
+        from tddhooks.drive.workspace import put_back, staged_versions
+
+        # a handed-over test inside a source file (unit tests beside the code) is staged there
+        handed = staged_versions(root, planned)
         try:
             self.write(answer)
             verdict = crew.gate.staged(root, crew.settings)
@@ -155,3 +159,4 @@ class SourceTurn(Turn):
             # a commit that landed stays; anything else of this attempt goes back to HEAD
             if not committed and git.head(root) == before:
                 crew.workspace.restore_to_head(root, planned)
+                put_back(root, handed)

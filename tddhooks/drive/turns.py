@@ -24,7 +24,13 @@ from tddhooks.drive.turnkit import (
     kata_crate,
     staged_tests,
 )
-from tddhooks.policy.handoff import Handoff, clear_handoff, read_handoff, write_handoff
+from tddhooks.policy.handoff import (
+    Handoff,
+    clear_handoff,
+    handoff_tokens,
+    read_handoff,
+    write_handoff,
+)
 from tddhooks.policy.verdicts import Verdict
 
 REFACTOR_ATTEMPTS = 3
@@ -71,7 +77,7 @@ class TesterTurn(Turn):
                 Handoff(
                     head=git.head(root), intent=answer.plan, test_names=new_tests,
                     red_output=verdict.failure_excerpt(), by="tester", created_at=time.time(),
-                    test_blobs=git.blob_ids(root, ":", paths),
+                    test_blobs=handoff_tokens(root, crew.settings, paths),
                 ),
             )  # fmt: skip
             handed_over = True
