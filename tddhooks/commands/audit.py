@@ -155,7 +155,12 @@ def run(
     `since` is a baseline: only the commits after it are judged (adopting tddhooks late).
     `jobs` trees are gated at once (default: commands/audit_gate.py); `fresh` ignores the
     verdicts earlier audits stored."""
-    from tddhooks.commands.audit_gate import MAX_JOBS, AuditGate, default_jobs
+    from tddhooks.commands.audit_gate import (
+        MAX_JOBS,
+        AuditGate,
+        default_jobs,
+        shared_cargo_target,
+    )
     from tddhooks.commands.audit_report import AuditRun, render
 
     jobs = default_jobs() if jobs is None else jobs
@@ -167,7 +172,14 @@ def run(
     plan = [(commit, commit_policy(root, commit)) for commit in commits]
     reused = 0
     findings: list[Finding] = []
-    with AuditGate(root, jobs=jobs, reuse=not fresh) as gate:
+    shared = shared_cargo_target({settings.language for _, settings in plan})
+    if shared and jobs > 1:
+        output.err_console().print(
+            "[dim]CARGO_TARGET_DIR is set: one tree at a time (lanes sharing one cargo target "
+            "folder would run each other's builds)[/dim]",
+            markup=True,
+        )
+    with AuditGate(root, jobs=jobs, reuse=not fresh, shared_target=shared) as gate:
         trees = {commit.sha: git.tree_of(root, commit.sha) for commit, _ in plan}
         for commit, settings in plan:  # queued in history order: each lane stays incremental
             if settings.enabled("green"):

@@ -145,18 +145,21 @@ def test_jobs_out_of_range_is_a_usage_error(make_repo: MakeRepo, jobs: str) -> N
 
 @pytest.mark.cargo
 def test_a_concurrent_audit_of_a_rust_history_matches_the_sequential_one(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The benchmark's kata shapes (feat, refactor, red test, clippy-only red, revert pairs) on
-    real cargo, each lane in its own snapshot folder."""
+    real cargo, each lane in its own snapshot and target folder (no shared CARGO_TARGET_DIR:
+    with one, a lane ran the other lane's stale test binary and called a green tree red)."""
     from bench.bench_audit import build_history
 
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
     repo = build_history(tmp_path, commits=12)
     sequential = report(repo, "--jobs", "1", "--fresh")
     concurrent = report(repo, "--jobs", "2", "--fresh")
     assert per_commit(concurrent) == per_commit(sequential)
     kinds = {kind for _, rule, kind, _ in per_commit(sequential) if rule == "green"}
-    assert kinds == {"tests fail", "lint/format only"}, per_commit(sequential)
+    assert kinds == {"lint/format only"}, per_commit(sequential)  # fmt, then clippy findings
+    assert len(per_commit(sequential)) >= 5
 
 
 def test_a_python_import_error_is_worded_as_one(make_repo: MakeRepo) -> None:
@@ -165,7 +168,9 @@ def test_a_python_import_error_is_worded_as_one(make_repo: MakeRepo) -> None:
     from tddhooks.policy.diagnosis import diagnose_head
 
     repo = make_repo(FILES)
-    broken = "from calc.missing import sub\n\n\ndef test_sub() -> None:\n    assert sub(3, 1) == 2\n"
+    broken = (
+        "from calc.missing import sub\n\n\ndef test_sub() -> None:\n    assert sub(3, 1) == 2\n"
+    )
     red = commit(repo, {"tests/test_sub.py": broken}, "docs: a test that cannot import")
     document = report(repo)
     green = [v for v in document["violations"] if v["rule"] == "green"]
@@ -178,3 +183,26 @@ def test_a_python_import_error_is_worded_as_one(make_repo: MakeRepo) -> None:
     assert "pytest cannot import the tests" in found.summary
     assert "ModuleNotFoundError" in "\n".join(found.details)
     assert "compile" not in found.summary + found.first_commit
+
+
+@pytest.mark.cargo
+def test_a_shared_cargo_target_dir_means_one_lane(tmp_path: Path) -> None:
+    """CARGO_TARGET_DIR set (the tests' shared one): lanes would share it, so audit uses one."""
+    from bench.bench_audit import build_history
+
+    assert "CARGO_TARGET_DIR" in os.environ
+    repo = build_history(tmp_path, commits=4)
+    result = audit(repo, "--jobs", "2", "--fresh")
+    assert "CARGO_TARGET_DIR is set: one tree at a time" in result.output
+    assert result.exit_code == 1  # the history has a fmt-only red commit
+
+
+def test_every_snapshot_kind_builds_into_its_own_target_folder(make_repo: MakeRepo) -> None:
+    from tddhooks.commands.audit_gate import lane_name
+    from tddhooks.policy.snapshot import gate_dirs
+
+    repo = make_repo(FILES)
+    kinds = ["snapshot", *(lane_name(number) for number in range(3))]
+    targets = [gate_dirs(repo, kind)[1] for kind in kinds]
+    assert len(set(targets)) == len(kinds)
+    assert [gate_dirs(repo, kind)[0].name for kind in kinds] == kinds
