@@ -215,7 +215,9 @@ def _refusal(root: Path, edit: FileEdit, policy: PathPolicy) -> str | None:
         return "it resolves outside the repository"
     if matches_any(path, policy.foreign):
         return f"{policy.owner} may not write it: {policy.foreign_reason}"
-    if not matches_any(path, policy.writable) and not matches_any(path, policy.items_only):
+    from tddhooks.agents.itemedits import items_writable
+
+    if not matches_any(path, policy.writable) and not items_writable(path, policy):
         return f"{policy.owner} may only write {_writable(policy)}"
     if target.is_dir():
         return "it is a directory"

@@ -72,8 +72,14 @@ def item_refusals(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> 
     return reasons
 
 
+def items_writable(path: str, policy: PathPolicy) -> bool:
+    """A source file of the language where the role may change test items only."""
+    suffixes = CODE_SUFFIXES.get(policy.language, ())
+    return bool(suffixes) and path.endswith(suffixes) and matches_any(path, policy.items_only)
+
+
 def _items_only(path: str, policy: PathPolicy) -> bool:
-    return matches_any(path, policy.items_only) and not matches_any(path, policy.writable)
+    return items_writable(path, policy) and not matches_any(path, policy.writable)
 
 
 def _code(policy: PathPolicy, path: str, text: str, files: dict[str, str]) -> str:
