@@ -108,8 +108,9 @@ def _compose(
     diff_summary: list[str],
     verification: list[str],
     fallback_scope: str | None = None,
+    added_tests: Sequence[str] = (),
 ) -> str:
-    goal = kata_goal(kata_text(root, settings)) or FALLBACK_GOAL
+    goal = _cycle_goal(root, settings, added_tests, feature=type == "refactor")
     scope = usable_scope(answer.commit.scope if answer.commit else None)
     scope = scope or usable_scope(fallback_scope)
 
@@ -172,7 +173,25 @@ def feature_message(
         diff_summary=diff,
         verification=verification,
         fallback_scope=fallback_scope,
+        added_tests=test_names,
     )
+
+
+def _cycle_goal(
+    root: Path, settings: PolicySettings, added_tests: Sequence[str], *, feature: bool
+) -> str:
+    """The requirement this cycle works on (policy/goals.py): the implementor's by the tests it
+    commits, the refactorer's as the feature commit (HEAD) quoted it."""
+    from tddhooks.commands.hook_context import feature_goal
+    from tddhooks.drive import gather
+    from tddhooks.policy.goals import cycle_goal
+
+    text = kata_text(root, settings)
+    tree = gather.test_names(
+        settings, gather.read_texts(root, gather.project_files(root, settings))
+    )
+    goal = cycle_goal(text, added_tests, tree, feature_goal(root, "HEAD") if feature else None)
+    return goal or kata_goal(text) or FALLBACK_GOAL
 
 
 def refactor_message(
