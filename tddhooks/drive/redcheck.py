@@ -68,7 +68,8 @@ def misplaced_red(
         if (match := _LOCATED.match(error)) and match["path"] not in paths
     ]
     if elsewhere:
-        return "compile errors outside the new test file: " + "; ".join(elsewhere[:3])
+        what = "import errors" if report.error_kind == "import" else "compile errors"
+        return f"{what} outside the new test file: " + "; ".join(elsewhere[:3])
     old = [
         name for name in report.failing_tests if not any(same_test(name, new) for new in new_tests)
     ]

@@ -78,7 +78,14 @@ PATHS = ("tests/somme.rs",)
             {"compile_errors": ["tests/somme.rs:3:5: error[E0425]: cannot find function `add`"]},
             None,
         ),
-        ({"compile_errors": ["src/lib.rs:1:1: error: expected item"]}, "outside the new test"),
+        ({"compile_errors": ["src/lib.rs:1:1: error: expected item"]}, "compile errors outside"),
+        (
+            {
+                "compile_errors": ["src/calc/x.py:1: ModuleNotFoundError: No module named 'y'"],
+                "error_kind": "import",
+            },
+            "import errors outside the new test",
+        ),  # Python words for pytest's collection errors
         (
             {"failing_tests": ["tests/somme.rs::chaîne_vide_donne_zéro", "tests/a.rs::un"]},
             "passed before now fail: tests/a.rs::un",
