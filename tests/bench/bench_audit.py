@@ -219,6 +219,10 @@ def bench(commits: int, runs: int, jobs_list: list[int]) -> None:
         for run in range(runs):
             for jobs in jobs_list:
                 results[jobs].append(time_jobs(repo, Path(folder), jobs, f"{run}-{jobs}"))
+                cold, warm, _code = results[jobs][-1]
+                load = os.getloadavg()[0]
+                print(f"  run {run + 1}, --jobs {jobs}: cold {cold:.1f} s, warm {warm:.1f} s "
+                      f"(load {load:.2f})", flush=True)  # fmt: skip
         for jobs, rows in results.items():
             colds = ", ".join(f"{row[0]:.1f}" for row in rows)
             warms = ", ".join(f"{row[1]:.1f}" for row in rows)
