@@ -34,9 +34,11 @@ MAX_JOBS = 8
 
 
 def default_jobs() -> int:
-    """One lane per core, at most 4: a kata's build is mostly one rustc at a time, so a second
-    lane uses the second core; beyond the cores, lanes only contend."""
-    return max(1, min(4, os.cpu_count() or 1))
+    """One lane per core this process may use (its CPU affinity, not the host's count), at most
+    4: a kata's build is mostly one rustc at a time, so a second lane uses the second core;
+    beyond the cores, lanes only contend."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(4, cores or 1))
 
 
 def shared_cargo_target(languages: set[str]) -> bool:

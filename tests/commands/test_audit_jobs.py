@@ -206,3 +206,12 @@ def test_every_snapshot_kind_builds_into_its_own_target_folder(make_repo: MakeRe
     targets = [gate_dirs(repo, kind)[1] for kind in kinds]
     assert len(set(targets)) == len(kinds)
     assert [gate_dirs(repo, kind)[0].name for kind in kinds] == kinds
+
+
+def test_the_default_lanes_follow_the_usable_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tddhooks.commands.audit_gate import default_jobs
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0}, raising=False)
+    assert default_jobs() == 1
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: set(range(64)), raising=False)
+    assert default_jobs() == 4
