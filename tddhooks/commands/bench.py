@@ -8,7 +8,7 @@ import os
 import re
 import tempfile
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from tddhooks.bench.run import RunResult, RunSpec
 
 DEFAULT_STEPS = 6
+_SWEEP_S = 0.2  # after Ctrl-C: how often the runs' own commands are killed again
 _ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
 
 
@@ -176,7 +177,10 @@ def execute(specs: Sequence[RunSpec], jobs: int) -> tuple[list[RunResult], bool]
         interrupted = True
         output.warn("interrupted: stopping the running drives; finished runs are kept")
         children.interrupt()
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.shutdown(wait=False, cancel_futures=True)
+        # a run's thread may be starting a command just now: sweep until every run has ended
+        while wait(futures, timeout=_SWEEP_S).not_done:
+            children.stop_commands()
     finally:
         pool.shutdown(wait=True)
     return [finished[index] for index in sorted(finished)], interrupted
