@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tddhooks import git
 from tddhooks.agents.context import crate_name
 from tddhooks.agents.edits import AgentAnswer, EditRefused, apply_edits, check_edits
 from tddhooks.agents.edits import normalize_path as _normalize
@@ -44,11 +43,6 @@ def kata_crate(root: Path) -> str | None:
     """The Rust crate name tests import (None for other languages)."""
     manifest = root / "Cargo.toml"
     return crate_name(manifest.read_text(encoding="utf-8")) if manifest.is_file() else None
-
-
-def staged_tests(root: Path) -> list[str]:
-    """Paths of the staged changes (in phase red: the test files handed over)."""
-    return sorted(change.path for change in git.staged_changes(root))
 
 
 class Turn:
@@ -134,7 +128,7 @@ class SourceTurn(Turn):
         refused = self.refused(answer, record)
         if refused is not None:
             return refused
-        planned, before, committed = answer_paths(answer), git.head(root), False
+        planned, before, committed = answer_paths(answer), crew.workspace.head(root), False
         try:
             self.write(answer)
             verdict = crew.gate.staged(root, crew.settings)
@@ -153,5 +147,5 @@ class SourceTurn(Turn):
             return tried
         finally:
             # a commit that landed stays; anything else of this attempt goes back to HEAD
-            if not committed and git.head(root) == before:
+            if not committed and crew.workspace.head(root) == before:
                 crew.workspace.restore_to_head(root, planned)

@@ -14,7 +14,7 @@ from tddhooks.drive.attempts import Crew, Tried, show_verdict
 from tddhooks.drive.kinds import Role, TurnOutcome
 from tddhooks.drive.messages import feature_message, refactor_message
 from tddhooks.drive.redcheck import changed_behaviour, misplaced_red, new_test_names
-from tddhooks.drive.state import PhaseInfo, mark_done
+from tddhooks.drive.state import PhaseInfo
 from tddhooks.drive.steplog import AttemptRecord
 from tddhooks.drive.turnkit import (
     SourceTurn,
@@ -22,13 +22,12 @@ from tddhooks.drive.turnkit import (
     TurnResult,
     answer_paths,
     kata_crate,
-    staged_tests,
 )
-from tddhooks.policy.handoff import Handoff, clear_handoff, read_handoff, write_handoff
+from tddhooks.policy.handoff import Handoff
 from tddhooks.policy.verdicts import Verdict
 
 REFACTOR_ATTEMPTS = 3
-__all__ = ["TurnResult", "implementor_turn", "refactorer_turn", "staged_tests", "tester_turn"]
+__all__ = ["AgentTurns", "TurnResult", "implementor_turn", "refactorer_turn", "tester_turn"]
 
 
 class TesterTurn(Turn):
@@ -66,12 +65,12 @@ class TesterTurn(Turn):
             wrong = misplaced_red(verdict, new_tests, paths, kata_crate(root))
             if wrong is not None:
                 return Tried(False, "wrong-red", failure=wrong)
-            write_handoff(
+            crew.workspace.write_handoff(
                 root,
                 Handoff(
-                    head=git.head(root), intent=answer.plan, test_names=new_tests,
+                    head=crew.workspace.head(root), intent=answer.plan, test_names=new_tests,
                     red_output=verdict.failure_excerpt(), by="tester", created_at=time.time(),
-                    test_blobs=git.blob_ids(root, ":", paths),
+                    test_blobs=crew.workspace.blob_ids(root, ":", paths),
                 ),
             )  # fmt: skip
             handed_over = True
@@ -87,7 +86,8 @@ class TesterTurn(Turn):
             return TurnResult(self.role, "gave-up")
         self.log.outcome = tried.outcome
         if tried.outcome == "done":
-            mark_done(self.root, tried.done_reason or "the tester reported the kata complete")
+            reason = tried.done_reason or "the tester reported the kata complete"
+            self.crew.workspace.mark_done(self.root, reason)
             return TurnResult(self.role, "done", done_reason=tried.done_reason)
         return TurnResult(self.role, "handed-over", test_names=tried.test_names,
                           cache_key=tried.cache_key)  # fmt: skip
@@ -101,7 +101,7 @@ class ImplementorTurn(SourceTurn):
     def __init__(self, crew: Crew, info: PhaseInfo, red: Verdict | None) -> None:
         super().__init__(crew, info)
         self.red = red
-        self.handoff = read_handoff(self.root)
+        self.handoff = crew.workspace.read_handoff(self.root)
         failing = list(red.report.failing_tests if red else [])
         self.tests = list(self.handoff.test_names) if self.handoff else failing
 
@@ -110,7 +110,7 @@ class ImplementorTurn(SourceTurn):
         handoff = self.handoff
         return gather.turn_context(
             self.root, self.crew.settings, role=self.role, cycle=self.info.cycle,
-            staged=staged_tests(self.root),
+            staged=self.crew.workspace.staged_paths(self.root),
             test_output=red_output or (handoff.red_output if handoff else ""),
             handoff_intent=handoff.intent if handoff else None,
         )  # fmt: skip
@@ -134,7 +134,7 @@ class ImplementorTurn(SourceTurn):
         if tried is None:
             self.log.outcome = "gave-up"
             return TurnResult(self.role, "gave-up", test_names=tests)
-        clear_handoff(self.root)
+        self.crew.workspace.clear_handoff(self.root)
         self.log.outcome = "committed"
         return TurnResult(self.role, "committed", commit=tried.commit, subject=tried.subject,
                           test_names=tests)  # fmt: skip
@@ -188,3 +188,16 @@ def implementor_turn(crew: Crew, info: PhaseInfo, red: Verdict | None) -> TurnRe
 
 def refactorer_turn(crew: Crew, info: PhaseInfo) -> TurnResult:
     return RefactorerTurn(crew, info).play()
+
+
+class AgentTurns:
+    """The agents' turn objects, one per role (drive/ports.py `Turns`)."""
+
+    def tester(self, crew: Crew, info: PhaseInfo, *, hints: tuple[str, ...]) -> TurnResult:
+        return tester_turn(crew, info, hints=hints)
+
+    def implementor(self, crew: Crew, info: PhaseInfo, red: Verdict | None) -> TurnResult:
+        return implementor_turn(crew, info, red)
+
+    def refactorer(self, crew: Crew, info: PhaseInfo) -> TurnResult:
+        return refactorer_turn(crew, info)
