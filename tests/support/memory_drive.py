@@ -1,0 +1,342 @@
+"""The drive's Workspace and Gate without git (drive/ports.py), for millisecond loop scenarios.
+
+MemoryWorkspace keeps the working tree on disk under `root` (a temp dir: agents' files are real
+files) and the two git layers in dicts: the staging area and the commits. It keeps the contract
+of docs/dev/contracts.md ("Drive ports"), which tests/drive/test_workspace_contract.py checks on
+it and on the real GitWorkspace alike, so it cannot drift from git. MemoryGate judges a layer by
+`# needs:` markers (support/fake_drive.py). ScriptedTurns plays queued turns per role through the
+same ports, for loop scenarios (tests/drive/test_loop_memory.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import deque
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from support.fake_drive import marker_verdict
+from tddhooks.agents.edits import matches_any
+from tddhooks.drive.attempts import Crew
+from tddhooks.drive.kinds import TurnOutcome
+from tddhooks.drive.ports import Gate
+from tddhooks.drive.state import SCRATCH_DIR, PhaseInfo, RepoFacts, decide_phase, head_type
+from tddhooks.drive.turnkit import TurnResult
+from tddhooks.drive.workspace import SCRATCH, CommitOutcome
+from tddhooks.history import count_cycles
+from tddhooks.llm.client import ChatResult
+from tddhooks.policy.handoff import Handoff
+from tddhooks.policy.settings import PolicySettings
+from tddhooks.policy.verdicts import Verdict
+from tddhooks.vocabulary import LANGUAGE_FILES
+
+
+def content_id(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Commit:
+    sha: str
+    message: str
+    files: dict[str, str]
+
+    @property
+    def subject(self) -> str:
+        return self.message.splitlines()[0] if self.message else ""
+
+
+class MemoryWorkspace:
+    """Staging area and commits in dicts, the working tree on disk, the notes in attributes."""
+
+    def __init__(self, root: Path, files: dict[str, str], message: str) -> None:
+        self.root = root
+        root.mkdir(parents=True, exist_ok=True)
+        for path, text in files.items():
+            self._write(path, text)
+        self.commits = [Commit(content_id(message + repr(sorted(files.items()))), message, files)]
+        self.index = dict(files)
+        self.handoff: dict[str, object] | None = None
+        self.done: tuple[str, str] | None = None  # (head, reason)
+        self.refactor_mark: str | None = None  # the head it was written on
+        self.reject: deque[str] = deque()  # hook rejections to serve to the next commits
+
+    # the layers
+    def _write(self, path: str, text: str) -> None:
+        target = self.root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+
+    def _remove(self, path: str) -> None:
+        target = self.root / path
+        target.unlink(missing_ok=True)
+        parent = target.parent
+        while parent != self.root and parent.is_dir() and not any(parent.iterdir()):
+            parent.rmdir()
+            parent = parent.parent
+
+    def _disk(self) -> dict[str, str]:
+        found = {}
+        for path in self.root.rglob("*"):
+            relative = path.relative_to(self.root).as_posix()
+            if path.is_file() and not relative.startswith(SCRATCH_DIR):
+                found[relative] = path.read_text(encoding="utf-8")
+        return found
+
+    @property
+    def committed(self) -> dict[str, str]:
+        return self.commits[-1].files
+
+    def layer(self, rev: str) -> dict[str, str]:
+        if rev == ":":
+            return self.index
+        return next(c.files for c in reversed(self.commits) if rev in (c.sha, "HEAD"))
+
+    # Workspace
+    def phase(
+        self, root: Path, settings: PolicySettings, gate: Gate
+    ) -> tuple[PhaseInfo, Verdict | None]:
+        disk = self._disk()
+        dirty = sorted(
+            {p for p, text in disk.items() if self.index.get(p) != text}
+            | {p for p in self.index if p not in disk}
+        )
+        staged = self.staged_paths(root)
+        tests = tuple(p for p in staged if matches_any(p, settings.test_paths))
+        others = tuple(p for p in staged if p not in tests)
+        verdict = gate.staged(root, settings) if tests and not others and not dirty else None
+        head = self.head(root)
+        manifests = LANGUAGE_FILES.get(settings.language, ())
+        facts = RepoFacts(
+            is_repo=True, has_commit=True,
+            has_scaffold=any(name in self.committed for name in manifests),
+            dirty_paths=tuple(dirty), staged_test_paths=tests, staged_other_paths=others,
+            staged_green=verdict.green if verdict is not None else None,
+            head_type=head_type(self.commits[-1].subject),
+            done_reason=self.done[1] if self.done and self.done[0] == head else None,
+            refactor_taken=self.refactor_mark == head,
+        )  # fmt: skip
+        cycle = count_cycles([commit.subject for commit in self.commits])
+        return decide_phase(facts, cycle), verdict
+
+    def head(self, root: Path) -> str | None:
+        return self.commits[-1].sha
+
+    def staged_paths(self, root: Path) -> list[str]:
+        paths = set(self.index) | set(self.committed)
+        return sorted(p for p in paths if self.index.get(p) != self.committed.get(p))
+
+    def blob_ids(self, root: Path, rev: str, paths: Collection[str]) -> dict[str, str]:
+        layer = self.layer(rev)
+        return {p: content_id(layer[p]) for p in sorted(paths) if p in layer}
+
+    def format_files(self, root: Path, settings: PolicySettings, paths: Collection[str]) -> None:
+        return None
+
+    def stage(self, root: Path, paths: Collection[str]) -> None:
+        for path in paths:
+            target = root / path
+            if target.is_file():
+                self.index[path] = target.read_text(encoding="utf-8")
+            else:
+                self.index.pop(path, None)
+
+    def restore_to_head(self, root: Path, paths: Collection[str]) -> None:
+        for path in paths:
+            if path in self.committed:
+                self.index[path] = self.committed[path]
+                self._write(path, self.committed[path])
+            elif self.index.pop(path, None) is not None:
+                self._remove(path)  # staged by the turn; an untracked file is nobody's to take
+
+    def commit(self, root: Path, message: str, settings: PolicySettings) -> CommitOutcome:
+        if self.reject:
+            return CommitOutcome(False, None, self.reject.popleft())
+        if self.index == self.committed:
+            return CommitOutcome(False, None, "nothing to commit")
+        sha = content_id(self.commits[-1].sha + message + repr(sorted(self.index.items())))
+        self.commits.append(Commit(sha, message, dict(self.index)))
+        return CommitOutcome(True, sha, "")
+
+    def set_aside(self, root: Path, cycle: int, paths: Sequence[str]) -> Path:
+        directory = root / SCRATCH / "set-aside" / str(cycle)
+        for path in paths:
+            target = directory / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if path in self.index:
+                target.write_text(self.index[path], encoding="utf-8")
+            else:
+                target.with_name(target.name + ".deleted").write_text("", encoding="utf-8")
+        self.restore_to_head(root, paths)
+        return directory
+
+    def bring_back(self, root: Path, directory: Path, paths: Sequence[str]) -> None:
+        for path in paths:
+            source = directory / path
+            if source.exists():
+                self._write(path, source.read_text(encoding="utf-8"))
+            elif source.with_name(source.name + ".deleted").exists():
+                (root / path).unlink(missing_ok=True)
+        self.stage(root, paths)
+
+    def read_handoff(self, root: Path) -> Handoff | None:
+        record = self.handoff
+        if record is None or record["head"] != self.head(root):
+            return None
+        return Handoff.model_validate(record)
+
+    def write_handoff(self, root: Path, handoff: Handoff) -> None:
+        self.handoff = handoff.model_dump(mode="json")
+
+    def clear_handoff(self, root: Path) -> None:
+        self.handoff = None
+
+    def mark_done(self, root: Path, reason: str) -> None:
+        self.done = (self.commits[-1].sha, reason)
+
+    def mark_refactor_turn(self, root: Path) -> None:
+        self.refactor_mark = self.head(root)
+
+    def refactor_turn_taken(self, root: Path) -> bool:
+        return self.refactor_mark == self.head(root)
+
+
+class MemoryGate:
+    """The staged layer's (or a commit's) verdict by `# needs:` markers; no suite runs."""
+
+    def __init__(self, workspace: MemoryWorkspace) -> None:
+        self.workspace = workspace
+        self.judged = 0
+
+    def staged(self, root: Path, settings: PolicySettings) -> Verdict:
+        self.judged += 1
+        return marker_verdict(dict(self.workspace.index), settings, ":")
+
+    def tree(self, root: Path, tree: str, settings: PolicySettings) -> Verdict:
+        self.judged += 1
+        return marker_verdict(dict(self.workspace.layer(tree)), settings, tree)
+
+
+# scripted turns: what a role's turn does to the workspace, through the ports only
+Play = Callable[[Crew, PhaseInfo], TurnResult]
+
+
+def _usage(crew: Crew, role: str, cycle: int, tokens: int) -> None:
+    crew.ledger.add(role, cycle, ChatResult("{}", tokens, 0, False, "stop", 0.0, "", False))
+
+
+def hand_over(path: str, text: str, *, tokens: int = 10) -> Play:
+    """The tester writes and stages a failing test and hands it over (the real TesterTurn's
+    outcome when its red is the right red)."""
+
+    def play(crew: Crew, info: PhaseInfo) -> TurnResult:
+        ws, root = crew.workspace, crew.root
+        _usage(crew, "tester", info.cycle, tokens)
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, encoding="utf-8")
+        ws.stage(root, [path])
+        verdict = crew.gate.staged(root, crew.settings)
+        assert not verdict.green, f"the scripted test {path} passes already"
+        names = list(verdict.report.failing_tests)
+        ws.write_handoff(root, Handoff(
+            head=ws.head(root), intent=f"test {path}", test_names=names, red_output="red",
+            test_blobs=ws.blob_ids(root, ":", [path]), by="tester", created_at=time.time(),
+        ))  # fmt: skip
+        return TurnResult("tester", "handed-over", test_names=tuple(names))
+
+    return play
+
+
+def done(reason: str) -> Play:
+    def play(crew: Crew, info: PhaseInfo) -> TurnResult:
+        crew.workspace.mark_done(crew.root, reason)
+        return TurnResult("tester", "done", done_reason=reason)
+
+    return play
+
+
+def give_up(role: str, *, tokens: int = 10) -> Play:
+    def play(crew: Crew, info: PhaseInfo) -> TurnResult:
+        _usage(crew, role, info.cycle, tokens)
+        handoff = crew.workspace.read_handoff(crew.root)
+        names = tuple(handoff.test_names) if handoff else ()
+        outcome: TurnOutcome = "reverted" if role == "refactorer" else "gave-up"
+        return TurnResult(role, outcome, test_names=names)
+
+    return play
+
+
+def commit(role: str, path: str, text: str, subject: str, *, tokens: int = 10) -> Play:
+    """The implementor (feat) or refactorer (refactor) writes, stages and commits when green."""
+
+    def play(crew: Crew, info: PhaseInfo) -> TurnResult:
+        ws, root = crew.workspace, crew.root
+        _usage(crew, role, info.cycle, tokens)
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, encoding="utf-8")
+        ws.stage(root, [path])
+        if not crew.gate.staged(root, crew.settings).green:
+            ws.restore_to_head(root, [path])
+            return give_up(role, tokens=0)(crew, info)
+        landed = ws.commit(root, subject, crew.settings)
+        assert landed.ok, landed.output
+        if role == "implementor":
+            ws.clear_handoff(root)
+        return TurnResult(role, "committed", commit=landed.sha, subject=subject)
+
+    return play
+
+
+def nothing_to_refactor() -> Play:
+    def play(crew: Crew, info: PhaseInfo) -> TurnResult:
+        return TurnResult("refactorer", "empty")
+
+    return play
+
+
+def interrupted(path: str, text: str) -> Play:
+    """Ctrl-C mid-step: the turn has written and staged a file, undoes it, and the interrupt
+    propagates (what every real turn does in its `finally`)."""
+
+    def play(crew: Crew, info: PhaseInfo) -> TurnResult:
+        ws, root = crew.workspace, crew.root
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, encoding="utf-8")
+        ws.stage(root, [path])
+        try:
+            raise KeyboardInterrupt
+        finally:
+            ws.restore_to_head(root, [path])
+
+    return play
+
+
+@dataclass
+class ScriptedTurns:
+    """drive/ports.py `Turns` playing queued plays per role; records who played, in order."""
+
+    queued: dict[str, deque[Play]] = field(default_factory=dict)
+    played: list[str] = field(default_factory=list)
+
+    def enqueue(self, role: str, *plays: Play) -> ScriptedTurns:
+        self.queued.setdefault(role, deque()).extend(plays)
+        return self
+
+    def _play(self, role: str, crew: Crew, info: PhaseInfo) -> TurnResult:
+        self.played.append(role)
+        plays = self.queued.get(role)
+        if not plays:
+            raise AssertionError(f"ScriptedTurns: no {role} turn queued (played: {self.played})")
+        return plays.popleft()(crew, info)
+
+    def tester(self, crew: Crew, info: PhaseInfo, *, hints: tuple[str, ...]) -> TurnResult:
+        self.hints = hints
+        return self._play("tester", crew, info)
+
+    def implementor(self, crew: Crew, info: PhaseInfo, red: Verdict | None) -> TurnResult:
+        return self._play("implementor", crew, info)
+
+    def refactorer(self, crew: Crew, info: PhaseInfo) -> TurnResult:
+        return self._play("refactorer", crew, info)
