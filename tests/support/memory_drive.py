@@ -319,21 +319,24 @@ class ScriptedTurns:
 
     queued: dict[str, deque[Play]] = field(default_factory=dict)
     played: list[str] = field(default_factory=list)
+    hints: list[tuple[str, ...]] = field(default_factory=list)  # what each turn would be told
 
     def enqueue(self, role: str, *plays: Play) -> ScriptedTurns:
         self.queued.setdefault(role, deque()).extend(plays)
         return self
 
-    def _play(self, role: str, crew: Crew, info: PhaseInfo) -> TurnResult:
+    def _play(
+        self, role: str, crew: Crew, info: PhaseInfo, hints: tuple[str, ...] = ()
+    ) -> TurnResult:
         self.played.append(role)
+        self.hints.append((*crew.supervisor.hints_for(role), *hints))
         plays = self.queued.get(role)
         if not plays:
             raise AssertionError(f"ScriptedTurns: no {role} turn queued (played: {self.played})")
         return plays.popleft()(crew, info)
 
     def tester(self, crew: Crew, info: PhaseInfo, *, hints: tuple[str, ...]) -> TurnResult:
-        self.hints = hints
-        return self._play("tester", crew, info)
+        return self._play("tester", crew, info, hints)
 
     def implementor(self, crew: Crew, info: PhaseInfo, red: Verdict | None) -> TurnResult:
         return self._play("implementor", crew, info)
