@@ -198,7 +198,7 @@ def _drive(
     budget: int | None,
 ) -> int:
     from tddhooks.drive import workspace
-    from tddhooks.drive.attempts import Crew
+    from tddhooks.drive.crew import Crew
     from tddhooks.drive.loop import Drive, DrivePlan, unbounded_steps
     from tddhooks.drive.steplog import StepWriter
     from tddhooks.drive.supervisor import Supervisor

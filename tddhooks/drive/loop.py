@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tddhooks.drive.attempts import Crew
+from tddhooks.drive.crew import Crew
 from tddhooks.drive.kinds import StopReason
 from tddhooks.drive.outcome import BLOCKED_FIX, PERSON_TURN, RESUME, DriveSummary
 from tddhooks.drive.state import Phase, PhaseInfo

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from tddhooks.drive.attempts import Crew
+    from tddhooks.drive.crew import Crew
     from tddhooks.drive.state import PhaseInfo
     from tddhooks.drive.turnkit import TurnResult
     from tddhooks.drive.workspace import CommitOutcome

@@ -12,8 +12,11 @@ from tddhooks.agents.context import crate_name
 from tddhooks.agents.edits import AgentAnswer, EditRefused, apply_edits, check_edits
 from tddhooks.agents.edits import normalize_path as _normalize
 from tddhooks.agents.roles import path_policy
-from tddhooks.drive.attempts import Crew, Tried, edit_records, run_attempts, show_verdict, step_log
+from tddhooks.drive.asking import ask
+from tddhooks.drive.attempts import Attempts, Tried
+from tddhooks.drive.crew import Crew
 from tddhooks.drive.kinds import Role, TurnOutcome
+from tddhooks.drive.records import edit_records, show_verdict, step_log
 from tddhooks.drive.state import PhaseInfo
 from tddhooks.drive.steplog import AttemptRecord, StepLog
 
@@ -47,7 +50,8 @@ def kata_crate(root: Path) -> str | None:
 
 class Turn:
     """One role's turn: gather its context, ask and judge until an answer lands or the supervisor
-    gives up (drive/attempts.py), then say how it ended. Subclasses judge and finish."""
+    gives up, then say how it ended. Subclasses judge and finish. The turn calls down into
+    drive/asking.py, drive/attempts.py and drive/records.py; nothing calls back up."""
 
     role: Role
     hints: tuple[str, ...] = ()
@@ -78,13 +82,23 @@ class Turn:
         raise NotImplementedError
 
     def play(self) -> TurnResult:
+        """Ask, judge and settle until an answer lands or no attempt is left; then finish."""
         crew, info = self.crew, self.info
         with step_log(crew, self.role, info.cycle, info.phase.value) as log:
             self._log = log
             self.ctx = self.context()
-            tried = run_attempts(crew, self.role, info.cycle, self.ctx, self.judge, log,
-                                 limit=self.limit, extra_hints=self.hints)  # fmt: skip
-            return self.finish(tried)
+            attempts = Attempts(crew, self.role, log, self.limit, self.hints)
+            while (attempt := attempts.next(self.ctx)) is not None:
+                ctx, record = attempt
+                answer, result = ask(crew, self.role, info.cycle, ctx, record)
+                if answer is None:
+                    tried = Tried(False, "invalid-answer", failure=record.failure)
+                else:
+                    tried = self.judge(answer, record)
+                landed = attempts.settle(tried, record, result.cache_key if result else "")
+                if landed is not None:
+                    return self.finish(landed)
+            return self.finish(None)
 
     def refused(self, answer: AgentAnswer, record: AttemptRecord) -> Tried | None:
         """The role's path rules, checked before anything is written."""

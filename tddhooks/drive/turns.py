@@ -10,9 +10,11 @@ from tddhooks import git
 from tddhooks.agents.context import TurnContext
 from tddhooks.agents.edits import AgentAnswer
 from tddhooks.drive import gather
-from tddhooks.drive.attempts import Crew, Tried, show_verdict
+from tddhooks.drive.attempts import Tried
+from tddhooks.drive.crew import Crew
 from tddhooks.drive.kinds import Role, TurnOutcome
 from tddhooks.drive.messages import feature_message, refactor_message
+from tddhooks.drive.records import show_verdict
 from tddhooks.drive.redcheck import changed_behaviour, misplaced_red, new_test_names
 from tddhooks.drive.state import PhaseInfo
 from tddhooks.drive.steplog import AttemptRecord

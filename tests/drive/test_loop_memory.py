@@ -24,8 +24,8 @@ from support.memory_drive import (
     nothing_to_refactor,
 )
 
-from tddhooks.drive.attempts import Crew
 from tddhooks.drive.console import QuietDisplay
+from tddhooks.drive.crew import Crew
 from tddhooks.drive.loop import Drive, DrivePlan
 from tddhooks.drive.outcome import DriveSummary
 from tddhooks.drive.state import Phase

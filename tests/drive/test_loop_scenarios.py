@@ -11,8 +11,8 @@ from typing import Any
 from support.fake_drive import HooklessWorkspace, MarkerGate
 from support.fake_model import FakeModel
 
-from tddhooks.drive.attempts import Crew
 from tddhooks.drive.console import QuietDisplay
+from tddhooks.drive.crew import Crew
 from tddhooks.drive.loop import Drive, DrivePlan
 from tddhooks.drive.steplog import StepWriter
 from tddhooks.drive.supervisor import Supervisor

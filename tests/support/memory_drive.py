@@ -19,7 +19,7 @@ from pathlib import Path
 
 from support.fake_drive import marker_verdict
 from tddhooks.agents.edits import matches_any
-from tddhooks.drive.attempts import Crew
+from tddhooks.drive.crew import Crew
 from tddhooks.drive.kinds import TurnOutcome
 from tddhooks.drive.ports import Gate
 from tddhooks.drive.state import SCRATCH_DIR, PhaseInfo, RepoFacts, decide_phase, head_type
