@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from tddhooks.agents.edits import FileEdit, PathPolicy
     from tddhooks.drive.crew import Crew
     from tddhooks.drive.state import PhaseInfo
     from tddhooks.drive.turnkit import TurnResult
@@ -68,6 +69,35 @@ class Workspace(Protocol):
     def blob_ids(self, root: Path, rev: str, paths: Collection[str]) -> dict[str, str]:
         """path -> content id in HEAD (rev "HEAD") or the index (rev ":"); absent paths left
         out. Equal content, equal id."""
+        ...
+
+    def read_blob(self, root: Path, rev: str, path: str) -> str | None:
+        """The text of `path` in HEAD (rev "HEAD") or the index (rev ":"); None when absent."""
+        ...
+
+    def listed(self, root: Path) -> list[str]:
+        """Every path in the index, sorted."""
+        ...
+
+    def last_commit(self, root: Path) -> tuple[str, str]:
+        """HEAD's whole message (stripped) and a diff of what it changed (for prompts)."""
+        ...
+
+    def numstat_staged(self, root: Path) -> dict[str, tuple[int, int]]:
+        """path -> (lines added, lines removed) of each staged change."""
+        ...
+
+    def head_tree(self, root: Path) -> str:
+        """HEAD's tree, as the Gate's `tree` takes it."""
+        ...
+
+    def check_edits(self, root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> None:
+        """agents/edits.py `check_edits`: EditRefused, nothing written, when a rule is broken
+        (a path that is not the agents' to write: neither in HEAD nor new)."""
+        ...
+
+    def apply_edits(self, root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> list[str]:
+        """Check, then write the plan into the working tree; returns the paths written."""
         ...
 
     def format_files(
@@ -145,6 +175,43 @@ class GitWorkspace:
         from tddhooks import git
 
         return git.blob_ids(root, rev, sorted(paths)) if paths else {}
+
+    def read_blob(self, root: Path, rev: str, path: str) -> str | None:
+        from tddhooks import git
+
+        return git.read_blob(root, rev, path)
+
+    def listed(self, root: Path) -> list[str]:
+        from tddhooks import git
+
+        return sorted(path for path in git.out(["ls-files", "-z"], root).split("\0") if path)
+
+    def last_commit(self, root: Path) -> tuple[str, str]:
+        from tddhooks import git
+
+        message = git.out(["log", "-1", "--format=%B", "HEAD"], root).strip()
+        diff = git.out(["show", "--format=", "--no-color", "--no-ext-diff", "-U2", "HEAD"], root)
+        return message, diff
+
+    def numstat_staged(self, root: Path) -> dict[str, tuple[int, int]]:
+        from tddhooks.drive import workspace
+
+        return workspace.numstat_staged(root)
+
+    def head_tree(self, root: Path) -> str:
+        from tddhooks import git
+
+        return git.tree_of(root, "HEAD")
+
+    def check_edits(self, root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> None:
+        from tddhooks.agents.edits import check_edits
+
+        check_edits(root, edits, policy)
+
+    def apply_edits(self, root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> list[str]:
+        from tddhooks.agents.edits import apply_edits
+
+        return apply_edits(root, edits, policy)
 
     def format_files(self, root: Path, settings: PolicySettings, paths: Collection[str]) -> None:
         from tddhooks.drive import workspace

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tddhooks.agents.context import crate_name
-from tddhooks.agents.edits import AgentAnswer, EditRefused, apply_edits, check_edits
+from tddhooks.agents.edits import AgentAnswer, EditRefused
 from tddhooks.agents.edits import normalize_path as _normalize
 from tddhooks.agents.roles import path_policy
 from tddhooks.drive.asking import ask
@@ -72,8 +72,9 @@ class Turn:
     def context(self) -> TurnContext:
         from tddhooks.drive import gather
 
-        return gather.turn_context(self.root, self.crew.settings, role=self.role,
-                                   cycle=self.info.cycle)  # fmt: skip
+        crew = self.crew
+        return gather.turn_context(self.root, crew.settings, role=self.role,
+                                   cycle=self.info.cycle, workspace=crew.workspace)  # fmt: skip
 
     def judge(self, answer: AgentAnswer, record: AttemptRecord) -> Tried:
         raise NotImplementedError
@@ -105,7 +106,9 @@ class Turn:
         crew = self.crew
         record.edits = edit_records(answer.edits)
         try:
-            check_edits(crew.root, answer.edits, path_policy(self.role, crew.settings))
+            crew.workspace.check_edits(
+                crew.root, answer.edits, path_policy(self.role, crew.settings)
+            )
         except EditRefused as error:
             return Tried(False, "refused", failure=error.message)
         files = [edit.model_dump(include={"path", "action"}) for edit in record.edits]
@@ -115,7 +118,8 @@ class Turn:
     def write(self, answer: AgentAnswer) -> list[str]:
         """Apply the edits, format the files written, stage them; returns the paths."""
         crew = self.crew
-        paths = apply_edits(crew.root, answer.edits, path_policy(self.role, crew.settings))
+        policy = path_policy(self.role, crew.settings)
+        paths = crew.workspace.apply_edits(crew.root, answer.edits, policy)
         crew.workspace.format_files(crew.root, crew.settings, paths)
         crew.workspace.stage(crew.root, paths)
         return paths

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import time
 
-from tddhooks import git
 from tddhooks.agents.context import TurnContext
 from tddhooks.agents.edits import AgentAnswer
 from tddhooks.drive import gather
@@ -57,7 +56,7 @@ class TesterTurn(Turn):
             paths = self.write(answer)
             verdict = crew.gate.staged(root, crew.settings)
             show_verdict(crew, self.role, verdict, record)
-            new_tests = new_test_names(root, crew.settings, paths)
+            new_tests = new_test_names(root, crew.settings, paths, crew.workspace)
             if verdict.report.green:
                 failure = (
                     f"the new test already passes ({', '.join(new_tests) or 'no test found'}); "
@@ -114,7 +113,7 @@ class ImplementorTurn(SourceTurn):
             self.root, self.crew.settings, role=self.role, cycle=self.info.cycle,
             staged=self.crew.workspace.staged_paths(self.root),
             test_output=red_output or (handoff.red_output if handoff else ""),
-            handoff_intent=handoff.intent if handoff else None,
+            handoff_intent=handoff.intent if handoff else None, workspace=self.crew.workspace,
         )  # fmt: skip
 
     def judge(self, answer: AgentAnswer, record: AttemptRecord) -> Tried:
@@ -129,6 +128,7 @@ class ImplementorTurn(SourceTurn):
             handoff_intent=self.handoff.intent if self.handoff else None, test_names=self.tests,
             verification=verdict.verification_lines(),
             fallback_scope=gather.scope_from(self.ctx.expectations),
+            workspace=self.crew.workspace,
         )  # fmt: skip
 
     def finish(self, tried: Tried | None) -> TurnResult:
@@ -149,7 +149,8 @@ class RefactorerTurn(SourceTurn):
 
     def __init__(self, crew: Crew, info: PhaseInfo) -> None:
         super().__init__(crew, info)
-        self.baseline = crew.gate.tree(self.root, git.tree_of(self.root, "HEAD"), crew.settings)
+        head_tree = crew.workspace.head_tree(self.root)
+        self.baseline = crew.gate.tree(self.root, head_tree, crew.settings)
 
     @property
     def limit(self) -> int:
@@ -167,7 +168,8 @@ class RefactorerTurn(SourceTurn):
             return Tried(False, "tests-changed", failure=changed)
         lines = verdict.verification_lines()
         return refactor_message(self.root, self.crew.settings, cycle=self.info.cycle,
-                                answer=answer, verification=lines)  # fmt: skip
+                                answer=answer, verification=lines,
+                                workspace=self.crew.workspace)  # fmt: skip
 
     def finish(self, tried: Tried | None) -> TurnResult:
         if tried is None:

@@ -10,6 +10,7 @@ same ports, for loop scenarios (tests/drive/test_loop_memory.py).
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import time
 from collections import deque
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from support.fake_drive import marker_verdict
-from tddhooks.agents.edits import matches_any
+from tddhooks.agents.edits import FileEdit, PathPolicy, check_edits, matches_any, write_edits
 from tddhooks.drive.crew import Crew
 from tddhooks.drive.kinds import TurnOutcome
 from tddhooks.drive.ports import Gate
@@ -131,6 +132,58 @@ class MemoryWorkspace:
     def blob_ids(self, root: Path, rev: str, paths: Collection[str]) -> dict[str, str]:
         layer = self.layer(rev)
         return {p: content_id(layer[p]) for p in sorted(paths) if p in layer}
+
+    def read_blob(self, root: Path, rev: str, path: str) -> str | None:
+        return self.layer(rev).get(path)
+
+    def listed(self, root: Path) -> list[str]:
+        return sorted(self.index)
+
+    def last_commit(self, root: Path) -> tuple[str, str]:
+        head = self.commits[-1]
+        before = self.commits[-2].files if len(self.commits) > 1 else {}
+        lines: list[str] = []
+        for path in sorted(set(before) | set(head.files)):
+            old, new = before.get(path), head.files.get(path)
+            if old != new:
+                lines += difflib.unified_diff(
+                    (old or "").splitlines(), (new or "").splitlines(),
+                    f"a/{path}", f"b/{path}", n=2, lineterm="",
+                )  # fmt: skip
+        return head.message.strip(), "\n".join(lines) + ("\n" if lines else "")
+
+    def numstat_staged(self, root: Path) -> dict[str, tuple[int, int]]:
+        stats = {}
+        for path in self.staged_paths(root):
+            old = (self.committed.get(path) or "").splitlines()
+            new = (self.index.get(path) or "").splitlines()
+            diff = list(difflib.unified_diff(old, new, lineterm="", n=0))[2:]
+            added = sum(1 for line in diff if line.startswith("+"))
+            removed = sum(1 for line in diff if line.startswith("-"))
+            stats[path] = (added, removed)
+        return stats
+
+    def head_tree(self, root: Path) -> str:
+        return self.commits[-1].sha  # MemoryGate.tree judges a commit's files
+
+    def not_committed(self, root: Path, paths: Sequence[str]) -> dict[str, str]:
+        """agents/edits.py `not_committed` without git (no ignore rules: nothing is ignored)."""
+        reasons = {}
+        for path in paths:
+            if path in self.committed:
+                continue
+            if (root / path).exists() or (root / path).is_symlink():
+                reasons[path] = "it is a file of yours that is not committed"
+            elif path in self.index:
+                reasons[path] = "it is staged but not committed (someone else's work)"
+        return reasons
+
+    def check_edits(self, root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> None:
+        check_edits(root, edits, policy, foreign=self.not_committed)
+
+    def apply_edits(self, root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> list[str]:
+        self.check_edits(root, edits, policy)
+        return write_edits(root, edits)
 
     def format_files(self, root: Path, settings: PolicySettings, paths: Collection[str]) -> None:
         return None
