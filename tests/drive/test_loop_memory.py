@@ -21,6 +21,7 @@ from support.memory_drive import (
     give_up,
     hand_over,
     interrupted,
+    no_processes,
     nothing_to_refactor,
 )
 
@@ -93,7 +94,8 @@ def _drive(
         steps=StepWriter(root), context_tokens=1800, max_attempts=3,
         gate=MemoryGate(ws), workspace=ws,
     )  # fmt: skip
-    summary = Drive(crew, DrivePlan(agent_roles=frozenset(roles)), turns).run()
+    with no_processes():  # no git, no suite, nothing: checked, not assumed
+        summary = Drive(crew, DrivePlan(agent_roles=frozenset(roles)), turns).run()
     return Run(summary, crew, ws, turns)
 
 

@@ -14,6 +14,8 @@ import pytest
 from support.fake_drive import MarkerGate
 from support.memory_drive import MemoryGate, MemoryWorkspace
 
+from tddhooks.agents.edits import EditRefused, FileEdit
+from tddhooks.agents.roles import path_policy
 from tddhooks.drive.ports import Gate, GitWorkspace, RealGate, Workspace
 from tddhooks.drive.state import Phase
 from tddhooks.policy.handoff import Handoff
@@ -223,3 +225,51 @@ def test_the_marker_gate_agrees_with_the_real_gate_on_these_files(
     green = judge.staged(side.root, side.settings)
     assert (red.green, red.report.failing_tests) == (False, ["tests/test_add.py::test_add_one"])
     assert (green.green, green.report.failing_tests) == (True, [])
+
+
+def test_blobs_listing_and_line_counts_of_the_staged_changes(repo: Repo) -> None:
+    root, ws = repo.root, repo.ws
+    repo.add(TEST, TEST_ADD)
+    repo.add(SOURCE, SOURCE_ADD)
+    assert ws.read_blob(root, "HEAD", SOURCE) == SCAFFOLD[SOURCE]
+    assert ws.read_blob(root, ":", SOURCE) == SOURCE_ADD
+    assert ws.read_blob(root, "HEAD", TEST) is None
+    assert ws.listed(root) == sorted({*SCAFFOLD, TEST})
+    assert ws.numstat_staged(root) == {SOURCE: (4, 0), TEST: (5, 0)}
+
+
+def test_the_last_commit_is_its_whole_message_and_a_diff_naming_its_files(repo: Repo) -> None:
+    repo.add(SOURCE, SOURCE_ADD)
+    repo.commit("feat(add): add numbers\n\nRationale:\n- because\n")
+    message, diff = repo.ws.last_commit(repo.root)
+    assert message == "feat(add): add numbers\n\nRationale:\n- because"
+    assert f"b/{SOURCE}" in diff
+    assert "+def add(*numbers: int) -> int:" in diff
+    assert repo.ws.read_blob(repo.root, "HEAD", SOURCE) == SOURCE_ADD
+    verdict = repo.gate.tree(repo.root, repo.ws.head_tree(repo.root), repo.settings)
+    assert verdict.green
+
+
+def test_agents_write_new_and_committed_paths_never_a_persons_uncommitted_file(
+    repo: Repo,
+) -> None:
+    root, ws = repo.root, repo.ws
+    policy = path_policy("tester", repo.settings)
+    repo.write("tests/mine.py", "X = 1\n")  # untracked: a person's
+    repo.add("tests/staged.py", "Y = 1\n")  # staged, never committed: someone's
+    for path in ("tests/mine.py", "tests/staged.py"):
+        with pytest.raises(EditRefused, match="not committed"):
+            ws.check_edits(root, [FileEdit(path=path, content="Z = 1\n")], policy)
+    assert (root / "tests/mine.py").read_text(encoding="utf-8") == "X = 1\n"
+
+    written = ws.apply_edits(
+        root,
+        [FileEdit(path=TEST, content=TEST_ADD), FileEdit(path="tests/.gitkeep", content="k")],
+        policy,
+    )
+
+    assert written == [TEST, "tests/.gitkeep"]
+    assert (root / TEST).read_text(encoding="utf-8") == TEST_ADD
+    assert (root / "tests/.gitkeep").read_text(encoding="utf-8") == "k\n"
+    with pytest.raises(EditRefused, match="the tester may only write"):
+        ws.apply_edits(root, [FileEdit(path=SOURCE, content="")], policy)

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import subprocess
 import time
 from collections import deque
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 from support.fake_drive import marker_verdict
 from tddhooks.agents.edits import FileEdit, PathPolicy, check_edits, matches_any, write_edits
@@ -32,6 +35,22 @@ from tddhooks.policy.handoff import Handoff
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.policy.verdicts import Verdict
 from tddhooks.vocabulary import LANGUAGE_FILES
+
+
+@contextmanager
+def no_processes() -> Iterator[None]:
+    """A tripwire for scenarios on the in-memory workspace: a process started meanwhile (git, a
+    suite, a formatter) fails the test, so "no git" is checked, not assumed."""
+
+    def tripwire(args: object, *_args: object, **_kwargs: object) -> NoReturn:
+        raise AssertionError(f"an in-memory scenario started a process: {args!r}")
+
+    real = subprocess.Popen
+    subprocess.Popen = tripwire  # type: ignore[assignment, misc]
+    try:
+        yield
+    finally:
+        subprocess.Popen = real  # type: ignore[misc]
 
 
 def content_id(text: str) -> str:
