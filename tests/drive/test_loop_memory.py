@@ -12,16 +12,14 @@ from pathlib import Path
 
 import pytest
 from support.fake_model import FakeModel
-from support.memory_drive import (
-    MemoryGate,
-    MemoryWorkspace,
+from support.memory_drive import MemoryGate, MemoryWorkspace, no_processes
+from support.scripted_turns import (
     ScriptedTurns,
     commit,
     done,
     give_up,
     hand_over,
     interrupted,
-    no_processes,
     nothing_to_refactor,
 )
 
