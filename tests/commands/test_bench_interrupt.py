@@ -23,9 +23,12 @@ pytestmark = pytest.mark.e2e  # whole benches in a subprocess (real drives, real
 
 KATA = "# Adder\n\nAdd numbers.\n\n## Requirements\n\n1. add() of nothing is 0.\n"
 # the second run's suite hangs while it is collected (the package is named after the run's
-# directory: run_2); run 1's fails to import `add` (nothing was implemented): 0 of 2
+# directory: run_2), with DETACH also leaving a process in a session of its own; run 1's fails
+# to import `add` (nothing was implemented): 0 of 2
 ACCEPTANCE = (
-    "import time\n\nif '{package}' == 'run_2' and HANG:\n    time.sleep(300)\n\n"
+    "import subprocess\nimport time\n\nif '{package}' == 'run_2' and HANG:\n"
+    "    if DETACH:\n        subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+    "    time.sleep(300)\n\n"
     "from {package} import add\n\n\ndef test_add_of_nothing():\n    assert add() == 0\n\n\n"
     "def test_add_of_one():\n    assert add(1) == 1\n"
 )
@@ -71,21 +74,37 @@ def _processes_mentioning(text: str) -> list[str]:
     return found
 
 
-def _suite_hangs(run_dir: Path) -> bool:
-    """The acceptance suite runs (`python -m pytest -q …` in the run's directory)."""
+def _runs_in(run_dir: Path, *words: bytes) -> bool:
+    """A process runs in `run_dir` with all of `words` in its argv."""
     for entry in Path("/proc").iterdir():
         try:
             argv = (entry / "cmdline").read_bytes().split(b"\0")
             cwd = os.readlink(entry / "cwd")
         except (OSError, ValueError):
             continue
-        if cwd == str(run_dir) and b"pytest" in argv and b"-q" in argv:
+        if cwd == str(run_dir) and all(word in argv for word in words):
             return True
     return False
 
 
+def _suite_hangs(run_dir: Path) -> bool:
+    """The acceptance suite runs (`python -m pytest -q …` in the run's directory)."""
+    return _runs_in(run_dir, b"pytest", b"-q")
+
+
+def _left_behind(tmp_path: Path) -> list[str]:
+    """What still runs in the test's directories after a grace period; killed before returning."""
+    deadline = time.monotonic() + 10
+    while (found := _processes_mentioning(str(tmp_path))) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    for line in found:
+        with contextlib.suppress(OSError):
+            os.kill(int(line.split(":")[0]), signal.SIGKILL)
+    return found
+
+
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="the orphan check reads /proc")
-@pytest.mark.parametrize("moment", ["model", "acceptance"])
+@pytest.mark.parametrize("moment", ["model", "acceptance", "acceptance-detached"])
 def test_ctrl_c_stops_the_bench_and_keeps_the_finished_run(
     fake_openai: FakeOpenAI,  # noqa: F811
     tmp_path: Path,
@@ -95,7 +114,8 @@ def test_ctrl_c_stops_the_bench_and_keeps_the_finished_run(
     kata = tmp_path / "adder"
     (kata / "acceptance").mkdir(parents=True)
     (kata / "kata.md").write_text(KATA, encoding="utf-8")
-    suite = ACCEPTANCE.replace("HANG", str(moment == "acceptance"))
+    suite = ACCEPTANCE.replace("HANG", str(moment != "model"))
+    suite = suite.replace("DETACH", str(moment == "acceptance-detached"))
     (kata / "acceptance" / "test_adder.py").write_text(suite, encoding="utf-8")
     scratch = tmp_path / "tmp"
     scratch.mkdir()
@@ -118,6 +138,8 @@ def test_ctrl_c_stops_the_bench_and_keeps_the_finished_run(
             _wait_for(lambda: responder.count >= 2 or bench.poll() is not None, "run 2's request")
         else:
             _wait_for(lambda: _suite_hangs(run_2) or bench.poll() is not None, "run 2's suite")
+            if moment == "acceptance-detached":
+                _wait_for(lambda: _runs_in(run_2, b"sleep"), "the suite's detached process")
         assert bench.poll() is None, bench.communicate()[0]
         interrupted_at = time.monotonic()
         os.killpg(bench.pid, signal.SIGINT)  # what a terminal's Ctrl-C sends: the whole group
@@ -140,6 +162,6 @@ def test_ctrl_c_stops_the_bench_and_keeps_the_finished_run(
     assert (run["run"], run["stop_reason"], run["error"]) == (1, "done", "")
     assert (run["acceptance_passed"], run["acceptance_total"]) == (0, 2)
     assert run["audit_clean"] is True
-    # no drive, gate or test run outlives the bench
-    _wait_for(lambda: not _processes_mentioning(str(tmp_path)), "no process left", 10)
+    # no drive, gate or test run outlives the bench, not even one in a session of its own
+    assert _left_behind(tmp_path) == []
     assert not list(scratch.iterdir())
