@@ -215,4 +215,5 @@ def test_timeout_and_max_tokens_flags_reach_the_request(
 
     assert result.exit_code == 0, result.output
     bodies = [r.body for r in fake_openai.chat_requests]
-    assert bodies and all(body is not None and body["max_tokens"] == 321 for body in bodies)
+    assert bodies
+    assert all(body is not None and body["max_tokens"] == 321 for body in bodies)
