@@ -55,6 +55,8 @@ class BenchLLM:
     no_cache: bool = False
     refresh_cache: bool = False
     max_tokens_total: int | None = None
+    timeout_s: float | None = None
+    max_tokens: int | None = None
 
     def args(self) -> tuple[str, ...]:
         args: list[str] = []
@@ -70,6 +72,10 @@ class BenchLLM:
             args.append("--refresh-cache")
         if self.max_tokens_total:
             args += ["--max-tokens-total", str(self.max_tokens_total)]
+        if self.timeout_s:
+            args += ["--timeout", f"{self.timeout_s:g}"]
+        if self.max_tokens:
+            args += ["--max-tokens", str(self.max_tokens)]
         if self.api_key and _ENV_NAME.fullmatch(self.api_key) and os.environ.get(self.api_key):
             args += ["--api-key", self.api_key]  # a variable's name: the child reads it
         return tuple(args)
