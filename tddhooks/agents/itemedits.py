@@ -9,11 +9,10 @@ keep every test line. A file that is a test as a whole (Rust `#[cfg(test)] mod x
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tddhooks import git
 from tddhooks.policy.globs import matches_any
 from tddhooks.vocabulary import CODE_SUFFIXES
 
@@ -21,8 +20,15 @@ if TYPE_CHECKING:
     from tddhooks.agents.edits import FileEdit, PathPolicy
 
 
-def item_refusals(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> dict[str, str]:
-    """path -> why the edit is refused, for the edits that change the wrong kind of item."""
+def item_refusals(
+    root: Path,
+    edits: Sequence[FileEdit],
+    policy: PathPolicy,
+    index_files: Callable[[], dict[str, str]] | None = None,
+) -> dict[str, str]:
+    """path -> why the edit is refused, for the edits that change the wrong kind of item.
+    `index_files` reads the index's source and test-configuration files (default: git's,
+    policy/handoff.py `index_code_files`; a test's in-memory workspace gives its own)."""
     from tddhooks.agents.edits import normalize_path
 
     suffixes = CODE_SUFFIXES.get(policy.language, ())
@@ -37,11 +43,11 @@ def item_refusals(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> 
     from tddhooks.policy.handoff import index_code_files
     from tddhooks.policy.testitems import split
 
-    files = index_code_files(root, policy.language)
+    files = index_files() if index_files else index_code_files(root, policy.language)
     reasons: dict[str, str] = {}
     for edit in tester:
         path = normalize_path(edit.path)
-        before = git.read_blob(root, ":", path)
+        before = files.get(path)
         if before is None or edit.action == "delete":
             reasons[path] = (
                 f"{policy.owner} may not create or delete a source file; write a new test in "
@@ -57,7 +63,7 @@ def item_refusals(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> 
             )
     for edit in keeper:
         path = normalize_path(edit.path)
-        before = git.read_blob(root, ":", path)
+        before = files.get(path)
         if before is None:
             continue
         tests_before = split(policy.language, path, before, files)[0]

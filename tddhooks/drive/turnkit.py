@@ -8,18 +8,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tddhooks import git
 from tddhooks.agents.context import crate_name
-from tddhooks.agents.edits import AgentAnswer, EditRefused, apply_edits, check_edits
+from tddhooks.agents.edits import AgentAnswer, EditRefused
 from tddhooks.agents.edits import normalize_path as _normalize
 from tddhooks.agents.roles import path_policy
-from tddhooks.drive.attempts import Crew, Tried, edit_records, run_attempts, show_verdict, step_log
+from tddhooks.drive.asking import ask
+from tddhooks.drive.attempts import Attempts, Tried
+from tddhooks.drive.crew import Crew
 from tddhooks.drive.kinds import Role, TurnOutcome
+from tddhooks.drive.records import edit_records, show_verdict, step_log
 from tddhooks.drive.state import PhaseInfo
 from tddhooks.drive.steplog import AttemptRecord, StepLog
 
 if TYPE_CHECKING:
     from tddhooks.agents.context import TurnContext
+    from tddhooks.drive.ports import Workspace
+    from tddhooks.policy.settings import PolicySettings
     from tddhooks.policy.verdicts import Verdict
 
 
@@ -46,14 +50,27 @@ def kata_crate(root: Path) -> str | None:
     return crate_name(manifest.read_text(encoding="utf-8")) if manifest.is_file() else None
 
 
-def staged_tests(root: Path) -> list[str]:
-    """Paths of the staged changes (in phase red: the test files handed over)."""
-    return sorted(change.path for change in git.staged_changes(root))
+def handoff_tokens(
+    workspace: Workspace, root: Path, settings: PolicySettings, paths: list[str]
+) -> dict[str, str]:
+    """The handoff's test_blobs for the staged `paths`, read through the workspace: blob ids, or
+    `items:` tokens for source files with the test beside the code (policy/handoff.py)."""
+    from tddhooks.policy import handoff
+    from tddhooks.policy.facts import CODE_SUFFIXES
+
+    suffixes = CODE_SUFFIXES.get(settings.language, ())
+
+    def index_files() -> dict[str, str]:
+        listed = [path for path in workspace.listed(root) if suffixes and path.endswith(suffixes)]
+        return {path: workspace.read_blob(root, ":", path) or "" for path in listed}
+
+    return handoff.handoff_tokens(settings, workspace.blob_ids(root, ":", paths), index_files)
 
 
 class Turn:
     """One role's turn: gather its context, ask and judge until an answer lands or the supervisor
-    gives up (drive/attempts.py), then say how it ended. Subclasses judge and finish."""
+    gives up, then say how it ended. Subclasses judge and finish. The turn calls down into
+    drive/asking.py, drive/attempts.py and drive/records.py; nothing calls back up."""
 
     role: Role
     hints: tuple[str, ...] = ()
@@ -74,8 +91,9 @@ class Turn:
     def context(self) -> TurnContext:
         from tddhooks.drive import gather
 
-        return gather.turn_context(self.root, self.crew.settings, role=self.role,
-                                   cycle=self.info.cycle)  # fmt: skip
+        crew = self.crew
+        return gather.turn_context(self.root, crew.settings, role=self.role,
+                                   cycle=self.info.cycle, workspace=crew.workspace)  # fmt: skip
 
     def judge(self, answer: AgentAnswer, record: AttemptRecord) -> Tried:
         raise NotImplementedError
@@ -84,20 +102,32 @@ class Turn:
         raise NotImplementedError
 
     def play(self) -> TurnResult:
+        """Ask, judge and settle until an answer lands or no attempt is left; then finish."""
         crew, info = self.crew, self.info
         with step_log(crew, self.role, info.cycle, info.phase.value) as log:
             self._log = log
             self.ctx = self.context()
-            tried = run_attempts(crew, self.role, info.cycle, self.ctx, self.judge, log,
-                                 limit=self.limit, extra_hints=self.hints)  # fmt: skip
-            return self.finish(tried)
+            attempts = Attempts(crew, self.role, log, self.limit, self.hints)
+            while (attempt := attempts.next(self.ctx)) is not None:
+                ctx, record = attempt
+                answer, result = ask(crew, self.role, info.cycle, ctx, record)
+                if answer is None:
+                    tried = Tried(False, "invalid-answer", failure=record.failure)
+                else:
+                    tried = self.judge(answer, record)
+                landed = attempts.settle(tried, record, result.cache_key if result else "")
+                if landed is not None:
+                    return self.finish(landed)
+            return self.finish(None)
 
     def refused(self, answer: AgentAnswer, record: AttemptRecord) -> Tried | None:
         """The role's path rules, checked before anything is written."""
         crew = self.crew
         record.edits = edit_records(answer.edits)
         try:
-            check_edits(crew.root, answer.edits, path_policy(self.role, crew.settings))
+            crew.workspace.check_edits(
+                crew.root, answer.edits, path_policy(self.role, crew.settings)
+            )
         except EditRefused as error:
             return Tried(False, "refused", failure=error.message)
         files = [edit.model_dump(include={"path", "action"}) for edit in record.edits]
@@ -107,7 +137,8 @@ class Turn:
     def write(self, answer: AgentAnswer) -> list[str]:
         """Apply the edits, format the files written, stage them; returns the paths."""
         crew = self.crew
-        paths = apply_edits(crew.root, answer.edits, path_policy(self.role, crew.settings))
+        policy = path_policy(self.role, crew.settings)
+        paths = crew.workspace.apply_edits(crew.root, answer.edits, policy)
         crew.workspace.format_files(crew.root, crew.settings, paths)
         crew.workspace.stage(crew.root, paths)
         return paths
@@ -119,6 +150,23 @@ class SourceTurn(Turn):
 
     def compose(self, answer: AgentAnswer, verdict: Verdict) -> str | Tried:
         raise NotImplementedError
+
+    def staged_versions(self, paths: list[str]) -> dict[str, str]:
+        """The staged texts among `paths` that differ from HEAD (a handed-over unit test in the
+        source file this attempt edits): a failed attempt puts them back after restore_to_head."""
+        workspace, root = self.crew.workspace, self.root
+        found = {}
+        for path in paths:
+            staged = workspace.read_blob(root, ":", path)
+            if staged is not None and staged != workspace.read_blob(root, "HEAD", path):
+                found[path] = staged
+        return found
+
+    def put_back(self, versions: dict[str, str]) -> None:
+        for path, text in versions.items():
+            (self.root / path).write_text(text, encoding="utf-8")
+        if versions:
+            self.crew.workspace.stage(self.root, list(versions))
 
     def commit(self, message: str) -> Tried:
         outcome = self.crew.workspace.commit(self.root, message, self.crew.settings)
@@ -134,11 +182,9 @@ class SourceTurn(Turn):
         refused = self.refused(answer, record)
         if refused is not None:
             return refused
-        planned, before, committed = answer_paths(answer), git.head(root), False
-        from tddhooks.drive.workspace import put_back, staged_versions
-
+        planned, before, committed = answer_paths(answer), crew.workspace.head(root), False
         # a handed-over test inside a source file (unit tests beside the code) is staged there
-        handed = staged_versions(root, planned)
+        handed = self.staged_versions(planned)
         try:
             self.write(answer)
             verdict = crew.gate.staged(root, crew.settings)
@@ -157,6 +203,6 @@ class SourceTurn(Turn):
             return tried
         finally:
             # a commit that landed stays; anything else of this attempt goes back to HEAD
-            if not committed and git.head(root) == before:
+            if not committed and crew.workspace.head(root) == before:
                 crew.workspace.restore_to_head(root, planned)
-                put_back(root, handed)
+                self.put_back(handed)

@@ -241,29 +241,3 @@ def mark_refactor_turn(root: Path) -> None:
 def refactor_turn_taken(root: Path) -> bool:
     """True when the refactorer already had its turn on HEAD's feature (a stale mark is void)."""
     return read_record(git.tddhooks_dir(root) / REFACTOR_MARK, git.head(root)) is not None
-
-
-def staged_versions(root: Path, paths: Collection[str]) -> dict[str, tuple[str, str]]:
-    """path -> (mode, blob) of the index entries among `paths` that differ from HEAD (a staged,
-    handed-over test living in a source file the implementor is about to edit)."""
-    if not paths:
-        return {}
-    literal = [f":(literal){path}" for path in sorted(paths)]
-    index = git.out(["ls-files", "-s", "-z", "--", *literal], root)
-    head = git.run_git(["ls-tree", "-r", "-z", "HEAD", "--", *literal], root, check=False).stdout
-    committed = {row.split("\t", 1)[1]: row.split()[2] for row in head.split("\0") if "\t" in row}
-    found = {}
-    for row in index.split("\0"):
-        if "\t" in row:
-            meta, path = row.split("\t", 1)
-            mode, blob = meta.split()[:2]
-            if committed.get(path) != blob:
-                found[path] = (mode, blob)
-    return found
-
-
-def put_back(root: Path, versions: dict[str, tuple[str, str]]) -> None:
-    """Stage `versions` again and write them to the working tree (after restore_to_head)."""
-    for path, (mode, blob) in sorted(versions.items()):
-        git.run_git(["update-index", "--add", "--cacheinfo", f"{mode},{blob},{path}"], root)
-        git.run_git(["checkout-index", "-f", "--", path], root)

@@ -6,6 +6,7 @@ commit it was written on: any commit in between makes it stale.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -71,18 +72,21 @@ def index_code_files(root: Path, language: str) -> dict[str, str]:
     return {path: texts.get(blob, "") for path, blob in blobs.items()}
 
 
-def handoff_tokens(root: Path, settings: PolicySettings, paths: list[str]) -> dict[str, str]:
-    """What a handoff records for the staged `paths`: a test file's blob id; for a source file
-    with tests beside its code, the token of its test items (policy/testitems.py), so the
-    implementor may change the code around them but not them."""
+def handoff_tokens(
+    settings: PolicySettings, blobs: dict[str, str], index_files: Callable[[], dict[str, str]]
+) -> dict[str, str]:
+    """What a handoff records for the staged paths (`blobs`: path -> index blob id): a test
+    file's blob id; for a source file with tests beside its code, the token of its test items
+    (policy/testitems.py), so the implementor may change the code around them but not them.
+    `index_files` reads the index's source and test-configuration files (index_code_files)."""
     from tddhooks.policy.rules import is_test_path
     from tddhooks.policy.testitems import items_token
 
-    blobs = git.blob_ids(root, ":", paths)
     beside = [path for path in blobs if not is_test_path(path, settings)]
     if not beside:
-        return blobs
-    files = index_code_files(root, settings.language)
+        return dict(blobs)
+    files = index_files()
+    tokens = dict(blobs)
     for path in beside:
-        blobs[path] = items_token(settings.language, path, files.get(path, ""), files)
-    return blobs
+        tokens[path] = items_token(settings.language, path, files.get(path, ""), files)
+    return tokens

@@ -14,8 +14,8 @@ import pytest
 from shapes.shapekit import BIN, RUST_UNIT, SUB_CODE, SUB_TEST, make, message, run
 from support.fake_model import FakeModel
 
-from tddhooks.drive.attempts import Crew
 from tddhooks.drive.console import QuietDisplay
+from tddhooks.drive.crew import Crew
 from tddhooks.drive.loop import Drive, DrivePlan
 from tddhooks.drive.steplog import StepWriter
 from tddhooks.drive.supervisor import Supervisor
@@ -121,11 +121,12 @@ def test_the_hooks_refuse_an_implementor_commit_that_changed_the_handed_over_tes
     kata: Path,
 ) -> None:
     """Past the sandbox (a person commits): the handoff names the test items of src/lib.rs."""
-    from tddhooks.policy.handoff import handoff_tokens
+    from tddhooks.drive.ports import GitWorkspace
+    from tddhooks.drive.turnkit import handoff_tokens
 
     tester = FakeModel("tester").enqueue(_answer("sub test", WITH_TEST))
     _drive(kata, {"tester": tester})
-    tokens = handoff_tokens(kata, load_settings(kata), ["src/lib.rs"])
+    tokens = handoff_tokens(GitWorkspace(), kata, load_settings(kata), ["src/lib.rs"])
     assert tokens["src/lib.rs"].startswith("items:")
     (kata / "src/lib.rs").write_text(WITH_CODE.replace("sub(5, 3), 2", "sub(6, 4), 2"), "utf-8")
     run(kata, "git", "add", "src/lib.rs")
