@@ -116,8 +116,10 @@ def _compose(
     verification: list[str],
     fallback_scope: str | None = None,
     added_tests: Sequence[str] = (),
+    workspace: Workspace | None = None,
 ) -> str:
-    goal = _cycle_goal(root, settings, added_tests, feature=type == "refactor")
+    goal = _cycle_goal(root, settings, added_tests, refactor=type == "refactor",
+                       workspace=workspace_or_git(workspace))  # fmt: skip
     scope = usable_scope(answer.commit.scope if answer.commit else None)
     scope = scope or usable_scope(fallback_scope)
 
@@ -183,23 +185,34 @@ def feature_message(
         verification=verification,
         fallback_scope=fallback_scope,
         added_tests=test_names,
+        workspace=workspace,
     )
 
 
 def _cycle_goal(
-    root: Path, settings: PolicySettings, added_tests: Sequence[str], *, feature: bool
+    root: Path,
+    settings: PolicySettings,
+    added_tests: Sequence[str],
+    *,
+    refactor: bool,
+    workspace: Workspace,
 ) -> str:
     """The requirement this cycle works on (policy/goals.py): the implementor's by the tests it
     commits, the refactorer's as the feature commit (HEAD) quoted it."""
-    from tddhooks.commands.hook_context import feature_goal
     from tddhooks.drive import gather
     from tddhooks.policy.goals import cycle_goal
+    from tddhooks.policy.message import parse_message
 
     text = kata_text(root, settings)
-    tree = gather.test_names(
-        settings, gather.read_texts(root, gather.project_files(root, settings))
-    )
-    goal = cycle_goal(text, added_tests, tree, feature_goal(root, "HEAD") if feature else None)
+    globs = (*settings.test_paths, *settings.source_paths)
+    listed = [path for path in workspace.listed(root) if matches_any(path, globs)]
+    files = {path: workspace.read_blob(root, ":", path) or "" for path in listed}
+    tree = gather.test_names(settings, files)
+    feature = None
+    if refactor:
+        head_message = workspace.last_commit(root)[0]
+        feature = parse_message(head_message).fields.get("Kata goal") or None
+    goal = cycle_goal(text, added_tests, tree, feature)
     return goal or kata_goal(text) or FALLBACK_GOAL
 
 
@@ -232,4 +245,5 @@ def refactor_message(
         diff_summary=diff,
         verification=verification,
         fallback_scope=head_scope(root, workspace),
+        workspace=workspace,
     )
