@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tddhooks.agents.edits import matches_any
@@ -222,20 +222,23 @@ def _covered(ctx: TurnContext) -> str:
     return ", ".join(names)
 
 
-def next_requirement(kata: str, cycle: int) -> str:
-    """The requirement the tester's cycle works on: the cycle-th numbered requirement of the kata
-    (cycle = landed feature cycles + 1), so a small model is pointed at one behaviour instead of
-    picking among all of them (measured: Qwen2.5-Coder 1.5B opened string-calculator with its
-    requirement 7). Past the last one: check coverage and finish."""
+def next_requirement(kata: str, covered: Sequence[str]) -> str:
+    """The requirement the tester's cycle should take on, quoted whole with its examples: the
+    first one no covered test is about (policy/goals.py), so a small model is pointed at one
+    behaviour instead of picking among all of them (measured: Qwen2.5-Coder 1.5B opened the
+    String Calculator with its requirement 7). Every one covered: check and finish."""
+    from tddhooks.policy.goals import next_requirement as pick
+
     requirements = kata_requirements(kata, whole=True)
     if not requirements:
         return ""
-    if cycle > len(requirements):
+    index = pick(kata_requirements(kata), covered)
+    if index is None:
         return (
-            f"All {len(requirements)} requirements have had a cycle. Test the first one "
-            "that no covered test checks yet; when every one is covered, answer done."
+            f"Every one of the {len(requirements)} requirements seems to have a test. Check the "
+            "covered tests: test one that none of them checks yet, or answer done."
         )
-    return f"Requirement {max(cycle, 1)} of {len(requirements)}: {requirements[max(cycle, 1) - 1]}"
+    return f"Requirement {index + 1} of {len(requirements)}: {requirements[index]}"
 
 
 def _crate_line(ctx: TurnContext) -> str:
@@ -275,7 +278,8 @@ def build_messages(ctx: TurnContext, *, budget_tokens: int) -> list[dict[str, st
         "cycle": f"## Cycle\n{ctx.cycle} · you are the {spec.title} · language: {ctx.language}"
         + _crate_line(ctx),
         "next": section(
-            "Next requirement", next_requirement(ctx.kata, ctx.cycle), "next", trim_head
+            "Next requirement", next_requirement(ctx.kata, ctx.covered_behaviours), "next",
+            trim_head,
         ),
         "commit": section("Last commit message", ctx.last_commit_message, "commit", trim_head),
         "diff": section("Last diff", _diff(ctx.last_diff), "diff", trim_head),
