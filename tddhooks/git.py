@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -14,6 +14,27 @@ from tddhooks import keys, proc
 from tddhooks.errors import GitError
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+# While a hook runs, HEAD and the index it judges stay put (git holds the index lock), so their
+# ids are asked once: (what, root, index) -> id. None outside held_still() (commands and the drive
+# loop move HEAD).
+_HELD: dict[tuple[str, str, str | None], str | None] | None = None
+
+
+@contextmanager
+def held_still() -> Iterator[None]:
+    """Within this block head() and write_tree() ask git once per repository (and index)."""
+    global _HELD
+    outer, _HELD = _HELD, {} if _HELD is None else _HELD
+    try:
+        yield
+    finally:
+        _HELD = outer
+
+
+def remember_head(root: Path, head_id: str | None) -> None:
+    """Seed head() with an id learnt from another git call (inside held_still() only)."""
+    if _HELD is not None:
+        _HELD["head", str(root), None] = head_id
 
 
 def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -27,9 +48,11 @@ def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
 def commit_env() -> dict[str, str]:
     """Env for a `git commit` that must fire our hooks: no leaked GIT_*, and the `tddhooks` that
     is running findable on PATH (the hooks call it; a venv need not be activated)."""
+    from shutil import which  # not at the top: shutil costs the hook path ~3 ms
+
     env = clean_env()
     path = env.get("PATH", "")
-    if not shutil.which("tddhooks", path=path):
+    if not which("tddhooks", path=path):
         env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + path
     return env
 
@@ -96,13 +119,24 @@ def hooks_dir(root: Path) -> Path:
 
 
 def head(root: Path) -> str | None:
+    key = ("head", str(root), None)
+    if _HELD is not None and key in _HELD:
+        return _HELD[key]
     result = run_git(["rev-parse", "--verify", "-q", "HEAD"], root, check=False)
-    return result.stdout.strip() or None
+    found = result.stdout.strip() or None
+    remember_head(root, found)
+    return found
 
 
 def write_tree(root: Path, *, index_file: str | None = None) -> str:
     """Tree id of the index (or of GIT_INDEX_FILE=index_file); the index is not changed."""
-    return out(["write-tree"], root, env_extra=index_env(index_file))
+    key = ("tree", str(root), index_file)
+    if _HELD is not None and _HELD.get(key):
+        return str(_HELD[key])
+    tree = out(["write-tree"], root, env_extra=index_env(index_file))
+    if _HELD is not None:
+        _HELD[key] = tree
+    return tree
 
 
 def tree_of(root: Path, rev: str) -> str:

@@ -62,7 +62,7 @@ def pre_commit() -> int:
         return 0
     tree = git.write_tree(root, index_file=index_file)
     _record_gated(state, root, tree)
-    from tddhooks.policy.gate import cached_green_lines
+    from tddhooks.policy.stored import cached_green_lines
 
     lines = cached_green_lines(root, tree, settings, state)
     if lines is not None:
@@ -268,7 +268,7 @@ def _tree_changed_since_gate(
     tree = git.write_tree(root, index_file=index_file)
     if record is None or record.get("git") != committing_pid() or record.get("tree") == tree:
         return []
-    from tddhooks.policy.gate import cached_green_lines
+    from tddhooks.policy.stored import cached_green_lines
 
     if cached_green_lines(root, tree, settings, state) is not None or _unchanged_tree(root, tree):
         return []
@@ -429,7 +429,7 @@ def main(argv: list[str]) -> int:
         report_error(error)
 
     name, args = (argv[0], argv[1:]) if argv else ("", [])
-    with error_handler(report) as result:
+    with error_handler(report) as result, git.held_still():
         if name == "pre-commit" and not args:
             result[0] = pre_commit()
         elif name == "commit-msg" and len(args) == 1:

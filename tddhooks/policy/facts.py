@@ -53,13 +53,18 @@ def state_dir(root: Path) -> Path:
 
 
 def locate(cwd: Path) -> tuple[Path, Path]:
-    """(work tree root, `.git/tddhooks/`) for cwd with one git call (hooks start here)."""
-    result = git.run_git(["rev-parse", "--show-toplevel", "--git-common-dir"], cwd, check=False)
+    """(work tree root, `.git/tddhooks/`) for cwd with one git call (hooks start here); the
+    same call tells git.head() the HEAD commit (inside git.held_still())."""
+    args = ["rev-parse", "--show-toplevel", "--git-common-dir", "--verify", "-q", "HEAD"]
+    result = git.run_git(args, cwd, check=False)
     lines = result.stdout.splitlines()
-    if not result.ok or len(lines) != 2:
+    # exit 1 with the two paths only: HEAD is unborn (before the first commit)
+    unborn = result.returncode == 1 and not result.timed_out and len(lines) == 2
+    if not (result.ok and len(lines) == 3) and not unborn:
         git.require_root(cwd)  # raises the usual "not inside a git repository" error
         raise GitError(f"git rev-parse failed in {cwd}: {result.output.strip()[:300]}")
     root, common = Path(lines[0]), Path(lines[1])
+    git.remember_head(root, None if unborn else lines[2])
     state = (common if common.is_absolute() else (cwd / common).resolve()) / "tddhooks"
     state.mkdir(parents=True, exist_ok=True)
     _STATE_DIRS[root] = state

@@ -238,9 +238,7 @@ def settings_at(
 def _read_cached(cache_file: Path) -> PolicySettings | None:
     try:
         cached = json.loads(cache_file.read_text(encoding="utf-8"))
-        # the default Python commands name the interpreter tddhooks runs under: a settings file
-        # written by another installation (another venv, pipx, pre-commit's) is not ours
-        if cached.get("version") != __version__ or cached.get("python") != sys.executable:
+        if cached.get("version") != __version__ or not _same_python(cached):
             return None
         values: dict[str, Any] = {
             key: tuple(value) if isinstance(value, list) else value
@@ -249,6 +247,23 @@ def _read_cached(cache_file: Path) -> PolicySettings | None:
         return PolicySettings(**values)
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return None
+
+
+def _same_python(cached: dict[str, Any]) -> bool:
+    """The default Python commands name the interpreter tddhooks runs under: settings written by
+    another installation (another venv, pipx, pre-commit's) that name its interpreter are not
+    ours. Settings naming no interpreter (a Rust kata's) are, whichever Python wrote them: the
+    `tddhooks` script (python3) and `python -m tddhooks` must not rewrite each other's cache."""
+    python = cached.get("python")
+    if python == sys.executable:
+        return True
+    if not isinstance(python, str) or not python:
+        return False
+    for value in cached["settings"].values():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and python in item:
+                return False
+    return True
 
 
 def load_settings(root: Path, cache_dir: Path | None = None) -> PolicySettings:
