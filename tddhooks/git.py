@@ -18,6 +18,7 @@ EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 # ids are asked once: (what, root, index) -> id. None outside held_still() (commands and the drive
 # loop move HEAD).
 _HELD: dict[tuple[str, str, str | None], str | None] | None = None
+_LISTINGS: dict[tuple[str, str, str], list[tuple[str, str]] | None] = {}
 
 
 @contextmanager
@@ -29,6 +30,24 @@ def held_still() -> Iterator[None]:
         yield
     finally:
         _HELD = outer
+        if outer is None:
+            _LISTINGS.clear()
+
+
+def held_listing(root: Path, rev: str) -> list[tuple[str, str]] | None:
+    """Every entry of commit `rev` as (the `ls-tree` metadata "<mode> <type> <id>", path), from
+    one `git ls-tree -r` kept for the rest of held_still(): the hooks read both the policy files
+    and the source files of the same parent commit. None outside held_still(), or for a tree too
+    large to list whole (the callers then ask git for just the paths they need)."""
+    if _HELD is None:
+        return None
+    key = ("listing", str(root), rev)
+    if key not in _LISTINGS:
+        result = run_git(["ls-tree", "-r", "-z", "--full-tree", rev], root, check=False)
+        cut = len(result.stdout) > proc.DEFAULT_OUTPUT_CAP and " characters cut] …" in result.stdout
+        rows = [row.partition("\t") for row in result.stdout.split("\0") if row]
+        _LISTINGS[key] = None if cut or not result.ok else [(meta, path) for meta, _, path in rows]
+    return _LISTINGS[key]
 
 
 def remember_head(root: Path, head_id: str | None) -> None:

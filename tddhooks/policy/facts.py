@@ -229,6 +229,13 @@ def _code_blobs(
     has (none without a commit)."""
     if rev is None or not suffixes:
         return {}
+    entries = git.held_listing(root, rev)
+    if entries is not None:  # a hook lists the parent commit once (git.held_listing)
+        return {
+            path: meta.split()[2]
+            for meta, path in entries
+            if path.endswith(suffixes) or path in extra
+        }
     # a diff from the empty tree lists just the matching files (ls-tree has no globs)
     globs = [f"*{suffix}" for suffix in suffixes] + [f":(literal){path}" for path in extra]
     listing = git.out([*_DIFF, *_RAW, git.EMPTY_TREE, rev, "--", *globs], root)

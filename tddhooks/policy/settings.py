@@ -143,6 +143,15 @@ def _top_entries(root: Path, rev: str | None, index_file: str | None) -> dict[st
     """tdd.yaml and the language files at the top of commit `rev` (or of the index when rev is
     None): name -> the git listing's metadata. One git call."""
     names = ["--", CONFIG_NAME, *_LANGUAGE_NAMES]
+    listing = None if rev is None else git.held_listing(root, rev)
+    if listing is not None:  # a hook lists the parent commit once (git.held_listing)
+        wanted = set(names[1:])
+        listed = {path: meta for meta, path in listing if path in wanted}
+        for _meta, path in listing:  # a folder of that name, as `ls-tree` without -r shows it
+            top = path.partition("/")[0]
+            if top != path and top in wanted:
+                listed.setdefault(top, "040000 tree -")
+        return listed
     if rev is None:
         result = git.run_git(
             ["ls-files", "-s", "-z", *names], root, env_extra=git.index_env(index_file)
