@@ -1,8 +1,9 @@
 """The git hooks stay cheap on an already-verified tree: none of them imports click, pydantic,
 rich, openai, diskcache or PyYAML, nor the gate (policy/gate.py: threads, locks, snapshots), nor
 the validated config, nor the runner of a language the kata does not use, nor shutil. (typing is
-loaded in a Python kata: tomllib needs it to read pytest's python_files from pyproject.toml.) A structural check of
-what the hook path loads, not a timed one (the timings are in tests/bench/bench_hooks.py)."""
+loaded in a Python kata: tomllib needs it to read pytest's python_files from pyproject.toml.)
+A structural check of what the hook path loads, not a timed one (the timings are in
+tests/bench/bench_hooks.py)."""
 
 from __future__ import annotations
 
