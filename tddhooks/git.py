@@ -15,8 +15,8 @@ from tddhooks.errors import GitError
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 # While a hook runs, HEAD and the index it judges stay put (git holds the index lock), so their
-# ids are asked once: (what, root, index) -> id. None outside held_still() (commands and the drive
-# loop move HEAD).
+# ids are asked once: (what, root, index) -> id; the index's again after a gate run
+# (forget_index_trees). None outside held_still() (commands and the drive loop move HEAD).
 _HELD: dict[tuple[str, str, str | None], str | None] | None = None
 _LISTINGS: dict[tuple[str, str, str], list[tuple[str, str]] | None] = {}
 
@@ -48,6 +48,14 @@ def held_listing(root: Path, rev: str) -> list[tuple[str, str]] | None:
         rows = [row.partition("\t") for row in result.stdout.split("\0") if row]
         _LISTINGS[key] = None if cut or not result.ok else [(meta, path) for meta, _, path in rows]
     return _LISTINGS[key]
+
+
+def forget_index_trees() -> None:
+    """After anything slow (a gate run), write_tree() asks git again: a file staged meanwhile in
+    another terminal must be seen by the checks that follow."""
+    if _HELD is not None:
+        for key in [key for key in _HELD if key[0] == "tree"]:
+            del _HELD[key]
 
 
 def remember_head(root: Path, head_id: str | None) -> None:

@@ -206,6 +206,7 @@ def tree_verdict(
             return cached
         workdir = materialize(root, tree, dest)
         verdict = run_gate(workdir, settings, runner, target)
+        git.forget_index_trees()  # the index may have moved while the gate ran
         verdict = verdict.model_copy(update={"tree": tree, "key": key})
         from tddhooks.policy.verdicts import VerdictStore
 
