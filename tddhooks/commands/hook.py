@@ -342,6 +342,8 @@ def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) 
     from tddhooks.limits import read_message
 
     text = read_message(path)
+    if source == "message" and not _may_be_kept(state, text):
+        return 0  # -m/-F: a message with content is never rewritten, unless it is the kept one
     char = comment_char(root, text)
     from tddhooks.policy.message import parse_message
 
@@ -359,6 +361,18 @@ def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) 
     existing = text.lstrip("\n")
     path.write_text(template + ("\n" + existing if existing else ""), encoding="utf-8")
     return 0
+
+
+def _may_be_kept(state: Path, raw: str) -> bool:
+    """Whether the raw message file may clean up to the kept message (_is_kept_message), decided
+    without git: cleaning only drops lines and trailing whitespace, so every line of the kept
+    message is a line of the raw text. False spares a `-m`/`-F` commit the config lookup."""
+    try:
+        kept = (state / LAST_MESSAGE).read_text(encoding="utf-8")
+    except OSError:
+        return False
+    lines = {line.strip() for line in raw.splitlines()}
+    return all(line.strip() in lines for line in kept.splitlines())
 
 
 def _is_kept_message(state: Path, text: str) -> bool:
