@@ -19,6 +19,10 @@ EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 # (forget_index_trees). None outside held_still() (commands and the drive loop move HEAD).
 _HELD: dict[tuple[str, str, str | None], str | None] | None = None
 _LISTINGS: dict[tuple[str, str, str], list[tuple[str, str]] | None] = {}
+# results of read-only calls a hook started together (prefetch): each serves the first identical
+# run_git call, once
+_PREFETCHED: dict[tuple[object, ...], proc.ProcResult] = {}
+Call = tuple[Sequence[str], Mapping[str, str] | None]  # (git arguments, env_extra)
 
 
 @contextmanager
@@ -32,6 +36,41 @@ def held_still() -> Iterator[None]:
         _HELD = outer
         if outer is None:
             _LISTINGS.clear()
+            _PREFETCHED.clear()
+
+
+def _call_key(
+    args: Sequence[str], cwd: Path, env_extra: Mapping[str, str] | None
+) -> tuple[object, ...]:
+    return (tuple(args), str(cwd), tuple(sorted((env_extra or {}).items())))
+
+
+def prefetch(root: Path, calls: Sequence[Call]) -> None:
+    """Run independent read-only git calls at the same time (inside held_still() only): a hook
+    waits for the slowest instead of for each in turn, which counts on a busy machine. Each
+    result is handed to the first run_git call with the same arguments, once; a call nobody
+    makes again is wasted, a failed one is simply made again."""
+    if _HELD is None:
+        return
+    import threading
+
+    def fetch(args: Sequence[str], env_extra: Mapping[str, str] | None) -> None:
+        result = run_git(args, root, env_extra=env_extra, check=False)
+        _PREFETCHED[_call_key(args, root, env_extra)] = result
+
+    threads = [threading.Thread(target=fetch, args=call, daemon=True) for call in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def listing_args(rev: str) -> list[str]:
+    return ["ls-tree", "-r", "-z", "--full-tree", rev]
+
+
+def write_tree_call(index_file: str | None) -> Call:
+    return ["write-tree"], index_env(index_file)
 
 
 def held_listing(root: Path, rev: str) -> list[tuple[str, str]] | None:
@@ -43,7 +82,7 @@ def held_listing(root: Path, rev: str) -> list[tuple[str, str]] | None:
         return None
     key = ("listing", str(root), rev)
     if key not in _LISTINGS:
-        result = run_git(["ls-tree", "-r", "-z", "--full-tree", rev], root, check=False)
+        result = run_git(listing_args(rev), root, check=False)
         cut = len(result.stdout) > proc.DEFAULT_OUTPUT_CAP and " characters cut] …" in result.stdout
         rows = [row.partition("\t") for row in result.stdout.split("\0") if row]
         _LISTINGS[key] = None if cut or not result.ok else [(meta, path) for meta, _, path in rows]
@@ -94,9 +133,15 @@ def run_git(
     keep_env: bool = False,
 ) -> proc.ProcResult:
     """Run `git args` in cwd. keep_env keeps the caller's GIT_* (inside a hook, git's own)."""
-    env = dict(os.environ) if keep_env else clean_env()
-    env.update(env_extra or {})
-    result = proc.run(["git", *args], cwd=cwd, env=env, stdin=stdin)
+    found = None
+    if _PREFETCHED and stdin is None and not keep_env:
+        found = _PREFETCHED.pop(_call_key(args, cwd, env_extra), None)
+    if found is not None:
+        result = found
+    else:
+        env = dict(os.environ) if keep_env else clean_env()
+        env.update(env_extra or {})
+        result = proc.run(["git", *args], cwd=cwd, env=env, stdin=stdin)
     if check and not result.ok:
         raise GitError(
             f"git {' '.join(args)} failed in {cwd}: {result.output.strip()[:800]}",
@@ -160,7 +205,8 @@ def write_tree(root: Path, *, index_file: str | None = None) -> str:
     key = ("tree", str(root), index_file)
     if _HELD is not None and _HELD.get(key):
         return str(_HELD[key])
-    tree = out(["write-tree"], root, env_extra=index_env(index_file))
+    args, env_extra = write_tree_call(index_file)
+    tree = out(args, root, env_extra=env_extra)
     if _HELD is not None:
         _HELD[key] = tree
     return tree

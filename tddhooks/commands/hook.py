@@ -43,6 +43,14 @@ def _context() -> tuple[Path, Path, str | None]:
     return root, state, hook_index_file(root)
 
 
+def _policy_calls(base: str | None, index_file: str | None) -> list[git.Call]:
+    """The git calls settings_at makes for a commit on `base` (prefetched together)."""
+    from tddhooks.policy.settings import index_entries_call
+
+    listing = [] if base is None else [(git.listing_args(base), None)]
+    return [*listing, index_entries_call(index_file)]
+
+
 def judging_settings(root: Path, state: Path, index_file: str | None) -> PolicySettings:
     """The policy of the new commit's parent (its own staged one for a root commit), never the
     work tree's tdd.yaml: a commit cannot loosen the policy that judges it."""
@@ -54,6 +62,7 @@ def pre_commit() -> int:
     the red-start rule applies (policy/diagnosis.py)."""
     root, state, index_file = _context()
     base = judged_base(root)
+    git.prefetch(root, [*_policy_calls(base, index_file), git.write_tree_call(index_file)])
     settings = settings_at(root, base, state, index_file)
     if not settings.enabled("green"):
         return 0
@@ -156,7 +165,7 @@ _CONFIG_KEYS = r"^(core\.comment(char|string)|commit\.(cleanup|verbose)|alias\..
 
 def git_config(root: Path) -> dict[str, str]:
     """The settings that decide how git cleans a message, in one `git config` call."""
-    result = git.run_git(["config", "--get-regexp", _CONFIG_KEYS], root, check=False)
+    result = git.run_git(["config", "--get-regexp", _CONFIG_KEYS], root, check=False)  # prefetched
     return dict(line.partition(" ")[::2] for line in result.stdout.splitlines())
 
 
@@ -182,6 +191,13 @@ def commit_msg(message_file: Path) -> int:
     diff; keep a rejected message."""
     root, state, index_file = _context()
     base = judged_base(root)
+    from tddhooks.policy.facts import staged_diff_call, staged_diff_revs
+
+    # every read-only git call up to the blob contents, started at once (git.prefetch)
+    diff_call = staged_diff_call(staged_diff_revs(base), git.index_env(index_file))
+    config_call: git.Call = (["config", "--get-regexp", _CONFIG_KEYS], None)
+    tree_call = git.write_tree_call(index_file)
+    git.prefetch(root, [*_policy_calls(base, index_file), config_call, diff_call, tree_call])
     settings = settings_at(root, base, state, index_file)
     # bytes, not read_text: universal newlines would turn a CR that git keeps into a line end;
     # a message over 1 MB is rejected before it is read whole

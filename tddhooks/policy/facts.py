@@ -91,7 +91,7 @@ def staged_facts(
     if amend and base is not None:
         parent = git.run_git(["rev-parse", "-q", "--verify", "HEAD^1"], root, check=False)
         base = parent.stdout.strip() if parent.ok else None
-    diff = _diff(root, ["--cached", base or git.EMPTY_TREE], git.index_env(index_file))
+    diff = _diff(root, staged_diff_revs(base), git.index_env(index_file))
     return _facts(root, base, diff, settings, handoff_blobs=live_handoff_blobs(root, base))
 
 
@@ -103,9 +103,18 @@ def commit_facts(root: Path, commit: str, settings: PolicySettings) -> CommitFac
     return _facts(root, base, diff, settings, handoff_blobs=None)
 
 
+def staged_diff_call(revs: list[str], env: dict[str, str] | None) -> git.Call:
+    """The one diff call of the facts: raw records and the -U0 patch of `revs`."""
+    return [*_DIFF, *_RAW, "-p", *revs], env
+
+
+def staged_diff_revs(base: str | None) -> list[str]:
+    return ["--cached", base or git.EMPTY_TREE]
+
+
 def _diff(root: Path, revs: list[str], env: dict[str, str] | None) -> str:
     """Raw records (statuses, blob ids), a NUL, then the -U0 patch: one git call normally."""
-    diff = git.out([*_DIFF, *_RAW, "-p", *revs], root, env_extra=env)
+    diff = git.out(staged_diff_call(revs, env)[0], root, env_extra=env)
     if not was_cut(diff):
         return diff
     # too long to keep whole: the records alone, then each path's patch on its own

@@ -139,6 +139,11 @@ def settings_from_text(
 _LANGUAGE_NAMES = tuple(sorted({name for names in LANGUAGE_FILES.values() for name in names}))
 
 
+def index_entries_call(index_file: str | None) -> git.Call:
+    """The git call listing tdd.yaml and the language files in the index (a first policy)."""
+    return ["ls-files", "-s", "-z", "--", CONFIG_NAME, *_LANGUAGE_NAMES], git.index_env(index_file)
+
+
 def _top_entries(root: Path, rev: str | None, index_file: str | None) -> dict[str, str]:
     """tdd.yaml and the language files at the top of commit `rev` (or of the index when rev is
     None): name -> the git listing's metadata. One git call."""
@@ -153,9 +158,8 @@ def _top_entries(root: Path, rev: str | None, index_file: str | None) -> dict[st
                 listed.setdefault(top, "040000 tree -")
         return listed
     if rev is None:
-        result = git.run_git(
-            ["ls-files", "-s", "-z", *names], root, env_extra=git.index_env(index_file)
-        )
+        args, env_extra = index_entries_call(index_file)
+        result = git.run_git(args, root, env_extra=env_extra)
     else:
         result = git.run_git(["ls-tree", "-z", rev, *names], root)
     found: dict[str, str] = {}

@@ -92,3 +92,18 @@ def test_a_folder_named_tdd_yaml_is_refused_in_a_hook_too(make_repo: MakeRepo) -
         settings_at(repo, head)
     with tgit.held_still(), pytest.raises(ConfigError, match="not a regular file"):
         settings_at(repo, head)
+
+
+def test_prefetched_calls_serve_the_first_identical_call_once(make_repo: MakeRepo) -> None:
+    repo = make_repo(KATA)
+    args = ["rev-parse", "HEAD"]
+    tgit.prefetch(repo, [(args, None)])  # outside a hook: nothing is started or kept
+    first = _head(repo)
+    with tgit.held_still():
+        tgit.prefetch(repo, [(args, None), (["cat-file", "-t", "nonsense"], None)])
+        git(repo, "commit", "-q", "--allow-empty", "--no-verify", "-m", "chore: moved")
+        assert tgit.out(args, repo) == first  # the prefetched answer, from before the commit
+        assert tgit.out(args, repo) == _head(repo) != first  # asked again: once only
+        with pytest.raises(GitError):  # a prefetched failure fails the real call as it would
+            tgit.run_git(["cat-file", "-t", "nonsense"], repo)
+    assert tgit.out(args, repo) == _head(repo)
