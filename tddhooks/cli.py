@@ -394,9 +394,9 @@ def hook_commit_msg(message_file: Path) -> None:
 @click.argument("sha", required=False)
 def hook_prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) -> None:
     """Pre-fill an empty message with the context sections."""
-    from tddhooks.commands import hook as hook_cmd
+    from tddhooks.commands.hook_prepare import prepare_commit_msg
 
-    _finish(lambda: hook_cmd.prepare_commit_msg(message_file, source, sha))
+    _finish(lambda: prepare_commit_msg(message_file, source, sha))
 
 
 @cli.group()

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -14,6 +14,93 @@ from tddhooks import keys, proc
 from tddhooks.errors import GitError
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+# While a hook runs, HEAD and the index it judges stay put (git holds the index lock), so their
+# ids are asked once: (what, root, index) -> id; the index's again after a gate run
+# (forget_index_trees). None outside held_still() (commands and the drive loop move HEAD).
+_HELD: dict[tuple[str, str, str | None], str | None] | None = None
+_LISTINGS: dict[tuple[str, str, str], list[tuple[str, str]] | None] = {}
+# results of read-only calls a hook started together (prefetch): each serves the first identical
+# run_git call, once
+_PREFETCHED: dict[tuple[object, ...], proc.ProcResult] = {}
+Call = tuple[Sequence[str], Mapping[str, str] | None]  # (git arguments, env_extra)
+
+
+@contextmanager
+def held_still() -> Iterator[None]:
+    """Within this block head() and write_tree() ask git once per repository (and index)."""
+    global _HELD
+    outer, _HELD = _HELD, {} if _HELD is None else _HELD
+    try:
+        yield
+    finally:
+        _HELD = outer
+        if outer is None:
+            _LISTINGS.clear()
+            _PREFETCHED.clear()
+
+
+def _call_key(
+    args: Sequence[str], cwd: Path, env_extra: Mapping[str, str] | None
+) -> tuple[object, ...]:
+    return (tuple(args), str(cwd), tuple(sorted((env_extra or {}).items())))
+
+
+def prefetch(root: Path, calls: Sequence[Call]) -> None:
+    """Run independent read-only git calls at the same time (inside held_still() only): a hook
+    waits for the slowest instead of for each in turn, which counts on a busy machine. Each
+    result is handed to the first run_git call with the same arguments, once; a call nobody
+    makes again is wasted, a failed one is simply made again."""
+    if _HELD is None:
+        return
+    import threading
+
+    def fetch(args: Sequence[str], env_extra: Mapping[str, str] | None) -> None:
+        result = run_git(args, root, env_extra=env_extra, check=False)
+        _PREFETCHED[_call_key(args, root, env_extra)] = result
+
+    threads = [threading.Thread(target=fetch, args=call, daemon=True) for call in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def listing_args(rev: str) -> list[str]:
+    return ["ls-tree", "-r", "-z", "--full-tree", rev]
+
+
+def write_tree_call(index_file: str | None) -> Call:
+    return ["write-tree"], index_env(index_file)
+
+
+def held_listing(root: Path, rev: str) -> list[tuple[str, str]] | None:
+    """Every entry of commit `rev` as (the `ls-tree` metadata "<mode> <type> <id>", path), from
+    one `git ls-tree -r` kept for the rest of held_still(): the hooks read both the policy files
+    and the source files of the same parent commit. None outside held_still(), or for a tree too
+    large to list whole (the callers then ask git for just the paths they need)."""
+    if _HELD is None:
+        return None
+    key = ("listing", str(root), rev)
+    if key not in _LISTINGS:
+        result = run_git(listing_args(rev), root, check=False)
+        cut = len(result.stdout) > proc.DEFAULT_OUTPUT_CAP and " characters cut] …" in result.stdout
+        rows = [row.partition("\t") for row in result.stdout.split("\0") if row]
+        _LISTINGS[key] = None if cut or not result.ok else [(meta, path) for meta, _, path in rows]
+    return _LISTINGS[key]
+
+
+def forget_index_trees() -> None:
+    """After anything slow (a gate run), write_tree() asks git again: a file staged meanwhile in
+    another terminal must be seen by the checks that follow."""
+    if _HELD is not None:
+        for key in [key for key in _HELD if key[0] == "tree"]:
+            del _HELD[key]
+
+
+def remember_head(root: Path, head_id: str | None) -> None:
+    """Seed head() with an id learnt from another git call (inside held_still() only)."""
+    if _HELD is not None:
+        _HELD["head", str(root), None] = head_id
 
 
 def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -27,9 +114,11 @@ def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
 def commit_env() -> dict[str, str]:
     """Env for a `git commit` that must fire our hooks: no leaked GIT_*, and the `tddhooks` that
     is running findable on PATH (the hooks call it; a venv need not be activated)."""
+    from shutil import which  # not at the top: shutil costs the hook path ~3 ms
+
     env = clean_env()
     path = env.get("PATH", "")
-    if not shutil.which("tddhooks", path=path):
+    if not which("tddhooks", path=path):
         env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + path
     return env
 
@@ -44,9 +133,15 @@ def run_git(
     keep_env: bool = False,
 ) -> proc.ProcResult:
     """Run `git args` in cwd. keep_env keeps the caller's GIT_* (inside a hook, git's own)."""
-    env = dict(os.environ) if keep_env else clean_env()
-    env.update(env_extra or {})
-    result = proc.run(["git", *args], cwd=cwd, env=env, stdin=stdin)
+    found = None
+    if _PREFETCHED and stdin is None and not keep_env:
+        found = _PREFETCHED.pop(_call_key(args, cwd, env_extra), None)
+    if found is not None:
+        result = found
+    else:
+        env = dict(os.environ) if keep_env else clean_env()
+        env.update(env_extra or {})
+        result = proc.run(["git", *args], cwd=cwd, env=env, stdin=stdin)
     if check and not result.ok:
         raise GitError(
             f"git {' '.join(args)} failed in {cwd}: {result.output.strip()[:800]}",
@@ -96,13 +191,25 @@ def hooks_dir(root: Path) -> Path:
 
 
 def head(root: Path) -> str | None:
+    key = ("head", str(root), None)
+    if _HELD is not None and key in _HELD:
+        return _HELD[key]
     result = run_git(["rev-parse", "--verify", "-q", "HEAD"], root, check=False)
-    return result.stdout.strip() or None
+    found = result.stdout.strip() or None
+    remember_head(root, found)
+    return found
 
 
 def write_tree(root: Path, *, index_file: str | None = None) -> str:
     """Tree id of the index (or of GIT_INDEX_FILE=index_file); the index is not changed."""
-    return out(["write-tree"], root, env_extra=index_env(index_file))
+    key = ("tree", str(root), index_file)
+    if _HELD is not None and _HELD.get(key):
+        return str(_HELD[key])
+    args, env_extra = write_tree_call(index_file)
+    tree = out(args, root, env_extra=env_extra)
+    if _HELD is not None:
+        _HELD[key] = tree
+    return tree
 
 
 def tree_of(root: Path, rev: str) -> str:

@@ -70,7 +70,8 @@ def work_tree_gate(root: Path) -> int:
 
 def complete_message(message_file: Path, root: Path, index_file: str | None) -> int:
     """Append the context sections to a one-line TDD-type `-m` message that lacks them."""
-    from tddhooks.commands.hook import _prefill, comment_char
+    from tddhooks.commands.hook import comment_char
+    from tddhooks.commands.hook_prepare import _prefill
     from tddhooks.policy.message import parse_message
     from tddhooks.policy.settings import load_settings
 

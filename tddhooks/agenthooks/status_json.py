@@ -37,7 +37,7 @@ def cached_verdict(
 ) -> tuple[str, list[str]] | None:
     """("green" | "red", verification lines) of a stored verdict for `tree`, without running
     anything or importing pydantic; None when no verdict is stored."""
-    from tddhooks.policy.gate import VERIFICATION_FIELD, memoized_key, verdict_file, verdicts_dir
+    from tddhooks.policy.stored import VERIFICATION_FIELD, memoized_key, verdict_file, verdicts_dir
 
     key = memoized_key(root, state, settings)
     if key is None:

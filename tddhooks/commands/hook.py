@@ -1,4 +1,5 @@
-"""The three git hooks: pre-commit (green gate), commit-msg (message rules), prepare-commit-msg.
+"""The three git hooks: pre-commit (green gate), commit-msg (message rules), prepare-commit-msg
+(in commands/hook_prepare.py).
 
 This is the hook path: it imports neither pydantic (unless a gate must run or a verdict is red)
 nor rich, openai, diskcache or GitPython. Git runs hooks at the top of the work tree and passes
@@ -34,16 +35,20 @@ TIMEOUT_NEXT_STEP = (
     "make the suite finish (look for an endless loop or a blocking call in the tests), or raise "
     "ci.timeout_s in tdd.yaml"
 )
-_STATUS_WORDS = {"A": "added", "D": "deleted"}
 _AUTO_COMMENT_RE = re.compile(r"^(\S+) Please enter the commit message", re.MULTILINE)
-# an editor on an empty message or a template; "message" (-m/-F), "merge", "squash" and
-# "commit" (-c/-C/--amend) already carry content and are left alone
-_FILLABLE_SOURCES = (None, "", "template")
 
 
 def _context() -> tuple[Path, Path, str | None]:
     root, state = locate(Path.cwd())
     return root, state, hook_index_file(root)
+
+
+def _policy_calls(base: str | None, index_file: str | None) -> list[git.Call]:
+    """The git calls settings_at makes for a commit on `base` (prefetched together)."""
+    from tddhooks.policy.settings import index_entries_call
+
+    listing = [] if base is None else [(git.listing_args(base), None)]
+    return [*listing, index_entries_call(index_file)]
 
 
 def judging_settings(root: Path, state: Path, index_file: str | None) -> PolicySettings:
@@ -57,12 +62,13 @@ def pre_commit() -> int:
     the red-start rule applies (policy/diagnosis.py)."""
     root, state, index_file = _context()
     base = judged_base(root)
+    git.prefetch(root, [*_policy_calls(base, index_file), git.write_tree_call(index_file)])
     settings = settings_at(root, base, state, index_file)
     if not settings.enabled("green"):
         return 0
     tree = git.write_tree(root, index_file=index_file)
     _record_gated(state, root, tree)
-    from tddhooks.policy.gate import cached_green_lines
+    from tddhooks.policy.stored import cached_green_lines
 
     lines = cached_green_lines(root, tree, settings, state)
     if lines is not None:
@@ -159,7 +165,7 @@ _CONFIG_KEYS = r"^(core\.comment(char|string)|commit\.(cleanup|verbose)|alias\..
 
 def git_config(root: Path) -> dict[str, str]:
     """The settings that decide how git cleans a message, in one `git config` call."""
-    result = git.run_git(["config", "--get-regexp", _CONFIG_KEYS], root, check=False)
+    result = git.run_git(["config", "--get-regexp", _CONFIG_KEYS], root, check=False)  # prefetched
     return dict(line.partition(" ")[::2] for line in result.stdout.splitlines())
 
 
@@ -185,6 +191,13 @@ def commit_msg(message_file: Path) -> int:
     diff; keep a rejected message."""
     root, state, index_file = _context()
     base = judged_base(root)
+    from tddhooks.policy.facts import staged_diff_call, staged_diff_revs
+
+    # every read-only git call up to the blob contents, started at once (git.prefetch)
+    diff_call = staged_diff_call(staged_diff_revs(base), git.index_env(index_file))
+    config_call: git.Call = (["config", "--get-regexp", _CONFIG_KEYS], None)
+    tree_call = git.write_tree_call(index_file)
+    git.prefetch(root, [*_policy_calls(base, index_file), config_call, diff_call, tree_call])
     settings = settings_at(root, base, state, index_file)
     # bytes, not read_text: universal newlines would turn a CR that git keeps into a line end;
     # a message over 1 MB is rejected before it is read whole
@@ -268,7 +281,7 @@ def _tree_changed_since_gate(
     tree = git.write_tree(root, index_file=index_file)
     if record is None or record.get("git") != committing_pid() or record.get("tree") == tree:
         return []
-    from tddhooks.policy.gate import cached_green_lines
+    from tddhooks.policy.stored import cached_green_lines
 
     if cached_green_lines(root, tree, settings, state) is not None or _unchanged_tree(root, tree):
         return []
@@ -323,98 +336,6 @@ def _exemption_facts(
     return lineage.exemption_facts(root, message, facts, base=git.head(root), index_file=index_file)
 
 
-def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) -> int:
-    """Pre-fill an empty message with the context sections; never touch one with content, except
-    the rejected message we kept, reused with `-F`: its context is refreshed to what is staged."""
-    del sha  # -c/-C/--amend already have a message; the source says so
-    if source is None:  # the pre-commit framework passes the source in its environment
-        source = os.environ.get("PRE_COMMIT_COMMIT_MSG_SOURCE")
-    if source == "message":
-        from tddhooks.agenthooks.aider import complete_message, wants_completion
-
-        if wants_completion():  # set by `tddhooks install --agent aider` (docs/agents.md)
-            root, _state, index_file = _context()
-            return complete_message(message_file.absolute(), root, index_file)
-    if source not in (*_FILLABLE_SOURCES, "message"):
-        return 0
-    root, state, index_file = _context()
-    path = message_file.absolute()
-    from tddhooks.limits import read_message
-
-    text = read_message(path)
-    char = comment_char(root, text)
-    from tddhooks.policy.message import parse_message
-
-    message = parse_message(text, char)
-    if message.text.strip():
-        if source == "message" and _is_kept_message(state, message.text):
-            # `git commit -e -F .git/tddhooks/last-message`: refresh what was staged then
-            settings = judging_settings(root, state, index_file)
-            path.write_text(_refresh(root, state, settings, index_file, text, char), "utf-8")
-        return 0
-    if source == "message":
-        return 0
-    settings = judging_settings(root, state, index_file)
-    template = _prefill(root, state, settings, index_file, char)
-    existing = text.lstrip("\n")
-    path.write_text(template + ("\n" + existing if existing else ""), encoding="utf-8")
-    return 0
-
-
-def _is_kept_message(state: Path, text: str) -> bool:
-    try:
-        kept = (state / LAST_MESSAGE).read_text(encoding="utf-8")
-    except OSError:
-        return False
-    return kept.strip() == text.strip()
-
-
-def _prefill(
-    root: Path, state: Path, settings: PolicySettings, index_file: str | None, char: str
-) -> str:
-    from tddhooks.commands.hook_context import message_context
-    from tddhooks.policy.compose import prefill_template, suggest_type
-    from tddhooks.policy.facts import live_handoff, staged_facts
-
-    facts = staged_facts(root, settings, index_file)  # item-aware: unit tests beside the code
-    context = message_context(root, state, settings, index_file, facts)
-    changes = facts.changes
-    handoff = live_handoff(root, git.head(root))
-    intent = handoff.get("intent") if handoff else None
-    return prefill_template(
-        role=context.role,
-        step=context.step,
-        goal=context.goal,
-        verification=list(context.verification),
-        diff_summary=[f"{c.path}: {_STATUS_WORDS.get(c.status, 'changed')}" for c in changes],
-        handoff_intent=intent if isinstance(intent, str) else None,
-        suggested_type=suggest_type(changes, settings, facts),
-        comment_char=char,
-    )
-
-
-def _refresh(
-    root: Path, state: Path, settings: PolicySettings, index_file: str | None, text: str, char: str
-) -> str:
-    """A kept message with its Role, Step, Kata goal, Diff summary and Verification rewritten
-    for what is staged now; the subject and the Rationale stay the person's."""
-    from tddhooks.commands.hook_context import message_context
-    from tddhooks.policy.compose import refresh_message
-    from tddhooks.policy.facts import staged_facts
-
-    facts = staged_facts(root, settings, index_file)
-    context = message_context(root, state, settings, index_file, facts)
-    return refresh_message(
-        text,
-        role=context.role,
-        step=context.step,
-        goal=context.goal,
-        verification=list(context.verification),
-        diff_summary=[f"{c.path}: {_STATUS_WORDS.get(c.status, 'changed')}" for c in facts.changes],
-        comment_char=char,
-    )
-
-
 USAGE = "usage: tddhooks hook pre-commit | commit-msg FILE | prepare-commit-msg FILE [SOURCE [SHA]]"
 
 
@@ -429,12 +350,14 @@ def main(argv: list[str]) -> int:
         report_error(error)
 
     name, args = (argv[0], argv[1:]) if argv else ("", [])
-    with error_handler(report) as result:
+    with error_handler(report) as result, git.held_still():
         if name == "pre-commit" and not args:
             result[0] = pre_commit()
         elif name == "commit-msg" and len(args) == 1:
             result[0] = commit_msg(Path(args[0]))
         elif name == "prepare-commit-msg" and 1 <= len(args) <= 3:
+            from tddhooks.commands.hook_prepare import prepare_commit_msg
+
             padded = [*args[1:], None, None]
             result[0] = prepare_commit_msg(Path(args[0]), padded[0], padded[1])
         else:

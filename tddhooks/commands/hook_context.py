@@ -67,9 +67,9 @@ def message_context(
     from tddhooks.drive.state import head_type, step_number
     from tddhooks.history import count_cycles, first_parent_subjects
     from tddhooks.policy.compose import infer_role
-    from tddhooks.policy.gate import cached_green_lines
     from tddhooks.policy.goals import cycle_goal
     from tddhooks.policy.rules import changed_code_paths, changed_test_paths
+    from tddhooks.policy.stored import cached_green_lines
     from tddhooks.vocabulary import FEATURE_TYPES
 
     subjects = [subject for _sha, subject in first_parent_subjects(root)]

@@ -262,7 +262,7 @@ def _cached_verdict(root: Path, settings: PolicySettings) -> Verdict | None:
     """The index tree's verdict if the hooks already cached one; never runs the suite."""
     from tddhooks import git
     from tddhooks.errors import GitError
-    from tddhooks.policy.gate import memoized_key, verdicts_dir
+    from tddhooks.policy.stored import memoized_key, verdicts_dir
     from tddhooks.policy.verdicts import VerdictStore, verdict_key
     from tddhooks.runners import get_runner
 

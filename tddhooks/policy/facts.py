@@ -53,13 +53,18 @@ def state_dir(root: Path) -> Path:
 
 
 def locate(cwd: Path) -> tuple[Path, Path]:
-    """(work tree root, `.git/tddhooks/`) for cwd with one git call (hooks start here)."""
-    result = git.run_git(["rev-parse", "--show-toplevel", "--git-common-dir"], cwd, check=False)
+    """(work tree root, `.git/tddhooks/`) for cwd with one git call (hooks start here); the
+    same call tells git.head() the HEAD commit (inside git.held_still())."""
+    args = ["rev-parse", "--show-toplevel", "--git-common-dir", "--verify", "-q", "HEAD"]
+    result = git.run_git(args, cwd, check=False)
     lines = result.stdout.splitlines()
-    if not result.ok or len(lines) != 2:
+    # exit 1 with the two paths only: HEAD is unborn (before the first commit)
+    unborn = result.returncode == 1 and not result.timed_out and len(lines) == 2
+    if not (result.ok and len(lines) == 3) and not unborn:
         git.require_root(cwd)  # raises the usual "not inside a git repository" error
         raise GitError(f"git rev-parse failed in {cwd}: {result.output.strip()[:300]}")
     root, common = Path(lines[0]), Path(lines[1])
+    git.remember_head(root, None if unborn else lines[2])
     state = (common if common.is_absolute() else (cwd / common).resolve()) / "tddhooks"
     state.mkdir(parents=True, exist_ok=True)
     _STATE_DIRS[root] = state
@@ -86,7 +91,7 @@ def staged_facts(
     if amend and base is not None:
         parent = git.run_git(["rev-parse", "-q", "--verify", "HEAD^1"], root, check=False)
         base = parent.stdout.strip() if parent.ok else None
-    diff = _diff(root, ["--cached", base or git.EMPTY_TREE], git.index_env(index_file))
+    diff = _diff(root, staged_diff_revs(base), git.index_env(index_file))
     return _facts(root, base, diff, settings, handoff_blobs=live_handoff_blobs(root, base))
 
 
@@ -98,9 +103,18 @@ def commit_facts(root: Path, commit: str, settings: PolicySettings) -> CommitFac
     return _facts(root, base, diff, settings, handoff_blobs=None)
 
 
+def staged_diff_call(revs: list[str], env: dict[str, str] | None) -> git.Call:
+    """The one diff call of the facts: raw records and the -U0 patch of `revs`."""
+    return [*_DIFF, *_RAW, "-p", *revs], env
+
+
+def staged_diff_revs(base: str | None) -> list[str]:
+    return ["--cached", base or git.EMPTY_TREE]
+
+
 def _diff(root: Path, revs: list[str], env: dict[str, str] | None) -> str:
     """Raw records (statuses, blob ids), a NUL, then the -U0 patch: one git call normally."""
-    diff = git.out([*_DIFF, *_RAW, "-p", *revs], root, env_extra=env)
+    diff = git.out(staged_diff_call(revs, env)[0], root, env_extra=env)
     if not was_cut(diff):
         return diff
     # too long to keep whole: the records alone, then each path's patch on its own
@@ -247,6 +261,13 @@ def _code_blobs(
     has (none without a commit)."""
     if rev is None or not suffixes:
         return {}
+    entries = git.held_listing(root, rev)
+    if entries is not None:  # a hook lists the parent commit once (git.held_listing)
+        return {
+            path: meta.split()[2]
+            for meta, path in entries
+            if path.endswith(suffixes) or path in extra
+        }
     # a diff from the empty tree lists just the matching files (ls-tree has no globs)
     globs = [f"*{suffix}" for suffix in suffixes] + [f":(literal){path}" for path in extra]
     listing = git.out([*_DIFF, *_RAW, git.EMPTY_TREE, rev, "--", *globs], root)

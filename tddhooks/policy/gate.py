@@ -1,7 +1,8 @@
 """The green gate: fmt check, lint and the full test suite on exactly the tree being committed.
 
 pydantic (verdict models) and the runners are imported inside the functions that run the gate:
-the pre-commit hook on an already-verified tree only reads two small JSON files.
+the pre-commit hook on an already-verified tree only reads two small JSON files, through
+policy/stored.py, which does not import this module.
 """
 
 from __future__ import annotations
@@ -10,39 +11,31 @@ import fcntl
 import importlib
 import json
 import os
-import shutil
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from tddhooks import __version__, git, proc
+from tddhooks import git, proc
 from tddhooks.errors import EnvironmentProblem
 from tddhooks.policy.facts import CODE_SUFFIXES
 from tddhooks.policy.settings import PolicySettings
+from tddhooks.policy.stored import KEY_MEMO as KEY_MEMO
+from tddhooks.policy.stored import VERIFICATION_FIELD as VERIFICATION_FIELD
+from tddhooks.policy.stored import cached_green_lines as cached_green_lines
+from tddhooks.policy.stored import memoized_key as memoized_key
+from tddhooks.policy.stored import toolchain_stamp as toolchain_stamp
+from tddhooks.policy.stored import verdict_file as verdict_file
+from tddhooks.policy.stored import verdicts_dir as verdicts_dir
 
 if TYPE_CHECKING:
     from tddhooks.policy.verdicts import Verdict
     from tddhooks.runners.base import Runner, TestReport
 
-VERIFICATION_FIELD = "verification"
-KEY_MEMO = "verdict-key.json"
 OUTPUT_TAIL_CHARS = 8000
-# Variables and files that select which toolchain the runner's commands resolve to.
-_TOOLCHAIN_ENV = ("RUSTUP_TOOLCHAIN", "RUSTUP_HOME", "CARGO_HOME", "VIRTUAL_ENV", "CONDA_PREFIX")
-_TOOLCHAIN_FILES = ("rust-toolchain", "rust-toolchain.toml", ".python-version")
 _SKIP_DIRS = ("target", "node_modules", "__pycache__", "venv")
-
-
-def verdict_file(directory: Path, tree: str, key: str) -> Path:
-    """Where the verdict for (tree, key) lives inside the verdicts directory."""
-    return directory / f"{tree}-{key}.json"
-
-
-def verdicts_dir(tddhooks_dir: Path) -> Path:
-    return tddhooks_dir / "verdicts"
 
 
 def run_gate(
@@ -213,6 +206,7 @@ def tree_verdict(
             return cached
         workdir = materialize(root, tree, dest)
         verdict = run_gate(workdir, settings, runner, target)
+        git.forget_index_trees()  # the index may have moved while the gate ran
         verdict = verdict.model_copy(update={"tree": tree, "key": key})
         from tddhooks.policy.verdicts import VerdictStore
 
@@ -237,39 +231,6 @@ def staged_tree_verdict(
     return tree_verdict(root, tree, settings, use_cache=use_cache)
 
 
-def cached_green_lines(
-    root: Path, tree: str, settings: PolicySettings, state: Path | None = None
-) -> list[str] | None:
-    """Verification lines of a stored green verdict for tree, without importing pydantic or
-    running any tool; None when the tree is not known to be green."""
-    state = state or git.tddhooks_dir(root)
-    key = memoized_key(root, state, settings)
-    if key is None:
-        return None
-    try:
-        data = json.loads(verdict_file(verdicts_dir(state), tree, key).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("tree") != tree or data.get("key") != key:
-        return None
-    lines = data.get(VERIFICATION_FIELD)
-    if data.get("green") is not True or not isinstance(lines, list):
-        return None
-    return [str(line) for line in lines]
-
-
-def memoized_key(root: Path, state: Path, settings: PolicySettings) -> str | None:
-    """The verdict key remembered from the last full computation, if nothing it hashes changed."""
-    try:
-        memo = json.loads((state / KEY_MEMO).read_text(encoding="utf-8"))
-        tools, key = memo["tools"], memo["key"]
-        if memo["stamp"] == toolchain_stamp(root, settings, tools) and isinstance(key, str):
-            return key
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
-    return None
-
-
 def _verdict_key(root: Path, state: Path, settings: PolicySettings, runner: Runner) -> str:
     key = memoized_key(root, state, settings)
     if key is not None:
@@ -281,41 +242,6 @@ def _verdict_key(root: Path, state: Path, settings: PolicySettings, runner: Runn
     memo = {"tools": tools, "stamp": toolchain_stamp(root, settings, tools), "key": key}
     write_atomic(state / KEY_MEMO, json.dumps(memo))
     return key
-
-
-def toolchain_stamp(root: Path, settings: PolicySettings, tools: Sequence[str]) -> list[Any]:
-    """Cheap fingerprint (stat calls only) of what could change the runner's toolchain version:
-    the tools found on PATH, the toolchain-selecting variables and files, rustup's state."""
-    rustup_home = Path(os.environ.get("RUSTUP_HOME") or Path.home() / ".rustup")
-    hashes = rustup_home / "update-hashes"
-    updates = sorted(str(_file_id(entry)) for entry in _children(hashes))
-    return [
-        __version__,
-        settings.language,
-        [list(settings.fmt_check), list(settings.lint), list(settings.test)],
-        [_file_id(shutil.which(tool)) for tool in tools],
-        [os.environ.get(name) for name in _TOOLCHAIN_ENV],
-        [_file_id(root / name) for name in _TOOLCHAIN_FILES],
-        _file_id(rustup_home / "settings.toml"),
-        updates,
-    ]
-
-
-def _children(folder: Path) -> list[Path]:
-    try:
-        return list(folder.iterdir())
-    except OSError:
-        return []
-
-
-def _file_id(path: str | Path | None) -> list[Any] | None:
-    if path is None:
-        return None
-    try:
-        stat = os.stat(path)
-    except OSError:
-        return [str(path), None]
-    return [str(path), stat.st_mtime_ns, stat.st_size, stat.st_ino]
 
 
 @contextmanager

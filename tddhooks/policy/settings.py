@@ -139,14 +139,27 @@ def settings_from_text(
 _LANGUAGE_NAMES = tuple(sorted({name for names in LANGUAGE_FILES.values() for name in names}))
 
 
+def index_entries_call(index_file: str | None) -> git.Call:
+    """The git call listing tdd.yaml and the language files in the index (a first policy)."""
+    return ["ls-files", "-s", "-z", "--", CONFIG_NAME, *_LANGUAGE_NAMES], git.index_env(index_file)
+
+
 def _top_entries(root: Path, rev: str | None, index_file: str | None) -> dict[str, str]:
     """tdd.yaml and the language files at the top of commit `rev` (or of the index when rev is
     None): name -> the git listing's metadata. One git call."""
     names = ["--", CONFIG_NAME, *_LANGUAGE_NAMES]
+    listing = None if rev is None else git.held_listing(root, rev)
+    if listing is not None:  # a hook lists the parent commit once (git.held_listing)
+        wanted = set(names[1:])
+        listed = {path: meta for meta, path in listing if path in wanted}
+        for _meta, path in listing:  # a folder of that name, as `ls-tree` without -r shows it
+            top = path.partition("/")[0]
+            if top != path and top in wanted:
+                listed.setdefault(top, "040000 tree -")
+        return listed
     if rev is None:
-        result = git.run_git(
-            ["ls-files", "-s", "-z", *names], root, env_extra=git.index_env(index_file)
-        )
+        args, env_extra = index_entries_call(index_file)
+        result = git.run_git(args, root, env_extra=env_extra)
     else:
         result = git.run_git(["ls-tree", "-z", rev, *names], root)
     found: dict[str, str] = {}
@@ -238,9 +251,7 @@ def settings_at(
 def _read_cached(cache_file: Path) -> PolicySettings | None:
     try:
         cached = json.loads(cache_file.read_text(encoding="utf-8"))
-        # the default Python commands name the interpreter tddhooks runs under: a settings file
-        # written by another installation (another venv, pipx, pre-commit's) is not ours
-        if cached.get("version") != __version__ or cached.get("python") != sys.executable:
+        if cached.get("version") != __version__ or not _same_python(cached):
             return None
         values: dict[str, Any] = {
             key: tuple(value) if isinstance(value, list) else value
@@ -249,6 +260,23 @@ def _read_cached(cache_file: Path) -> PolicySettings | None:
         return PolicySettings(**values)
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return None
+
+
+def _same_python(cached: dict[str, Any]) -> bool:
+    """The default Python commands name the interpreter tddhooks runs under: settings written by
+    another installation (another venv, pipx, pre-commit's) that name its interpreter are not
+    ours. Settings naming no interpreter (a Rust kata's) are, whichever Python wrote them: the
+    `tddhooks` script (python3) and `python -m tddhooks` must not rewrite each other's cache."""
+    python = cached.get("python")
+    if python == sys.executable:
+        return True
+    if not isinstance(python, str) or not python:
+        return False
+    for value in cached["settings"].values():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and python in item:
+                return False
+    return True
 
 
 def load_settings(root: Path, cache_dir: Path | None = None) -> PolicySettings:

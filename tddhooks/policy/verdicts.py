@@ -16,8 +16,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from tddhooks import __version__
-from tddhooks.policy.gate import VERIFICATION_FIELD, verdict_file
 from tddhooks.policy.settings import PolicySettings
+from tddhooks.policy.stored import VERIFICATION_FIELD, verdict_file
 from tddhooks.runners.base import Runner, TestReport
 
 STEP_NAMES = ("fmt", "lint", "test")

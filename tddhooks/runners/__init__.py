@@ -2,22 +2,42 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from importlib import import_module
 from pathlib import Path
 
 from tddhooks.errors import ConfigError
-from tddhooks.runners.python import PythonRunner
-from tddhooks.runners.rust import RustRunner
 from tddhooks.vocabulary import LANGUAGE_FILES, languages_of
 
 TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~10 ms; mypy reads it
 if TYPE_CHECKING:
     from tddhooks.runners.base import Runner
 
-REGISTRY: dict[str, type[Runner]] = {
-    RustRunner.name: RustRunner,
-    PythonRunner.name: PythonRunner,
+# language -> (module, class): a hook judges one language, so only its runner is imported
+# (the Python runner's `ast` and `tomllib` stay off a Rust kata's commit-msg hook)
+_PLUGINS = {
+    "rust": ("tddhooks.runners.rust", "RustRunner"),
+    "python": ("tddhooks.runners.python", "PythonRunner"),
 }
-LANGUAGES = tuple(REGISTRY)
+
+
+class _Registry(Mapping[str, "type[Runner]"]):
+    """language -> runner class, each runner module imported when it is first asked for."""
+
+    def __getitem__(self, language: str) -> type[Runner]:
+        module, name = _PLUGINS[language]
+        runner_class: type[Runner] = getattr(import_module(module), name)
+        return runner_class
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_PLUGINS)
+
+    def __len__(self) -> int:
+        return len(_PLUGINS)
+
+
+REGISTRY: Mapping[str, type[Runner]] = _Registry()
+LANGUAGES = tuple(_PLUGINS)
 
 
 def get_runner(language: str) -> Runner:

@@ -7,7 +7,11 @@ Measures (medians): the commit-msg hook; the gate on a changed tree against the 
 (a source file changes before every round so both rebuild); the pre-commit hook on an
 already-verified tree; and a whole `git commit` of an already-verified tree three ways, in the
 same rounds: bare git (no hooks), the default `tddhooks install` (shims), and the pre-commit
-framework path (`tddhooks install --pre-commit`). Prints a table with the targets.
+framework path (`tddhooks install --pre-commit`). In the same round robin as the commit-msg hook it
+also measures two reference points under the same load: `python -c pass` (the interpreter floor
+every Python hook pays) and the peer `conventional-pre-commit` (installed once into a throwaway
+venv under ~/.cache/tddhooks-bench/; its row is skipped with a note when it cannot be installed),
+run as its hook runs: its console script with the message file. Prints a table with the targets.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+PEER = "conventional-pre-commit"
+PEER_VENV = Path.home() / ".cache" / "tddhooks-bench" / PEER
 TARGETS = {"commit-msg": 0.08, "gate overhead": 1.3, "verified tree": 0.3, "commit": 0.35}
 BARE = (
     ("cargo", "fmt", "--check"),
@@ -139,6 +145,28 @@ def make_kata(folder: Path) -> Path:
     return repo
 
 
+def peer_hook() -> tuple[list[str] | None, str]:
+    """The peer's commit-msg hook command (argv without the message file), or None and why not.
+    Installed once into its own venv (never into ours: it must not change what we measure)."""
+    script = PEER_VENV / "bin" / PEER
+    if not script.exists():
+        steps = (
+            [sys.executable, "-m", "venv", "--clear", str(PEER_VENV)],
+            [str(PEER_VENV / "bin" / "python"), "-m", "pip", "install", "-q", PEER],
+        )
+        for step in steps:
+            try:
+                result = subprocess.run(step, capture_output=True, text=True, timeout=600)
+            except (OSError, subprocess.TimeoutExpired) as error:
+                return None, f"{PEER} not installed ({error})"
+            if result.returncode != 0:
+                tail = (result.stderr or result.stdout).strip().splitlines()[-1:]
+                return None, f"{PEER} not installed: {' '.join(step[:3])}: {' '.join(tail)}"
+    if not script.exists():
+        return None, f"{PEER} not installed: no {script}"
+    return [str(script)], ""
+
+
 def _change_source(repo: Path, round_number: int) -> None:
     """A real edit (fmt-clean) that makes cargo rebuild the crate and its tests."""
     (repo / "src/lib.rs").write_text(LIB + f"\n/// Revision {round_number}.\npub const REV: u32 = "
@@ -214,13 +242,18 @@ def bench(runs: int, gate_runs: int) -> list[tuple[str, float, str, bool]]:
         for cmd in BARE:
             _run(cmd, repo)
 
+        peer, peer_note = peer_hook()
         fast = {
+            "floor": [sys.executable, "-c", "pass"],
             "startup": ["tddhooks", "--version"],
             "commit-msg": ["tddhooks", "hook", "commit-msg", str(message)],
             "direct": [sys.executable, "-m", "tddhooks.commands.hook", "commit-msg", str(message)],
             "verified": ["tddhooks", "hook", "pre-commit"],
             "prepare": ["tddhooks", "hook", "prepare-commit-msg", str(scratch), "message"],
         }
+        if peer is not None:
+            _run([*peer, str(message)], repo)  # it accepts the message: a fair comparison
+            fast["peer"] = [*peer, str(message)]
         samples: dict[str, list[float]] = {name: [] for name in fast}
         for _ in range(runs):  # round robin: a busy moment hurts every measurement alike
             for name, argv in fast.items():
@@ -243,10 +276,15 @@ def bench(runs: int, gate_runs: int) -> list[tuple[str, float, str, bool]]:
                     bare.append(sum(_run(cmd, repo) for cmd in BARE))
         gate_median, bare_median = statistics.median(gate), statistics.median(bare)
         ratio = gate_median / bare_median
+        if peer is None:
+            print(f"note: the {PEER} row is skipped: {peer_note}", file=sys.stderr)
+        peer_rows = [(f"{PEER} (peer commit-msg)", statistics.median(samples["peer"]), "", True)]
         return [
+            ("python -c pass (interpreter floor)", statistics.median(samples["floor"]), "", True),
             ("tddhooks --version (CLI startup)", statistics.median(startup), "", True),
             ("commit-msg hook", statistics.median(commit_msg), "<= 0.08 s",
              statistics.median(commit_msg) <= TARGETS["commit-msg"]),
+            *(peer_rows if peer is not None else []),
             ("commit-msg, click-free entry", statistics.median(direct), "", True),
             ("pre-commit, verified tree", statistics.median(verified), "< 0.30 s",
              statistics.median(verified) < TARGETS["verified tree"]),
@@ -268,10 +306,10 @@ def main() -> int:
         print("cargo is not on PATH", file=sys.stderr)
         return 3
     rows = bench(args.runs, args.gate_runs)
-    print(f"{'measurement':<34} {'median':>9}  {'target':<9} ok")
+    print(f"{'measurement':<42} {'median':>9}  {'target':<9} ok")
     for name, value, target, ok in rows:
         shown = f"{value:.2f}x" if name.startswith("gate /") else f"{value:.3f} s"
-        print(f"{name:<34} {shown:>9}  {target:<9} {'yes' if ok else 'NO'}")
+        print(f"{name:<42} {shown:>9}  {target:<9} {'yes' if ok else 'NO'}")
     return 0 if all(ok for *_, ok in rows) else 1
 
 

@@ -112,6 +112,38 @@ def test_a_message_with_content_is_never_rewritten(make_repo: MakeRepo) -> None:
     assert message.read_text(encoding="utf-8") == "wip: my own words\n"
 
 
+@pytest.mark.parametrize(
+    ("written", "refreshed"),
+    [
+        ("roman one\n\nContext:\n- Role: Implementor\n", True),  # the kept message itself
+        ("# a comment git drops\nroman one  \n\n\nContext:\n- Role: Implementor\n", True),
+        ("roman one\n\nContext:\n- Role: Implementor\n- extra line\n", False),
+        ("roman two\n\nContext:\n- Role: Implementor\n", False),
+    ],
+)
+def test_only_the_kept_message_reused_with_f_is_refreshed(
+    make_repo: MakeRepo, written: str, refreshed: bool
+) -> None:
+    """`git commit -e -F .git/tddhooks/last-message` refreshes the context sections; any other
+    `-F` message is left as written (decided without asking git when it cannot be the kept one,
+    however the kept one was spelled: comments and trailing blanks are what git drops)."""
+    repo = _staged_repo(make_repo)
+    state = repo / ".git" / "tddhooks"
+    state.mkdir(parents=True, exist_ok=True)
+    (state / "last-message").write_text("roman one\n\nContext:\n- Role: Implementor\n", "utf-8")
+    message = repo / ".git" / "COMMIT_EDITMSG"
+    message.write_text(written, encoding="utf-8")
+
+    done = run(repo, "tddhooks", "hook", "prepare-commit-msg", str(message), "message")
+
+    assert done.returncode == 0, done.stderr
+    after = message.read_text(encoding="utf-8")
+    assert (after != written) == refreshed
+    if refreshed:
+        assert "- Role: Tester" in after  # a test is staged: the role follows what is staged
+        assert "- tests/roman.rs: added" in after
+
+
 def test_wrong_arguments_and_no_repository(tmp_path: Path) -> None:
     usage = run(tmp_path, *DIRECT, "post-commit")
     assert usage.returncode == 2

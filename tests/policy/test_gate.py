@@ -215,3 +215,26 @@ def test_the_runner_decides_what_the_test_exit_code_means(tmp_path: Path) -> Non
     assert verdict.green  # pytest's exit 5 on a fresh scaffold: nothing collected, nothing red
     assert verdict.step("test") is not None
     assert verdict.step("test").returncode == 0  # type: ignore[union-attr]
+
+
+def test_the_stamps_which_finds_what_shutil_which_finds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """policy/stored.which (the verdict key's toolchain stamp) agrees with shutil.which: the
+    first executable file on PATH; not a folder, not a file without the x bit."""
+    import os
+    import shutil
+
+    from tddhooks.policy.stored import which
+
+    first, second, folder = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    for place in (first, second, folder / "tool"):
+        place.mkdir(parents=True)
+    (first / "tool").write_text("#!/bin/sh\n")  # not executable
+    (second / "tool").write_text("#!/bin/sh\n")
+    (second / "tool").chmod(0o755)
+    monkeypatch.setenv("PATH", os.pathsep.join(str(place) for place in (folder, first, second)))
+
+    assert which("tool") == shutil.which("tool") == str(second / "tool")
+    assert which("missing") is None
+    assert which(str(second / "tool")) == str(second / "tool")

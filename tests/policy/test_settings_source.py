@@ -146,3 +146,34 @@ def test_a_policy_file_that_is_a_folder_is_a_config_error(make_repo: MakeRepo) -
     head = git(repo, "rev-parse", "HEAD").stdout.strip()
     with pytest.raises(ConfigError, match="not a regular file"):
         settings_at(repo, head)
+
+
+def test_a_settings_cache_naming_no_interpreter_is_shared_by_every_python(
+    make_repo: MakeRepo, tmp_path: Path
+) -> None:
+    """A Rust kata's settings name no Python: the `tddhooks` script (python3) and
+    `python -m tddhooks` read the same cache file instead of rewriting it in turn (each rewrite
+    costs a hook the pydantic import)."""
+    repo = make_repo({"tdd.yaml": "ci:\n  timeout_s: 9\n", "Cargo.toml": "[package]\n"})
+    head = git(repo, "rev-parse", "HEAD").stdout.strip()
+    blob = git(repo, "rev-parse", "HEAD:tdd.yaml").stdout.strip()
+    cache = repo / ".git" / "tddhooks"
+    other_env = tmp_path / "other-env"
+    other_env.symlink_to(Path(sys.prefix), target_is_directory=True)
+    other_python = other_env / "bin" / "python"
+    script = (
+        "import sys; from pathlib import Path; from tddhooks.policy.settings import settings_at; "
+        "print(settings_at(Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])).language)"
+    )
+    written = subprocess.run(
+        [str(other_python), "-c", script, str(repo), head, str(cache)],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    stored = cache / "settings" / f"{blob}-rust.json"
+    before = stored.read_bytes()
+    assert written == "rust"
+    assert json.loads(before)["python"] == str(other_python)
+
+    assert settings_at(repo, head, cache).timeout_s == 9
+
+    assert stored.read_bytes() == before  # reused, not rewritten under this interpreter

@@ -1,0 +1,125 @@
+"""The prepare-commit-msg hook: pre-fill an empty message with the context sections, refresh the
+kept (rejected) message reused with `-F`, and leave every other message as it was written."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from tddhooks import git
+from tddhooks.commands.hook import LAST_MESSAGE, _context, comment_char, judging_settings
+
+TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~4 ms; mypy reads it
+if TYPE_CHECKING:
+    from tddhooks.policy.settings import PolicySettings
+
+_STATUS_WORDS = {"A": "added", "D": "deleted"}
+# an editor on an empty message or a template; "message" (-m/-F), "merge", "squash" and
+# "commit" (-c/-C/--amend) already carry content and are left alone
+_FILLABLE_SOURCES = (None, "", "template")
+
+
+def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) -> int:
+    """Pre-fill an empty message with the context sections; never touch one with content, except
+    the rejected message we kept, reused with `-F`: its context is refreshed to what is staged."""
+    del sha  # -c/-C/--amend already have a message; the source says so
+    if source is None:  # the pre-commit framework passes the source in its environment
+        source = os.environ.get("PRE_COMMIT_COMMIT_MSG_SOURCE")
+    if source == "message":
+        from tddhooks.agenthooks.aider import complete_message, wants_completion
+
+        if wants_completion():  # set by `tddhooks install --agent aider` (docs/agents.md)
+            root, _state, index_file = _context()
+            return complete_message(message_file.absolute(), root, index_file)
+    if source not in (*_FILLABLE_SOURCES, "message"):
+        return 0
+    root, state, index_file = _context()
+    path = message_file.absolute()
+    from tddhooks.limits import read_message
+
+    text = read_message(path)
+    if source == "message" and not _may_be_kept(state, text):
+        return 0  # -m/-F: a message with content is never rewritten, unless it is the kept one
+    char = comment_char(root, text)
+    from tddhooks.policy.message import parse_message
+
+    message = parse_message(text, char)
+    if message.text.strip():
+        if source == "message" and _is_kept_message(state, message.text):
+            # `git commit -e -F .git/tddhooks/last-message`: refresh what was staged then
+            settings = judging_settings(root, state, index_file)
+            path.write_text(_refresh(root, state, settings, index_file, text, char), "utf-8")
+        return 0
+    if source == "message":
+        return 0
+    settings = judging_settings(root, state, index_file)
+    template = _prefill(root, state, settings, index_file, char)
+    existing = text.lstrip("\n")
+    path.write_text(template + ("\n" + existing if existing else ""), encoding="utf-8")
+    return 0
+
+
+def _may_be_kept(state: Path, raw: str) -> bool:
+    """Whether the raw message file may clean up to the kept message (_is_kept_message), decided
+    without git: cleaning only drops lines and trailing whitespace, so every line of the kept
+    message is a line of the raw text. False spares a `-m`/`-F` commit the config lookup."""
+    try:
+        kept = (state / LAST_MESSAGE).read_text(encoding="utf-8")
+    except OSError:
+        return False
+    lines = {line.strip() for line in raw.splitlines()}
+    return all(line.strip() in lines for line in kept.splitlines())
+
+
+def _is_kept_message(state: Path, text: str) -> bool:
+    try:
+        kept = (state / LAST_MESSAGE).read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return kept.strip() == text.strip()
+
+
+def _prefill(
+    root: Path, state: Path, settings: PolicySettings, index_file: str | None, char: str
+) -> str:
+    from tddhooks.commands.hook_context import message_context
+    from tddhooks.policy.compose import prefill_template, suggest_type
+    from tddhooks.policy.facts import live_handoff, staged_facts
+
+    facts = staged_facts(root, settings, index_file)  # item-aware: unit tests beside the code
+    context = message_context(root, state, settings, index_file, facts)
+    changes = facts.changes
+    handoff = live_handoff(root, git.head(root))
+    intent = handoff.get("intent") if handoff else None
+    return prefill_template(
+        role=context.role,
+        step=context.step,
+        goal=context.goal,
+        verification=list(context.verification),
+        diff_summary=[f"{c.path}: {_STATUS_WORDS.get(c.status, 'changed')}" for c in changes],
+        handoff_intent=intent if isinstance(intent, str) else None,
+        suggested_type=suggest_type(changes, settings, facts),
+        comment_char=char,
+    )
+
+
+def _refresh(
+    root: Path, state: Path, settings: PolicySettings, index_file: str | None, text: str, char: str
+) -> str:
+    """A kept message with its Role, Step, Kata goal, Diff summary and Verification rewritten
+    for what is staged now; the subject and the Rationale stay the person's."""
+    from tddhooks.commands.hook_context import message_context
+    from tddhooks.policy.compose import refresh_message
+    from tddhooks.policy.facts import staged_facts
+
+    facts = staged_facts(root, settings, index_file)
+    context = message_context(root, state, settings, index_file, facts)
+    return refresh_message(
+        text,
+        role=context.role,
+        step=context.step,
+        goal=context.goal,
+        verification=list(context.verification),
+        diff_summary=[f"{c.path}: {_STATUS_WORDS.get(c.status, 'changed')}" for c in facts.changes],
+        comment_char=char,
+    )

@@ -1,0 +1,121 @@
+"""Stored gate verdicts read as plain JSON: where they live, the memoised verdict key, and the
+green lines of an already-verified tree.
+
+This is all the hooks' fast path needs from the gate: it imports neither pydantic nor
+policy/gate.py (threads, locks, snapshots), so a hook on an already-verified tree or a
+message-only check stays cheap. policy/gate.py computes verdicts and re-exports these names.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from tddhooks import __version__, git
+
+TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~4 ms; mypy reads it
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from tddhooks.policy.settings import PolicySettings
+
+VERIFICATION_FIELD = "verification"
+KEY_MEMO = "verdict-key.json"
+# Variables and files that select which toolchain the runner's commands resolve to.
+_TOOLCHAIN_ENV = ("RUSTUP_TOOLCHAIN", "RUSTUP_HOME", "CARGO_HOME", "VIRTUAL_ENV", "CONDA_PREFIX")
+_TOOLCHAIN_FILES = ("rust-toolchain", "rust-toolchain.toml", ".python-version")
+
+
+def verdict_file(directory: Path, tree: str, key: str) -> Path:
+    """Where the verdict for (tree, key) lives inside the verdicts directory."""
+    return directory / f"{tree}-{key}.json"
+
+
+def verdicts_dir(tddhooks_dir: Path) -> Path:
+    return tddhooks_dir / "verdicts"
+
+
+def cached_green_lines(
+    root: Path, tree: str, settings: PolicySettings, state: Path | None = None
+) -> list[str] | None:
+    """Verification lines of a stored green verdict for tree, without importing pydantic or
+    running any tool; None when the tree is not known to be green."""
+    state = state or git.tddhooks_dir(root)
+    key = memoized_key(root, state, settings)
+    if key is None:
+        return None
+    try:
+        data = json.loads(verdict_file(verdicts_dir(state), tree, key).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("tree") != tree or data.get("key") != key:
+        return None
+    lines = data.get(VERIFICATION_FIELD)
+    if data.get("green") is not True or not isinstance(lines, list):
+        return None
+    return [str(line) for line in lines]
+
+
+def memoized_key(root: Path, state: Path, settings: PolicySettings) -> str | None:
+    """The verdict key remembered from the last full computation, if nothing it hashes changed."""
+    try:
+        memo = json.loads((state / KEY_MEMO).read_text(encoding="utf-8"))
+        tools, key = memo["tools"], memo["key"]
+        if memo["stamp"] == toolchain_stamp(root, settings, tools) and isinstance(key, str):
+            return key
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return None
+
+
+def toolchain_stamp(root: Path, settings: PolicySettings, tools: Sequence[str]) -> list[Any]:
+    """Cheap fingerprint (stat calls only) of what could change the runner's toolchain version:
+    the tools found on PATH, the toolchain-selecting variables and files, rustup's state."""
+    rustup_home = Path(os.environ.get("RUSTUP_HOME") or Path.home() / ".rustup")
+    hashes = rustup_home / "update-hashes"
+    updates = sorted(str(_file_id(entry)) for entry in _children(hashes))
+    return [
+        __version__,
+        settings.language,
+        [list(settings.fmt_check), list(settings.lint), list(settings.test)],
+        [_file_id(which(tool)) for tool in tools],
+        [os.environ.get(name) for name in _TOOLCHAIN_ENV],
+        [_file_id(root / name) for name in _TOOLCHAIN_FILES],
+        _file_id(rustup_home / "settings.toml"),
+        updates,
+    ]
+
+
+def which(tool: str) -> str | None:
+    """shutil.which for a bare tool name on POSIX (the first executable file of that name on
+    PATH), without importing shutil (and its compression modules): ~3 ms of every hook."""
+    if os.sep in tool:
+        return tool if _executable(tool) else None
+    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        candidate = os.path.join(folder or os.curdir, tool)
+        if _executable(candidate):
+            return candidate
+    return None
+
+
+def _executable(path: str) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def _children(folder: Path) -> list[Path]:
+    try:
+        return list(folder.iterdir())
+    except OSError:
+        return []
+
+
+def _file_id(path: str | Path | None) -> list[Any] | None:
+    if path is None:
+        return None
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return [str(path), None]
+    return [str(path), stat.st_mtime_ns, stat.st_size, stat.st_ino]
