@@ -14,6 +14,14 @@ from pathlib import Path
 
 from tddhooks import git, proc
 from tddhooks.errors import GitError
+from tddhooks.policy.build_inputs import (
+    SYMLINK_MODE,
+    Tree,
+    as_built,
+    merged,
+    texts_wanted,
+    tree_stand_ins,
+)
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.vocabulary import CODE_SUFFIXES as LANGUAGE_CODE_SUFFIXES
 from tddhooks.vocabulary import TEST_CONFIG_FILES
@@ -30,6 +38,7 @@ CODE_SUFFIXES = {
     for language, suffixes in LANGUAGE_CODE_SUFFIXES.items()
 }
 NULL_BLOB = "0" * 40
+GITLINK_MODE = "160000"  # a submodule: its "blob" is a commit of another repository
 _HUNK_RE = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 _ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
 # Plain, predictable diff output whatever the person's git config says.
@@ -129,23 +138,36 @@ def _facts(
     from tddhooks.policy.rules import CommitFacts, is_test_path
 
     raw, _, patch = diff.partition("\0\0") if diff.startswith(":") else ("", "", diff)
-    entries = parse_raw(raw)
+    records = parse_raw_records(raw)
+    entries = [(status, path, blob) for status, path, blob, _mode in records]
     added, removed = parse_patch(patch)
     suffixes = CODE_SUFFIXES.get(settings.language, ())
     kata = settings.kata_description.removeprefix("./")
     # a kata file outside the repository (or none) is never part of a commit
     inside = bool(kata) and not kata.startswith(("/", "../")) and "/../" not in kata
-    before = _code_blobs(root, base, suffixes, extra=(kata,) if inside else ())
-    has_kata = before.pop(kata, None) is not None
-    after = dict(before)
-    for _status, path, blob in entries:
-        after.pop(path, None)
-        if blob != NULL_BLOB and path.endswith(suffixes):
-            after[path] = blob
-        if path == kata:
-            has_kata = blob != NULL_BLOB
-    texts = read_blobs(root, sorted(set(before.values()) | set(after.values())))
-    names_before, names_after = _test_names(settings, before, after, texts)
+    tree_before = tree_files(root, base)
+    tree_after = dict(tree_before)
+    for _status, path, blob, mode in records:
+        tree_after.pop(path, None)
+        if blob != NULL_BLOB and mode != GITLINK_MODE:
+            tree_after[path] = (mode, blob)
+    has_kata = inside and kata in tree_after
+    before, after = _code_of(tree_before, suffixes), _code_of(tree_after, suffixes)
+    links = {
+        blob for tree in (tree_before, tree_after) for mode, blob in tree.values()
+        if mode == SYMLINK_MODE
+    }  # fmt: skip
+    texts = read_blobs(root, sorted(set(before.values()) | set(after.values()) | links))
+    rust = settings.language == "rust"
+    built_before = tree_stand_ins(tree_before, before, texts, rust=rust)
+    built_after = tree_stand_ins(tree_after, after, texts, rust=rust)
+    wanted = texts_wanted(texts, (tree_before, built_before), (tree_after, built_after))
+    texts.update(read_blobs(root, wanted))
+    names_before, names_after = _test_names(
+        settings,
+        as_built(tree_before, before, built_before, texts),
+        as_built(tree_after, after, built_after, texts),
+    )
     test_items, code_items = _items(settings, entries, patch, before, after, texts)
     return CommitFacts(
         changes=tuple(git.Change(status, path) for status, path, _blob in entries),
@@ -163,6 +185,7 @@ def _facts(
         test_item_paths=test_items,
         code_item_paths=code_items,
         has_kata=has_kata,
+        stand_ins=merged(built_before, built_after),
     )
 
 
@@ -200,34 +223,36 @@ def _items(
 
 
 def _test_names(
-    settings: PolicySettings,
-    before: dict[str, str],
-    after: dict[str, str],
-    texts: dict[str, str],
+    settings: PolicySettings, before: dict[str, str], after: dict[str, str]
 ) -> tuple[frozenset[str], frozenset[str]]:
+    """Static test names of the code files (path -> text as built) before and after."""
     if not before and not after:
         return frozenset(), frozenset()
     from tddhooks.runners import get_runner
 
     runner = get_runner(settings.language)
-
-    def names(blobs: dict[str, str]) -> frozenset[str]:
-        return frozenset(runner.test_names({path: texts.get(b, "") for path, b in blobs.items()}))
-
-    return names(before), names(after)
+    return frozenset(runner.test_names(before)), frozenset(runner.test_names(after))
 
 
-def _code_blobs(
-    root: Path, rev: str | None, suffixes: tuple[str, ...], extra: tuple[str, ...] = ()
-) -> dict[str, str]:
-    """path -> blob id of the language's source files in a commit, and of the `extra` paths it
-    has (none without a commit)."""
-    if rev is None or not suffixes:
+def tree_files(root: Path, rev: str | None) -> Tree:
+    """path -> (mode, blob id) of every file of a commit (none without one); submodules left out."""
+    if rev is None:
         return {}
-    # a diff from the empty tree lists just the matching files (ls-tree has no globs)
-    globs = [f"*{suffix}" for suffix in suffixes] + [f":(literal){path}" for path in extra]
-    listing = git.out([*_DIFF, *_RAW, git.EMPTY_TREE, rev, "--", *globs], root)
-    return {path: blob for _status, path, blob in parse_raw(listing) if blob != NULL_BLOB}
+    listing = git.out(["ls-tree", "-r", "-z", "--full-tree", rev], root)
+    files: Tree = {}
+    for record in listing.split("\0"):
+        meta, _, path = record.partition("\t")
+        fields = meta.split()
+        if len(fields) == 3 and fields[1] == "blob" and path:
+            files[path] = (fields[0], fields[2])
+    return files
+
+
+def _code_of(tree: Tree, suffixes: tuple[str, ...]) -> dict[str, str]:
+    """path -> blob id of the language's source files (and test configuration) in a tree."""
+    if not suffixes:
+        return {}
+    return {path: blob for path, (_mode, blob) in tree.items() if path.endswith(suffixes)}
 
 
 def read_blobs(root: Path, blobs: list[str]) -> dict[str, str]:
@@ -269,12 +294,17 @@ def split_batch(output: str, blobs: list[str]) -> dict[str, str]:
 
 def parse_raw(raw: str) -> list[tuple[str, str, str]]:
     """(status, path, new blob id) from `git diff --raw -z --no-renames` records (pure)."""
+    return [(status, path, blob) for status, path, blob, _mode in parse_raw_records(raw)]
+
+
+def parse_raw_records(raw: str) -> list[tuple[str, str, str, str]]:
+    """(status, path, new blob id, new mode) from `git diff --raw -z --no-renames` (pure)."""
     parts = [part for part in raw.split("\0") if part]
     entries = []
     for meta, path in zip(parts[0::2], parts[1::2], strict=False):
         fields = meta.split()
         if len(fields) >= 5:
-            entries.append((fields[4][0], path, fields[3]))
+            entries.append((fields[4][0], path, fields[3], fields[1]))
     return entries
 
 

@@ -279,14 +279,6 @@ def test_a_committed_conftest_that_deselects_tests_cannot_land_a_red_test(
     assert "did not run" in text
 
 
-NOT_SOURCE = (
-    "code kept in a file that is not a source file by name (a symlink target, an include!) "
-    "is changed by a docs: commit without a test: the type scopes classify paths by name and "
-    "suffix only; closing it needs the build's real inputs (symlink targets from the tree's "
-    "modes, include!/#[path]/include_str! references)"
-)
-
-
 def _docs_change_of_code(repo: Path) -> str:
     """Add untested code to docs/lib.md in a docs: commit; HEAD before it."""
     before = head(repo)
@@ -297,7 +289,6 @@ def _docs_change_of_code(repo: Path) -> str:
     return before
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_SOURCE)
 def test_code_behind_a_symlink_cannot_change_in_a_docs_commit(kata: Path) -> None:
     (kata / "docs").mkdir()
     (kata / "src" / "lib.rs").rename(kata / "docs" / "lib.md")
@@ -308,7 +299,6 @@ def test_code_behind_a_symlink_cannot_change_in_a_docs_commit(kata: Path) -> Non
     _docs_change_of_code(kata)
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_SOURCE)
 def test_code_included_from_a_markdown_file_cannot_change_in_a_docs_commit(kata: Path) -> None:
     _write(
         kata,
