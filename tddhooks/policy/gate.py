@@ -80,7 +80,8 @@ def run_gate(
 
     steps: list[StepOutcome] = []
     report = TestReport()
-    names = runner.test_names(read_code_files(workdir, settings.language))
+    files = read_code_files(workdir, settings.language)
+    names = runner.test_names(files)
     for name, cmd, result in results:
         returncode = result.returncode
         if name == "test":
@@ -88,6 +89,7 @@ def run_gate(
             if result.timed_out:
                 report = report.model_copy(update={"timed_out": True})
             report = _require_tests_ran(report, names, cmd, runner)
+            report = _refuse_untrusted(report, workdir, settings, runner, files)
             # the runner knows what its exit codes mean (pytest's 5: no tests yet, a green start)
             returncode = report.exit_code if report.green else (returncode or report.exit_code)
         steps.append(
@@ -138,6 +140,34 @@ def _require_tests_ran(
         "committed tool configuration (.cargo/config.toml runner, conftest.py, pytest settings)"
     )
     return report.model_copy(update={"exit_code": 1, "error_lines": [line]})
+
+
+def _refuse_untrusted(
+    report: TestReport,
+    workdir: Path,
+    settings: PolicySettings,
+    runner: Runner,
+    files: dict[str, str],
+) -> TestReport:
+    """The default test command's result is red when the tree could fake it: a committed cargo
+    runner, linker or compiler wrapper, a pytest hook that rewrites outcomes (policy/
+    tool_config.py). A kata that needs one says so with its own ci.test_cmd."""
+    if settings.test != runner.default_commands().test:
+        return report
+    from tddhooks.policy.tool_config import untrusted_settings
+
+    found = untrusted_settings(workdir, settings.language, files)
+    if not found:
+        return report
+    line = (
+        f"{'; '.join(found)}: the default test command does not run under committed "
+        "configuration that could print any result; remove it, or commit a ci.test_cmd of your "
+        'own in tdd.yaml first if the kata really needs it (docs/hooks.md, "Committed tool '
+        'configuration")'
+    )
+    return report.model_copy(
+        update={"exit_code": report.exit_code or 1, "error_lines": [line, *report.error_lines]}
+    )
 
 
 def _function_of(name: str) -> str:
