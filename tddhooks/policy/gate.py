@@ -58,7 +58,8 @@ def run_gate(
     outcomes: dict[str, proc.ProcResult] = {}
 
     def run_step(name: str, cmd: tuple[str, ...]) -> None:
-        outcomes[name] = proc.run(cmd, cwd=workdir, env=env, timeout_s=settings.timeout_s)
+        run = _pinned(cmd, workdir, settings.language)
+        outcomes[name] = proc.run(run, cwd=workdir, env=env, timeout_s=settings.timeout_s)
 
     beside = threading.Thread(target=run_step, args=("fmt", settings.fmt_check))
     if settings.fmt_check:
@@ -140,6 +141,16 @@ def _require_tests_ran(
         "committed tool configuration (.cargo/config.toml runner, conftest.py, pytest settings)"
     )
     return report.model_copy(update={"exit_code": 1, "error_lines": [line]})
+
+
+def _pinned(cmd: tuple[str, ...], workdir: Path, language: str) -> tuple[str, ...]:
+    """The command as run: pytest's and ruff's configuration pinned to the snapshot, so no
+    configuration file in a parent folder (the person's home) judges the tree."""
+    if language != "python":
+        return cmd
+    from tddhooks.runners.python_pins import pinned
+
+    return pinned(cmd, workdir)
 
 
 def _refuse_untrusted(
