@@ -224,6 +224,7 @@ def commit_msg(message_file: Path) -> int:
     from tddhooks.policy.skips import report_violations
 
     violations += report_violations(root, state, settings, index_file, base, violations)
+    violations += _merge_resolution(root, state, settings, index_file, facts)
     violations += _tree_changed_since_gate(root, state, settings, index_file, base)
     if not violations:
         return 0
@@ -288,6 +289,44 @@ def _tree_changed_since_gate(
         "changed after the pre-commit gate judged the index (something staged files meanwhile)"
     )
     return [Violation("green", what, RED_NEXT_STEP)]
+
+
+def _merge_resolution(
+    root: Path, state: Path, settings: PolicySettings, index_file: str | None, facts: CommitFacts
+) -> list[Violation]:
+    """A merge's own decisions (policy/merges.py), and the gate on its result: `git merge` runs
+    pre-merge-commit, not pre-commit, so commit-msg is the first hook that sees the result."""
+    from tddhooks.policy import lineage
+
+    if not lineage.merging(root):
+        return []
+    from tddhooks.policy.facts import test_names_at
+    from tddhooks.policy.merges import merge_heads, merge_violations
+
+    head = git.head(root) or ""
+    found: list[Violation] = []
+    if settings.enabled("type-rules"):
+        found += merge_violations(
+            root,
+            head,
+            merge_heads(lineage.git_dir(root)),
+            facts.test_names_after,
+            lambda rev: test_names_at(root, rev, settings),
+        )
+    if not settings.enabled("green"):
+        return found
+    from tddhooks.policy.gate import cached_green_lines, tree_verdict
+
+    tree = git.write_tree(root, index_file=index_file)
+    if cached_green_lines(root, tree, settings, state) is not None:
+        return found
+    verdict = tree_verdict(root, tree, settings)
+    if not verdict.green:
+        from tddhooks.policy.rules import Violation
+
+        what = f"the merge result {tree[:12]} is red ({'; '.join(verdict.verification_lines())})"
+        found.append(Violation("green", what, RED_NEXT_STEP))
+    return found
 
 
 def _judge(

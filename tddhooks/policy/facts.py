@@ -234,6 +234,17 @@ def _test_names(
     return frozenset(runner.test_names(before)), frozenset(runner.test_names(after))
 
 
+def test_names_at(root: Path, rev: str, settings: PolicySettings) -> frozenset[str]:
+    """The static test names of a commit's tree, as built (symlinks, include!)."""
+    tree = tree_files(root, rev)
+    code = _code_of(tree, CODE_SUFFIXES.get(settings.language, ()))
+    links = {blob for mode, blob in tree.values() if mode == SYMLINK_MODE}
+    texts = read_blobs(root, sorted(set(code.values()) | links))
+    built = tree_stand_ins(tree, code, texts, rust=settings.language == "rust")
+    texts.update(read_blobs(root, texts_wanted(texts, (tree, built))))
+    return _test_names(settings, as_built(tree, code, built, texts), {})[0]
+
+
 def tree_files(root: Path, rev: str | None) -> Tree:
     """path -> (mode, blob id) of every file of a commit (none without one); submodules left out."""
     if rev is None:

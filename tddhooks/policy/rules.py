@@ -47,6 +47,9 @@ class CommitFacts:
     merge: bool = False  # git is making a merge (MERGE_HEAD at commit time, two parents later)
     target_subject: str | None = None  # fixup!/squash!/amend!: the subject of the commit found
     first_commit: bool = False  # no parent: the repository's first commit
+    # a root commit that is not the repository's first (an orphan branch merged in): judged like
+    # any commit against the empty tree, without the first commit's or the scaffold's freedom
+    joined_root: bool = False
     revert_exact: bool = False  # the diff undoes exactly the commit "This reverts commit" names
     # source files outside the test globs whose test items / code items changed (policy/items.py)
     test_item_paths: frozenset[str] = frozenset()
@@ -193,6 +196,8 @@ def creates_project(facts: CommitFacts, cfg: PolicySettings) -> bool:
     """The first commit, or the scaffold: it adds the project's manifest where no test exists yet
     (a project with tests cannot re-scaffold itself to lift the type rules)."""
     manifests = MANIFESTS.get(cfg.language, ())
+    if facts.joined_root:
+        return False
     return facts.first_commit or (
         not facts.test_names_before
         and any(change.status == "A" and change.path in manifests for change in facts.changes)
