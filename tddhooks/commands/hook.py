@@ -181,9 +181,24 @@ def _display(root: Path, path: Path) -> str:
 
 
 def commit_msg(message_file: Path) -> int:
-    """Check the message, exactly as git will store it, and the type rules against the staged
-    diff; keep a rejected message."""
+    """Check the message, exactly as git will store it, and the type rules against the tree git
+    will store (policy/stored_index.py); keep a rejected message."""
     root, state, index_file = _context()
+    from tddhooks.policy.stored_index import index_of, prepared_tree
+
+    stored = prepared_tree(root, state, index_file)
+    if stored is None:
+        return _commit_msg(message_file, root, state, index_file)
+    plain(
+        "tddhooks: note: files were staged after git read the index for this commit (while the "
+        "message editor was open?); git commits the index as it was then, so that is what is "
+        "judged, and the later changes stay staged for the next commit\n"
+    )
+    with index_of(root, state, stored) as prepared:
+        return _commit_msg(message_file, root, state, prepared)
+
+
+def _commit_msg(message_file: Path, root: Path, state: Path, index_file: str | None) -> int:
     base = judged_base(root)
     settings = settings_at(root, base, state, index_file)
     # bytes, not read_text: universal newlines would turn a CR that git keeps into a line end;
@@ -368,15 +383,17 @@ def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) 
     del sha  # -c/-C/--amend already have a message; the source says so
     if source is None:  # the pre-commit framework passes the source in its environment
         source = os.environ.get("PRE_COMMIT_COMMIT_MSG_SOURCE")
+    root, state, index_file = _context()
+    from tddhooks.policy.stored_index import record_prepared
+
+    record_prepared(root, state, index_file)  # git has just read the index it will commit
     if source == "message":
         from tddhooks.agenthooks.aider import complete_message, wants_completion
 
         if wants_completion():  # set by `tddhooks install --agent aider` (docs/agents.md)
-            root, _state, index_file = _context()
             return complete_message(message_file.absolute(), root, index_file)
     if source not in (*_FILLABLE_SOURCES, "message"):
         return 0
-    root, state, index_file = _context()
     path = message_file.absolute()
     from tddhooks.limits import read_message
 
