@@ -237,7 +237,7 @@ def tree_verdict(
     """The verdict for a tree id: from the store when allowed, else by running the gate on it in
     the private snapshot folder `snapshot_kind` (see policy/snapshot.py: never in the work tree)."""
     from tddhooks.policy.facts import state_dir
-    from tddhooks.policy.snapshot import gate_dirs, materialize
+    from tddhooks.policy.snapshot import gate_dirs, materialize, remove_legacy
     from tddhooks.runners import get_runner
 
     runner = get_runner(settings.language)
@@ -252,6 +252,7 @@ def tree_verdict(
         cached = _stored(state, tree, key) if use_cache else None
         if cached is not None:
             return cached
+        remove_legacy(state)  # the snapshot of earlier versions, inside the repository
         workdir = materialize(root, tree, dest)
         verdict = run_gate(workdir, settings, runner, target)
         verdict = verdict.model_copy(update={"tree": tree, "key": key})
