@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable, Mapping
+import tomllib
+from collections.abc import Callable, Iterable, Mapping
 
 SYMLINK_MODE = "120000"
 # the literal file argument of the include macros (raw strings too), anywhere in the text: a
@@ -43,17 +44,58 @@ def rust_references(text: str) -> list[str]:
     return found + [match["path"] for match in _RUST_PATH.finditer(text)]
 
 
+# what a manifest's target is built as: a name the type rules classify as that kind of file
+_CARGO_TARGETS = (
+    ("lib", "src/lib.rs"), ("bin", "src/main.rs"), ("example", "src/main.rs"),
+    ("bench", "src/main.rs"), ("test", "tests/{name}"),
+)  # fmt: skip
+
+
+def cargo_targets(manifest: str, text: str) -> list[tuple[str, str]]:
+    """(file, what it is built as) for the paths a Cargo.toml names: `package.build` (a build
+    script, source code like build.rs), `[lib] path`, `[[bin]]`/`[[example]]`/`[[bench]]`/
+    `[[test]]` paths; resolved from the manifest's folder."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return []
+    folder = posixpath.dirname(manifest)
+    named: list[tuple[object, str]] = []
+    package = data.get("package")
+    if isinstance(package, dict):
+        named.append((package.get("build"), "build.rs"))
+    for key, built in _CARGO_TARGETS:
+        entries = data.get(key)
+        for entry in entries if isinstance(entries, list) else [entries]:
+            if isinstance(entry, dict):
+                named.append((entry.get("path"), built))
+    found = []
+    for written, built in named:
+        resolved = resolve(folder, written) if isinstance(written, str) else None
+        if resolved is not None:
+            found.append((resolved, built.format(name=posixpath.basename(resolved))))
+    return found
+
+
+def _nested_dirs(paths: list[str], folder: str) -> list[str]:
+    """folder and every folder of the tree below it (where an inline `mod a { … }` looks)."""
+    prefix = f"{folder}/" if folder else ""
+    below = {posixpath.dirname(path) for path in paths if path.startswith(prefix)}
+    return sorted({folder} | {d for d in below if d.startswith(prefix)})
+
+
 def stand_ins(
     paths: Iterable[str],
     symlinks: Mapping[str, str],
     sources: Mapping[str, str],
     *,
     rust: bool,
+    manifests: Mapping[str, str] | None = None,
 ) -> StandIns:
     """path -> the paths it is built as, for one tree: `paths` are every file of the tree,
     `symlinks` symlink path -> target as stored, `sources` the Rust files' texts (read when
-    `rust`). Both directions of a symlink count: its target is built as the link's path, and
-    the link is whatever its target is."""
+    `rust`), `manifests` the Cargo.toml texts. Both directions of a symlink count: its target is
+    built as the link's path, and the link is whatever its target is."""
     found: StandIns = {}
     listed = sorted(paths)
     for link, target in symlinks.items():
@@ -68,10 +110,21 @@ def stand_ins(
                 found.setdefault(path, set()).add(link + path[len(resolved) :])
     if rust:
         for source, text in sources.items():
+            folder = posixpath.dirname(source)
             for written in rust_references(text):
-                resolved = resolve(posixpath.dirname(source), written)
+                resolved = resolve(folder, written)
                 if resolved is not None and resolved != source:
                     found.setdefault(resolved, set()).add(source)
+            for match in _RUST_PATH.finditer(text):
+                # inside an inline `mod a { #[path = …] mod b; }` the path is taken from the
+                # folder a/: every folder below counts, since which one is not read here
+                for below in _nested_dirs(listed, folder):
+                    resolved = resolve(below, match["path"])
+                    if resolved is not None and resolved != source and resolved in listed:
+                        found.setdefault(resolved, set()).add(source)
+        for manifest, text in (manifests or {}).items():
+            for path, built in cargo_targets(manifest, text):
+                found.setdefault(path, set()).add(built)
     return _closed(found)
 
 
@@ -99,9 +152,15 @@ def merged(*maps: StandIns) -> dict[str, frozenset[str]]:
 
 
 def tree_stand_ins(
-    tree: Tree, code: dict[str, str], texts: Mapping[str, str], *, rust: bool
+    tree: Tree,
+    code: dict[str, str],
+    texts: dict[str, str],
+    read: Callable[[list[str]], dict[str, str]],
+    *,
+    rust: bool,
 ) -> StandIns:
-    """What each file of the tree is built as (policy/build_inputs.py)."""
+    """What each file of the tree is built as; `read` gives blob texts (added to `texts`), for
+    the manifests and for the files code names, which may name further files in turn."""
     links = {
         path: texts.get(blob, "") for path, (mode, blob) in tree.items() if mode == SYMLINK_MODE
     }
@@ -110,9 +169,31 @@ def tree_stand_ins(
         for path, blob in code.items()
         if path.endswith(".rs") and path not in links
     }
-    if not links and not any("include" in t or "path" in t for t in sources.values()):
+    manifests: dict[str, str] = {}
+    if rust:
+        blobs = {p: b for p, (m, b) in tree.items() if p.rsplit("/", 1)[-1] == "Cargo.toml"}
+        texts.update(read(sorted(set(blobs.values()) - set(texts))))
+        manifests = {path: texts.get(blob, "") for path, blob in blobs.items()}
+    names = ("include", "path")
+    if (
+        not links
+        and not any(word in t for t in sources.values() for word in names)
+        and not any(word in t for t in manifests.values() for word in (*names, "build"))
+    ):
         return {}
-    return stand_ins(tree, links, sources, rust=rust)
+    built: StandIns = {}
+    for _ in range(_MAX_DEPTH):
+        built = stand_ins(tree, links, sources, rust=rust, manifests=manifests)
+        texts.update(read(texts_wanted(texts, (tree, built))))
+        more = {
+            path: texts.get(tree[path][1], "")
+            for path in built
+            if path in tree and tree[path][0] != SYMLINK_MODE and path not in sources
+        }
+        if not rust or not more:
+            break
+        sources.update(more)  # an included file may include or name another one
+    return built
 
 
 def texts_wanted(texts: Mapping[str, str], *trees: tuple[Tree, StandIns]) -> list[str]:

@@ -19,7 +19,6 @@ from tddhooks.policy.build_inputs import (
     Tree,
     as_built,
     merged,
-    texts_wanted,
     tree_stand_ins,
 )
 from tddhooks.policy.settings import PolicySettings
@@ -153,16 +152,19 @@ def _facts(
             tree_after[path] = (mode, blob)
     has_kata = inside and kata in tree_after
     before, after = _code_of(tree_before, suffixes), _code_of(tree_after, suffixes)
+    # symlinks, and the manifests that may name code files (policy/build_inputs.py): one read
     links = {
-        blob for tree in (tree_before, tree_after) for mode, blob in tree.values()
-        if mode == SYMLINK_MODE
+        blob for tree in (tree_before, tree_after) for path, (mode, blob) in tree.items()
+        if mode == SYMLINK_MODE or path.rsplit("/", 1)[-1] == "Cargo.toml"
     }  # fmt: skip
     texts = read_blobs(root, sorted(set(before.values()) | set(after.values()) | links))
     rust = settings.language == "rust"
-    built_before = tree_stand_ins(tree_before, before, texts, rust=rust)
-    built_after = tree_stand_ins(tree_after, after, texts, rust=rust)
-    wanted = texts_wanted(texts, (tree_before, built_before), (tree_after, built_after))
-    texts.update(read_blobs(root, wanted))
+
+    def read(blobs: list[str]) -> dict[str, str]:
+        return read_blobs(root, blobs)
+
+    built_before = tree_stand_ins(tree_before, before, texts, read, rust=rust)
+    built_after = tree_stand_ins(tree_after, after, texts, read, rust=rust)
     names_before, names_after = _test_names(
         settings,
         as_built(tree_before, before, built_before, texts),
@@ -240,8 +242,9 @@ def test_names_at(root: Path, rev: str, settings: PolicySettings) -> frozenset[s
     code = _code_of(tree, CODE_SUFFIXES.get(settings.language, ()))
     links = {blob for mode, blob in tree.values() if mode == SYMLINK_MODE}
     texts = read_blobs(root, sorted(set(code.values()) | links))
-    built = tree_stand_ins(tree, code, texts, rust=settings.language == "rust")
-    texts.update(read_blobs(root, texts_wanted(texts, (tree, built))))
+    built = tree_stand_ins(
+        tree, code, texts, lambda blobs: read_blobs(root, blobs), rust=settings.language == "rust"
+    )
     return _test_names(settings, as_built(tree, code, built, texts), {})[0]
 
 

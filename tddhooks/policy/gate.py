@@ -160,24 +160,21 @@ def _refuse_untrusted(
     runner: Runner,
     files: dict[str, str],
 ) -> TestReport:
-    """The default test command's result is red when the tree could fake it: a committed cargo
-    runner, linker or compiler wrapper, a pytest hook that rewrites outcomes (policy/
-    tool_config.py). A kata that needs one says so with its own ci.test_cmd."""
-    if settings.test != runner.default_commands().test:
-        return report
-    from tddhooks.policy.tool_config import untrusted_settings
+    """The test result is red when the tree reaches outside itself (a symlink or include! to a
+    file it does not hold), or, with the default test command, when it could fake the result: a
+    committed cargo runner, linker or compiler wrapper, a pytest hook that rewrites outcomes, a
+    module shadowing pytest (policy/tool_config.py). A kata that needs one of those says so with
+    its own ci.test_cmd."""
+    from tddhooks.policy.tool_config import outside_references, untrusted_settings
 
-    found = untrusted_settings(workdir, settings.language, files)
+    found = outside_references(workdir, files)
+    if settings.test == runner.default_commands().test:
+        found += untrusted_settings(workdir, settings.language, files)
     if not found:
         return report
-    line = (
-        f"{'; '.join(found)}: the default test command does not run under committed "
-        "configuration that could print any result; remove it, or commit a ci.test_cmd of your "
-        'own in tdd.yaml first if the kata really needs it (docs/hooks.md, "Committed tool '
-        'configuration")'
-    )
+    lines = [f'{item} (docs/hooks.md, "Committed tool configuration")' for item in found]
     return report.model_copy(
-        update={"exit_code": report.exit_code or 1, "error_lines": [line, *report.error_lines]}
+        update={"exit_code": report.exit_code or 1, "error_lines": [*lines, *report.error_lines]}
     )
 
 

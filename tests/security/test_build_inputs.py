@@ -147,3 +147,53 @@ def test_a_feature_may_change_an_included_file_with_its_test(kata: Path) -> None
     result = commit(kata, msg("feat", "seven"))
 
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_path_attribute_inside_an_inline_module_is_followed(kata: Path) -> None:
+    # in `mod outer { #[path = "notes.md"] mod inner; }` rustc looks in src/outer/
+    lib = _code("0", '\nmod outer {\n    #[path = "notes.md"]\n    mod inner;\n}\n')
+    _land(kata, {"src/outer/notes.md": "//! notes\n", "src/lib.rs": lib}, msg("refactor", "in"))
+    before = head(kata)
+    _append(kata, "src/outer/notes.md", "#[allow(dead_code)]" + UNTESTED)
+
+    text = refused(commit(kata, "docs: notes\n"), "[type-rules]", before, kata)
+
+    assert "src/outer/notes.md" in text
+
+
+def test_a_file_included_by_an_included_file_is_code(kata: Path) -> None:
+    lib = _code("0", '\ninclude!("../docs/a.md");\n')
+    files = {"docs/a.md": 'include!("b.md");\n', "docs/b.md": "// b\n", "src/lib.rs": lib}
+    _land(kata, files, msg("refactor", "two levels"))
+    before = head(kata)
+    _append(kata, "docs/b.md", UNTESTED)
+
+    text = refused(commit(kata, "docs: b\n"), "[type-rules]", before, kata)
+
+    assert "docs: commits may not change source files: docs/b.md" in text
+
+
+def test_a_library_path_named_in_the_manifest_is_code(kata: Path) -> None:
+    manifest = (kata / "Cargo.toml").read_text(encoding="utf-8") + '\n[lib]\npath = "docs/lib.md"\n'
+    lib = (kata / "src/lib.rs").read_text(encoding="utf-8")
+    (kata / "src/lib.rs").unlink()
+    _land(kata, {"Cargo.toml": manifest, "docs/lib.md": lib}, msg("refactor", "the lib moves"))
+    before = head(kata)
+    _append(kata, "docs/lib.md", UNTESTED)
+
+    text = refused(commit(kata, "docs: notes\n"), "[type-rules]", before, kata)
+
+    assert "docs: commits may not change source files: docs/lib.md" in text
+
+
+def test_a_build_script_named_in_the_manifest_is_code(kata: Path) -> None:
+    manifest = (kata / "Cargo.toml").read_text(encoding="utf-8")
+    manifest = manifest.replace("[package]\n", '[package]\nbuild = "tools/gen.txt"\n', 1)
+    _land(kata, {"Cargo.toml": manifest, "tools/gen.txt": "fn main() {}\n"}, msg("refactor", "b"))
+    before = head(kata)
+    (kata / "tools/gen.txt").write_text('fn main() {\n    println!("hi");\n}\n', encoding="utf-8")
+    git(kata, "add", "-A")
+
+    text = refused(commit(kata, "build: say hi\n"), "[type-rules]", before, kata)
+
+    assert "build: commits may not change source files: tools/gen.txt" in text

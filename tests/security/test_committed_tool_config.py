@@ -187,3 +187,97 @@ def test_a_hook_under_another_function_name_is_refused(make_repo: object) -> Non
     before = head(repo)
 
     refused(commit(repo, msg("refactor", "tidy reports")), "[green]", before, repo)
+
+
+@pytest.mark.cargo
+def test_a_source_symlink_out_of_the_tree_is_red(kata: Path, tmp_path: Path) -> None:
+    # the gate would build a file the commit does not hold (and a clone would not have)
+    outside = tmp_path / "elsewhere.rs"
+    outside.write_text((kata / "src/lib.rs").read_text(encoding="utf-8"), encoding="utf-8")
+    (kata / "src/lib.rs").unlink()
+    (kata / "src/lib.rs").symlink_to(outside)
+    git(kata, "add", "-A")
+    before = head(kata)
+
+    text = refused(commit(kata, msg("refactor", "elsewhere")), "[green]", before, kata)
+
+    assert f"src/lib.rs is a symlink to {outside}, outside the committed tree" in text
+    assert (kata / "src/lib.rs").is_symlink()
+
+
+@pytest.mark.cargo
+def test_an_include_out_of_the_tree_is_red(kata: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "more.rs"
+    outside.write_text("// more\n", encoding="utf-8")
+    before = _stage(kata, {"src/lib.rs": _code("0", f'\ninclude!("{outside}");\n')})
+
+    text = refused(commit(kata, msg("refactor", "more")), "[green]", before, kata)
+
+    assert f"src/lib.rs includes {outside}, outside the committed tree" in text
+
+
+FAKE_PYTEST = """\
+import sys
+
+print("tests/test_red.py::test_red_one PASSED")
+print("tests/test_calc.py::test_adds_two_numbers PASSED")
+print("==== 2 passed in 0.01s ====")
+sys.exit(0)
+"""
+
+
+def test_a_top_level_module_that_shadows_pytest_is_refused(make_repo: object) -> None:
+    # `python -m pytest` puts the tree's top folder first on sys.path: ./pytest.py would run
+    repo = _python_kata(make_repo)
+    (repo / "pytest.py").write_text(FAKE_PYTEST, encoding="utf-8")
+    (repo / "tests" / "test_red.py").write_text(RED_PY, encoding="utf-8")
+    git(repo, "add", "-A")
+    before = head(repo)
+
+    text = refused(commit(repo, msg("feat", "a red one")), "[green]", before, repo)
+
+    assert "the committed pytest.py shadows the module pytest" in text
+
+
+def test_a_top_level_package_named_like_the_standard_library_is_refused(
+    make_repo: object,
+) -> None:
+    repo = _python_kata(make_repo)
+    (repo / "argparse").mkdir()
+    (repo / "argparse" / "__init__.py").write_text('"""Not the real one."""\n', "utf-8")
+    git(repo, "add", "-A")
+    before = head(repo)
+
+    text = refused(commit(repo, msg("refactor", "a package")), "[green]", before, repo)
+
+    assert "the committed argparse shadows the module argparse" in text
+
+
+LIBTEST = (
+    "\\nrunning 2 tests\\ntest empty_is_zero ... ok\\ntest red_one ... ok\\n\\ntest result: ok. "
+    "2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\\n\\n"
+)
+FAKE_CARGO = (
+    '#!/bin/sh\ncase "$1" in\n  --version) echo "cargo 1.95.0 (fake)" ;;\n'
+    f"  test) printf '{LIBTEST}' ;;\nesac\nexit 0\n"
+)
+
+
+@pytest.mark.cargo
+def test_a_toolchain_file_that_points_at_a_fake_toolchain_is_red(
+    kata: Path, tmp_path: Path
+) -> None:
+    # rustup runs cargo from `path = …` (absolute only): a cargo that prints a green run
+    fake = tmp_path / "fake-toolchain"
+    (fake / "bin").mkdir(parents=True)
+    (fake / "lib").mkdir()
+    for tool, text in (("cargo", FAKE_CARGO), ("rustc", '#!/bin/sh\necho "rustc 1.95.0 (fake)"\n')):
+        (fake / "bin" / tool).write_text(text, encoding="utf-8")
+        (fake / "bin" / tool).chmod(0o755)
+    red = _test("empty_is_zero", '""', 0) + "\n" + RED_ONE
+    toolchain = f'[toolchain]\npath = "{fake}"\n'
+    before = _stage(kata, {"rust-toolchain.toml": toolchain, "tests/add.rs": red})
+
+    text = refused(commit(kata, msg("feat", "one number")), "[green]", before, kata)
+
+    assert f"the committed rust-toolchain.toml picks the toolchain in {fake}" in text
