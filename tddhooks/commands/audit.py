@@ -93,9 +93,8 @@ def message_findings(
 
 
 def merge_findings(root: Path, commit: CommitInfo, settings: PolicySettings) -> list[Finding]:
-    """A merge's own violations: a history with no common ancestor, tests its result drops."""
-    if not settings.enabled("type-rules"):
-        return []
+    """A merge's own violations: a history with no common ancestor (whatever the policy), tests
+    its result drops."""
     from tddhooks.policy.facts import test_names_at
     from tddhooks.policy.merges import merge_violations
 
@@ -106,6 +105,7 @@ def merge_findings(root: Path, commit: CommitInfo, settings: PolicySettings) -> 
         others,
         test_names_at(root, commit.sha, settings),
         lambda rev: test_names_at(root, rev, settings),
+        type_rules=settings.enabled("type-rules"),
     )
     return [Finding(commit.sha, commit.subject, v.rule, v.message, v.hint) for v in violations]
 

@@ -320,14 +320,14 @@ def _merge_resolution(
 
     head = git.head(root) or ""
     found: list[Violation] = []
-    if settings.enabled("type-rules"):
-        found += merge_violations(
-            root,
-            head,
-            merge_heads(lineage.git_dir(root)),
-            facts.test_names_after,
-            lambda rev: test_names_at(root, rev, settings),
-        )
+    found += merge_violations(
+        root,
+        head,
+        merge_heads(lineage.git_dir(root)),
+        facts.test_names_after,
+        lambda rev: test_names_at(root, rev, settings),
+        type_rules=settings.enabled("type-rules"),
+    )
     if not settings.enabled("green"):
         return found
     from tddhooks.policy.gate import cached_green_lines, tree_verdict

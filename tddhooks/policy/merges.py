@@ -4,7 +4,8 @@ A real merge skips the message and type rules, because its parents' commits were
 one. Two things are still the merge's own: a history with no common ancestor (a branch made with
 `git checkout --orphan`, whose commits no hook judged: its root passed as "the first commit"),
 and the tests the result drops although neither side removed them. The commit-msg hook and `audit`
-reject both under `type-rules`; `green` judges the result (docs/hooks.md, "Merges").
+reject both under `type-rules` (the join even when a policy disables that rule); `green`
+judges the result (docs/policy.md, "What a merge decides itself").
 """
 
 from __future__ import annotations
@@ -25,9 +26,13 @@ def merge_violations(
     others: Sequence[str],
     result_names: frozenset[str],
     names_at: Callable[[str], frozenset[str]],
+    *,
+    type_rules: bool = True,
 ) -> list[Violation]:
     """Violations of a merge of `others` into `first` whose result has the test names
-    `result_names`; `names_at(rev)` gives a commit's test names."""
+    `result_names`; `names_at(rev)` gives a commit's test names. A join of unrelated histories
+    is reported even when the policy disables type-rules: that policy may be the unjudged
+    history's own (its root passed as the first commit), so no policy may excuse the join."""
     found: list[Violation] = []
     for other in others:
         if merge_base(root, first, other) is None:
@@ -41,7 +46,7 @@ def merge_violations(
                     "as ordinary commits under their own types",
                 )
             )
-    if found:
+    if found or not type_rules:
         return found
     dropped = removed_by_resolution(root, first, others, result_names, names_at)
     if dropped:

@@ -169,3 +169,29 @@ def test_audit_judges_a_merged_orphan_root_by_the_policy_where_it_landed(kata: P
     assert any(
         v["commit"] == merge and "no common ancestor" in v["message"] for v in report["violations"]
     )
+
+
+def test_audit_flags_the_join_when_the_orphan_is_the_first_parent_line(kata: Path) -> None:
+    # main merged INTO the orphan branch, then main reset to it: the orphan's root is now the
+    # first-parent line's root (it passes as "the first commit"); the join is still a finding
+    untested = _code("0", "\npub fn untested() -> i32 {\n    7\n}\n")
+    files = {"src/lib.rs": untested, "Cargo.toml": (kata / "Cargo.toml").read_text()}
+    _branch_of_its_own(kata, {**files, "tdd.yaml": LOOSE}, "chore: import")
+    git(kata, "checkout", "-q", "evil")
+    joined = git(
+        kata, "merge", "--no-verify", "--allow-unrelated-histories", "-X", "ours", "main",
+        "-m", "Merge branch 'main' into evil",
+    )  # fmt: skip
+    assert joined.returncode == 0, joined.stdout + joined.stderr
+    merge = head(kata)
+    git(kata, "checkout", "-q", "main")
+    git(kata, "reset", "-q", "--hard", "evil")
+
+    result = tddhooks(kata, "audit", "--json")
+
+    report = json.loads(result.stdout)
+    assert result.returncode == 1, result.stderr
+    assert any(
+        v["commit"] == merge and v["rule"] == "type-rules" and "no common ancestor" in v["message"]
+        for v in report["violations"]
+    )
