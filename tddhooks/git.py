@@ -6,7 +6,7 @@ import os
 import shutil
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -111,10 +111,15 @@ def tree_of(root: Path, rev: str) -> str:
 
 @dataclass(frozen=True)
 class Change:
-    """One path changed between two trees: status letter A/M/D/T (renames split in two)."""
+    """One path changed between two trees: status letter A/M/D/T (renames split in two), and
+    its file modes before and after ("100644", "100755", "120000" a symlink, "" unknown or
+    absent): a source file turned into a symlink is a T change of that source file."""
 
     status: str
     path: str
+    # not part of equality: a change is its status and path; the modes say what kind of file
+    old_mode: str = field(default="", compare=False)
+    new_mode: str = field(default="", compare=False)
 
 
 def parse_name_status(text: str) -> list[Change]:

@@ -137,7 +137,8 @@ def _facts(
     from tddhooks.policy.rules import CommitFacts, is_test_path
 
     raw, _, patch = diff.partition("\0\0") if diff.startswith(":") else ("", "", diff)
-    records = parse_raw_records(raw)
+    changes = parse_raw_changes(raw)
+    records = [(c.status, c.path, blob, c.new_mode) for c, blob in changes]
     entries = [(status, path, blob) for status, path, blob, _mode in records]
     added, removed = parse_patch(patch)
     suffixes = CODE_SUFFIXES.get(settings.language, ())
@@ -172,7 +173,7 @@ def _facts(
     )
     test_items, code_items = _items(settings, entries, patch, before, after, texts)
     return CommitFacts(
-        changes=tuple(git.Change(status, path) for status, path, _blob in entries),
+        changes=tuple(change for change, _blob in changes),
         test_names_before=names_before,
         test_names_after=names_after,
         added_lines=added,
@@ -313,12 +314,19 @@ def parse_raw(raw: str) -> list[tuple[str, str, str]]:
 
 def parse_raw_records(raw: str) -> list[tuple[str, str, str, str]]:
     """(status, path, new blob id, new mode) from `git diff --raw -z --no-renames` (pure)."""
+    return [(c.status, c.path, blob, c.new_mode) for c, blob in parse_raw_changes(raw)]
+
+
+def parse_raw_changes(raw: str) -> list[tuple[git.Change, str]]:
+    """(change with its modes, new blob id) from `git diff --raw -z --no-renames` (pure)."""
     parts = [part for part in raw.split("\0") if part]
     entries = []
     for meta, path in zip(parts[0::2], parts[1::2], strict=False):
         fields = meta.split()
         if len(fields) >= 5:
-            entries.append((fields[4][0], path, fields[3], fields[1]))
+            old, new = (m if m.strip("0") else "" for m in (fields[0].lstrip(":"), fields[1]))
+            change = git.Change(fields[4][0], path, old, new)
+            entries.append((change, fields[3]))
     return entries
 
 
