@@ -42,11 +42,13 @@ def run_git(
     check: bool = True,
     stdin: str | None = None,
     keep_env: bool = False,
+    output_cap: int = proc.DEFAULT_OUTPUT_CAP,
 ) -> proc.ProcResult:
-    """Run `git args` in cwd. keep_env keeps the caller's GIT_* (inside a hook, git's own)."""
+    """Run `git args` in cwd. keep_env keeps the caller's GIT_* (inside a hook, git's own);
+    output_cap for an output that must be whole (a tree listing)."""
     env = dict(os.environ) if keep_env else clean_env()
     env.update(env_extra or {})
-    result = proc.run(["git", *args], cwd=cwd, env=env, stdin=stdin)
+    result = proc.run(["git", *args], cwd=cwd, env=env, stdin=stdin, output_cap=output_cap)
     if check and not result.ok:
         raise GitError(
             f"git {' '.join(args)} failed in {cwd}: {result.output.strip()[:800]}",

@@ -37,6 +37,7 @@ CODE_SUFFIXES = {
     for language, suffixes in LANGUAGE_CODE_SUFFIXES.items()
 }
 NULL_BLOB = "0" * 40
+TREE_LISTING_CAP = 64 * 1024 * 1024  # bytes of `ls-tree -r` (about 100 per file)
 GITLINK_MODE = "160000"  # a submodule: its "blob" is a commit of another repository
 _HUNK_RE = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 _ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
@@ -253,7 +254,10 @@ def tree_files(root: Path, rev: str | None) -> Tree:
     """path -> (mode, blob id) of every file of a commit (none without one); submodules left out."""
     if rev is None:
         return {}
-    listing = git.out(["ls-tree", "-r", "-z", "--full-tree", rev], root)
+    # read whole: a cut listing would drop files (and their tests) from the judged tree
+    listing = git.run_git(
+        ["ls-tree", "-r", "-z", "--full-tree", rev], root, output_cap=TREE_LISTING_CAP
+    ).stdout
     files: Tree = {}
     for record in listing.split("\0"):
         meta, _, path = record.partition("\t")

@@ -221,3 +221,17 @@ def test_changes_carry_their_file_modes(make_repo: MakeRepo) -> None:
         "new.rs": ("", "100644"),
     }
     assert facts.stand_ins["docs/lib.md"] == {"src/lib.rs"}
+
+
+def test_a_tree_too_long_for_one_output_is_read_whole(make_repo: MakeRepo) -> None:
+    # thousands of files around the test: a listing cut in its middle would lose the test
+    files = {
+        f"{side}/{'n' * 40}{number:05}.txt": "" for side in ("aaa", "zzz") for number in range(2600)
+    }
+    repo = make_repo({**files, "tests/add.rs": TEST, "src/lib.rs": LIB})
+    write_files(repo, {"src/lib.rs": LIB.replace("a + b", "b + a")})
+    git(repo, "add", "src/lib.rs")
+
+    facts = staged_facts(repo, SETTINGS)
+
+    assert facts.test_names_before == facts.test_names_after == {"tests/add.rs::adds"}
