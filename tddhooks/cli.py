@@ -40,6 +40,31 @@ def work_dir_option(func: F) -> F:
     )(func)
 
 
+def answer_limit_options() -> list[Callable[[F], F]]:
+    """--timeout and --max-tokens: per-call limits that override tdd.yaml for every role
+    (a slow local model needs a longer wait; docs/llm.md)."""
+    return [
+        click.option(
+            "--timeout",
+            "timeout_s",
+            type=click.FloatRange(min=0, min_open=True),
+            metavar="SECONDS",
+            help="Wait this long for one model answer (default: tdd.yaml llm.timeout_s, 120).",
+        ),
+        click.option(
+            "--max-tokens",
+            type=click.IntRange(min=1),
+            help="Answer length limit for one call (default: tdd.yaml, 4096).",
+        ),
+    ]
+
+
+def with_answer_limits(func: F) -> F:
+    for option in reversed(answer_limit_options()):
+        func = option(func)
+    return func
+
+
 def llm_options(func: F) -> F:
     """The model flags shared by drive, step and demo."""
     options = [
@@ -56,6 +81,7 @@ def llm_options(func: F) -> F:
         click.option("--no-cache", is_flag=True, help="Neither read nor write the LLM cache."),
         click.option("--refresh-cache", is_flag=True, help="Ask the model again; store answers."),
         click.option("--max-tokens-total", type=int, help="Stop cleanly past this token budget."),
+        *answer_limit_options(),
         click.option(
             "--record",
             type=click.Path(dir_okay=False, path_type=Path),
@@ -294,12 +320,13 @@ def step(**options: Any) -> None:
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the LLM cache.")
 @click.option("--refresh-cache", is_flag=True, help="Ask the model again; store answers.")
 @click.option("--max-tokens-total", type=int, help="Token budget per drive.")
+@with_answer_limits
 def bench(**options: Any) -> None:
     """Drive katas with each model and score every run (hidden acceptance tests)."""
     from tddhooks.commands import bench as bench_cmd
 
     llm_names = ("provider", "api_key", "base_url", "role_model", "no_cache", "refresh_cache",
-                 "max_tokens_total")  # fmt: skip
+                 "max_tokens_total", "timeout_s", "max_tokens")  # fmt: skip
     llm = {name: options.pop(name) for name in llm_names}
     llm["role_model"] = tuple(llm["role_model"])
     _finish(lambda: bench_cmd.run(llm=bench_cmd.BenchLLM(**llm), **options))

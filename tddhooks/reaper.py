@@ -15,6 +15,7 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Collection
 from pathlib import Path
 
 MARK_ENV = "TDDHOOKS_PROC_MARK"
@@ -181,10 +182,11 @@ def _zombie_children(me: int, skip: int) -> list[int]:
     return zombies
 
 
-def kill_all_running() -> None:
-    """Kill the group of every command in flight (a termination signal reached us)."""
+def kill_all_running(spare: Collection[int] = ()) -> None:
+    """Kill the group of every command in flight (a termination signal reached us), but those
+    in `spare` (children that are told to stop some other way)."""
     with _lock:
-        pids = list(_running)
+        pids = [pid for pid in _running if pid not in spare]
     for pid in pids:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pid, signal.SIGKILL)

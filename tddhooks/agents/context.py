@@ -10,18 +10,20 @@ from dataclasses import dataclass
 
 from tddhooks.agents.edits import matches_any
 from tddhooks.agents.roles import role_spec, system_prompt
+from tddhooks.policy.compose import kata_requirements
 
 DEFAULT_TEST_GLOBS = ("tests/**", "test_*.py", "*_test.py")
 # share of the budget each section may take at most; relevant files get whatever is left
 _CAPS: dict[str, dict[str, float]] = {
     "tester": {"kata": 0.22, "commit": 0.06, "diff": 0.06, "files": 0.05, "output": 0.05,
-               "covered": 0.12, "hints": 0.06, "failure": 0.10, "handoff": 0.0, "expects": 0.0},
+               "covered": 0.12, "hints": 0.06, "failure": 0.10, "handoff": 0.0, "expects": 0.0,
+               "next": 0.08},
     "implementor": {"kata": 0.12, "commit": 0.04, "diff": 0.03, "files": 0.04, "output": 0.12,
                     "covered": 0.0, "hints": 0.05, "failure": 0.14, "handoff": 0.05,
-                    "expects": 0.08},
+                    "expects": 0.08, "next": 0.0},
     "refactorer": {"kata": 0.10, "commit": 0.06, "diff": 0.10, "files": 0.04, "output": 0.04,
                    "covered": 0.0, "hints": 0.05, "failure": 0.12, "handoff": 0.0,
-                   "expects": 0.0},
+                   "expects": 0.0, "next": 0.0},
 }  # fmt: skip
 _FENCES = {".rs": "rust", ".py": "python", ".toml": "toml", ".md": "markdown"}
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -209,6 +211,22 @@ def _covered(ctx: TurnContext) -> str:
     return ", ".join(names)
 
 
+def next_requirement(kata: str, cycle: int) -> str:
+    """The requirement the tester's cycle works on: the cycle-th numbered requirement of the kata
+    (cycle = landed feature cycles + 1), so a small model is pointed at one behaviour instead of
+    picking among all of them (measured: Qwen2.5-Coder 1.5B opened string-calculator with its
+    requirement 7). Past the last one: check coverage and finish."""
+    requirements = kata_requirements(kata, whole=True)
+    if not requirements:
+        return ""
+    if cycle > len(requirements):
+        return (
+            f"All {len(requirements)} requirements have had a cycle. Test the first one "
+            "that no covered test checks yet; when every one is covered, answer done."
+        )
+    return f"Requirement {max(cycle, 1)} of {len(requirements)}: {requirements[max(cycle, 1) - 1]}"
+
+
 def _crate_line(ctx: TurnContext) -> str:
     name = ctx.crate_name
     if name is None and "Cargo.toml" in ctx.file_texts:
@@ -245,6 +263,9 @@ def build_messages(ctx: TurnContext, *, budget_tokens: int) -> list[dict[str, st
         "kata": section("Kata", _demote_headings(ctx.kata), "kata", trim_head),
         "cycle": f"## Cycle\n{ctx.cycle} · you are the {spec.title} · language: {ctx.language}"
         + _crate_line(ctx),
+        "next": section(
+            "Next requirement", next_requirement(ctx.kata, ctx.cycle), "next", trim_head
+        ),
         "commit": section("Last commit message", ctx.last_commit_message, "commit", trim_head),
         "diff": section("Last diff", _diff(ctx.last_diff), "diff", trim_head),
         "files": section("Files", "\n".join(ctx.files), "files", trim_head),

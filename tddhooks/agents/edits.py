@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
@@ -269,8 +269,15 @@ def not_committed(root: Path, paths: Sequence[str]) -> dict[str, str]:
     return reasons
 
 
-def check_edits(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> None:
-    """Refuse the whole plan (EditRefused, nothing written) when any edit breaks the rules."""
+Foreign = Callable[[Path, Sequence[str]], dict[str, str]]
+
+
+def check_edits(
+    root: Path, edits: Sequence[FileEdit], policy: PathPolicy, *, foreign: Foreign = not_committed
+) -> None:
+    """Refuse the whole plan (EditRefused, nothing written) when any edit breaks the rules.
+    `foreign` says which paths are not the agents' to write (git's answer unless a test's
+    in-memory workspace gives its own, tests/support/memory_drive.py)."""
     problems: list[str] = []
     if len(edits) > MAX_EDITS:
         problems.append(f"{len(edits)} edits; at most {MAX_EDITS} per answer")
@@ -278,7 +285,7 @@ def check_edits(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> No
     allowed = [
         normalize_path(e.path) for e, reason in zip(edits, reasons, strict=True) if not reason
     ]
-    foreign_files = not_committed(root, allowed)
+    foreign_files = foreign(root, allowed)
     seen: set[str] = set()
     for edit, reason in zip(edits, reasons, strict=True):
         if reason is None:
@@ -313,9 +320,23 @@ def apply_edits(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> li
 
     Files it creates are recorded (path and content digest) before they are written, so an undo
     may delete them even when it comes before they were staged, and nothing else."""
-
     check_edits(root, edits, policy)
     base = root.resolve()
+    created = {
+        path: content_digest(text.encode("utf-8"))
+        for path, text in _contents(edits).items()
+        if not (base / path).exists()
+    }
+    previous = created_by_agent(root) if created else {}
+    if created:  # before writing: a Ctrl-C mid-plan still leaves the undo its licence
+        remember_created(root, {**previous, **created})
+    written = write_edits(root, edits)
+    if previous:  # written now: the new files are in place, so pruning keeps them
+        save_journal(root, {**previous, **created})
+    return written
+
+
+def _contents(edits: Sequence[FileEdit]) -> dict[str, str]:
     contents: dict[str, str] = {}
     for edit in edits:
         if edit.action == "upsert":
@@ -323,14 +344,13 @@ def apply_edits(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> li
             contents[normalize_path(edit.path)] = (
                 content + "\n" if content and not content.endswith("\n") else content
             )
-    created = {
-        path: content_digest(text.encode("utf-8"))
-        for path, text in contents.items()
-        if not (base / path).exists()
-    }
-    previous = created_by_agent(root) if created else {}
-    if created:  # before writing: a Ctrl-C mid-plan still leaves the undo its licence
-        remember_created(root, {**previous, **created})
+    return contents
+
+
+def write_edits(root: Path, edits: Sequence[FileEdit]) -> list[str]:
+    """Write a plan check_edits accepted; returns the paths written, in the plan's order."""
+    base = root.resolve()
+    contents = _contents(edits)
     written = []
     for edit in edits:
         path = normalize_path(edit.path)
@@ -341,6 +361,4 @@ def apply_edits(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> li
             target.parent.mkdir(parents=True, exist_ok=True)
             _write_text(target, contents[path])
         written.append(path)
-    if previous:  # written now: the new files are in place, so pruning keeps them
-        save_journal(root, {**previous, **created})
     return written

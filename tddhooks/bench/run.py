@@ -105,6 +105,15 @@ class Children:
             for child in self._running:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(child.pid, signal.SIGINT)
+        self.stop_commands()
+
+    def stop_commands(self) -> None:
+        """Kill what the runs' own threads run (an acceptance suite, git): those commands have
+        their own sessions, so a terminal's Ctrl-C never reaches them. The drives are spared:
+        SIGINT lets each undo its turn."""
+        with self._lock:
+            drives = {child.pid for child in self._running}
+        reaper.kill_all_running(spare=drives)
 
 
 def _tddhooks(*args: str) -> list[str]:
@@ -217,6 +226,7 @@ def run_one(spec: RunSpec, children: Children) -> RunResult:
         _drive(spec, children, result)
         if (spec.work_dir / ".git").exists() and not children.stopping.is_set():
             _audit(spec, children, result)
+        if (spec.work_dir / ".git").exists() and not children.stopping.is_set():
             found = score(spec.work_dir, spec.kata.suite(spec.language), spec.language)
             result.acceptance_passed, result.acceptance_total = found.passed, found.total
     finally:

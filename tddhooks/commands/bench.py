@@ -8,7 +8,7 @@ import os
 import re
 import tempfile
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from tddhooks.bench.run import RunResult, RunSpec
 
 DEFAULT_STEPS = 6
+_SWEEP_S = 0.2  # after Ctrl-C: how often the runs' own commands are killed again
 _ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
 
 
@@ -54,6 +55,8 @@ class BenchLLM:
     no_cache: bool = False
     refresh_cache: bool = False
     max_tokens_total: int | None = None
+    timeout_s: float | None = None
+    max_tokens: int | None = None
 
     def args(self) -> tuple[str, ...]:
         args: list[str] = []
@@ -69,6 +72,10 @@ class BenchLLM:
             args.append("--refresh-cache")
         if self.max_tokens_total:
             args += ["--max-tokens-total", str(self.max_tokens_total)]
+        if self.timeout_s:
+            args += ["--timeout", f"{self.timeout_s:g}"]
+        if self.max_tokens:
+            args += ["--max-tokens", str(self.max_tokens)]
         if self.api_key and _ENV_NAME.fullmatch(self.api_key) and os.environ.get(self.api_key):
             args += ["--api-key", self.api_key]  # a variable's name: the child reads it
         return tuple(args)
@@ -176,7 +183,10 @@ def execute(specs: Sequence[RunSpec], jobs: int) -> tuple[list[RunResult], bool]
         interrupted = True
         output.warn("interrupted: stopping the running drives; finished runs are kept")
         children.interrupt()
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.shutdown(wait=False, cancel_futures=True)
+        # a run's thread may be starting a command just now: sweep until every run has ended
+        while wait(futures, timeout=_SWEEP_S).not_done:
+            children.stop_commands()
     finally:
         pool.shutdown(wait=True)
     return [finished[index] for index in sorted(finished)], interrupted

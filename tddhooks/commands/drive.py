@@ -6,9 +6,9 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tddhooks import git, output
 from tddhooks.errors import UsageError
@@ -51,12 +51,14 @@ class LLMFlags:
     api_key: str | None
     base_url: str | None
     role_model: tuple[str, ...]
+    timeout_s: float | None = None  # --timeout: overrides every role's tdd.yaml timeout
+    max_tokens: int | None = None  # --max-tokens: likewise for the answer length
 
     def resolve(self, config: TddConfig, roles: Sequence[str]) -> dict[str, ModelSettings]:
         """Settings per agent role; a missing model or key fails here, before any work."""
         from tddhooks.llm.settings import resolve_role_settings
 
-        return {
+        resolved = {
             role: resolve_role_settings(
                 config,
                 role,
@@ -68,6 +70,12 @@ class LLMFlags:
             )
             for role in roles
         }
+        limits: dict[str, Any] = {}
+        if self.timeout_s is not None:
+            limits["timeout_s"] = self.timeout_s
+        if self.max_tokens is not None:
+            limits["max_tokens"] = self.max_tokens
+        return {role: replace(found, **limits) for role, found in resolved.items()}
 
 
 @contextlib.contextmanager
@@ -137,6 +145,8 @@ def run(
     no_cache: bool = False,
     refresh_cache: bool = False,
     max_tokens_total: int | None = None,
+    timeout_s: float | None = None,
+    max_tokens: int | None = None,
     record: Path | None = None,
     quiet: bool = False,
     as_json: bool = False,
@@ -150,7 +160,10 @@ def run(
 
     agent_roles = parse_roles(roles)
     ordered = [role for role in ALL_ROLES if role in agent_roles]
-    flags = LLMFlags(model, provider, api_key, base_url, tuple(role_model))
+    flags = LLMFlags(
+        model, provider, api_key, base_url, tuple(role_model), timeout_s=timeout_s,
+        max_tokens=max_tokens,
+    )  # fmt: skip
     root = prepare_work_dir(
         work_dir, kata=kata, language=language, flags=flags, roles=ordered, as_json=as_json
     )
@@ -198,7 +211,7 @@ def _drive(
     budget: int | None,
 ) -> int:
     from tddhooks.drive import workspace
-    from tddhooks.drive.attempts import Crew
+    from tddhooks.drive.crew import Crew
     from tddhooks.drive.loop import Drive, DrivePlan, unbounded_steps
     from tddhooks.drive.steplog import StepWriter
     from tddhooks.drive.supervisor import Supervisor

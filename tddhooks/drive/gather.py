@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tddhooks import git
 from tddhooks.agents.context import TurnContext, crate_name
 from tddhooks.agents.edits import matches_any
 from tddhooks.agents.expectations import expectations
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.runners import get_runner
+
+if TYPE_CHECKING:
+    from tddhooks.drive.ports import Workspace
 
 LAST_DIFF_CHARS = 6_000
 MAX_FILE_CHARS = 40_000
@@ -26,20 +29,27 @@ def kata_text(root: Path, settings: PolicySettings) -> str:
         return ""
 
 
-def last_commit(root: Path) -> tuple[str, str]:
+def workspace_or_git(workspace: Workspace | None) -> Workspace:
+    """The workspace given, else the real one (git)."""
+    from tddhooks.drive.ports import GitWorkspace
+
+    return workspace if workspace is not None else GitWorkspace()
+
+
+def last_commit(root: Path, workspace: Workspace | None = None) -> tuple[str, str]:
     """(message, diff) of HEAD; the diff is capped, build_messages trims it further."""
-    message = git.out(["log", "-1", "--format=%B", "HEAD"], root).strip()
-    diff = git.out(["show", "--format=", "--no-color", "--no-ext-diff", "-U2", "HEAD"], root)
+    message, diff = workspace_or_git(workspace).last_commit(root)
     if len(diff) > LAST_DIFF_CHARS:
         diff = diff[:LAST_DIFF_CHARS] + "\n… (diff cut)"
     return message, diff
 
 
-def project_files(root: Path, settings: PolicySettings) -> list[str]:
+def project_files(
+    root: Path, settings: PolicySettings, workspace: Workspace | None = None
+) -> list[str]:
     """Files in the index that are tests or sources (what an agent may read or write)."""
-    listed = git.out(["ls-files", "-z"], root).split("\0")
     globs = (*settings.test_paths, *settings.source_paths)
-    return sorted(path for path in listed if path and matches_any(path, globs))
+    return [path for path in workspace_or_git(workspace).listed(root) if matches_any(path, globs)]
 
 
 def read_texts(root: Path, paths: Sequence[str]) -> dict[str, str]:
@@ -73,10 +83,11 @@ def turn_context(
     test_output: str = "",
     handoff_intent: str | None = None,
     hints: Sequence[str] = (),
+    workspace: Workspace | None = None,
 ) -> TurnContext:
     """Everything the role's prompt is built from, read from the repository now."""
-    message, diff = last_commit(root)
-    files = project_files(root, settings)
+    message, diff = last_commit(root, workspace)
+    files = project_files(root, settings, workspace)
     texts = read_texts(root, files)
     staged = tuple(staged)
     return TurnContext(

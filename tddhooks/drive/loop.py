@@ -7,24 +7,19 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from tddhooks import git
-from tddhooks.drive import workspace
-from tddhooks.drive.attempts import Crew
+from tddhooks.drive.crew import Crew
 from tddhooks.drive.kinds import StopReason
 from tddhooks.drive.outcome import BLOCKED_FIX, PERSON_TURN, RESUME, DriveSummary
-from tddhooks.drive.state import Phase, PhaseInfo, current_phase
+from tddhooks.drive.state import Phase, PhaseInfo
 from tddhooks.drive.supervisor import Decision
-from tddhooks.drive.turns import (
-    TurnResult,
-    implementor_turn,
-    refactorer_turn,
-    staged_tests,
-    tester_turn,
-)
+from tddhooks.drive.turnkit import TurnResult
 from tddhooks.errors import PolicyRejection, TddhooksError, UsageError
-from tddhooks.policy.handoff import clear_handoff, read_handoff, write_handoff
-from tddhooks.policy.verdicts import Verdict
+
+if TYPE_CHECKING:
+    from tddhooks.drive.ports import Turns
+    from tddhooks.policy.verdicts import Verdict
 
 _BLOCKED_STOP: dict[Phase, StopReason] = {
     Phase.DIRTY: "dirty",
@@ -42,11 +37,18 @@ class DrivePlan:
 
 
 class Drive:
-    """One run of the loop over a prepared Crew."""
+    """One run of the loop over a prepared Crew: the loop asks the Workspace for the phase and
+    hands the turn to a turn object (drive/turns.py unless `turns` says otherwise); nothing it
+    calls calls back into it."""
 
-    def __init__(self, crew: Crew, plan: DrivePlan) -> None:
+    def __init__(self, crew: Crew, plan: DrivePlan, turns: Turns | None = None) -> None:
+        if turns is None:
+            from tddhooks.drive.turns import AgentTurns
+
+            turns = AgentTurns()
         self.crew = crew
         self.plan = plan
+        self.turns_of: Turns = turns
         self.summary = DriveSummary(work_dir=str(crew.root))
         self.turns = 0
         self.cycles_done = 0
@@ -109,11 +111,11 @@ class Drive:
 
     def _turn(self) -> bool:
         """One turn of the role the phase calls for; False when the drive must stop."""
-        root = self.crew.root
-        info, verdict = current_phase(root, self.crew.settings, gate=self.crew.gate)
+        crew, root = self.crew, self.crew.root
+        info, verdict = crew.workspace.phase(root, crew.settings, crew.gate)
         person_refactors = info.phase is Phase.GREEN_FEATURE and not self._plays("refactorer")
         # state.py already reads an empty refactor turn on HEAD as green (tester next)
-        refactored = info.phase is Phase.GREEN and workspace.refactor_turn_taken(root)
+        refactored = info.phase is Phase.GREEN and crew.workspace.refactor_turn_taken(root)
         if person_refactors or refactored:
             # the refactorer had its turn on this feature (or the person plays it and moved on)
             if self.cycle_active:
@@ -147,11 +149,11 @@ class Drive:
         """A test our tester handed over passes already (a preparatory refactor implemented it):
         discard it like any overshoot. A person's passing test is theirs to decide about."""
         crew, root = self.crew, self.crew.root
-        handoff = read_handoff(root)
+        handoff = crew.workspace.read_handoff(root)
         if handoff is None or handoff.by != "tester":
             return False
-        workspace.restore_to_head(root, staged_tests(root))
-        clear_handoff(root)
+        crew.workspace.restore_to_head(root, crew.workspace.staged_paths(root))
+        crew.workspace.clear_handoff(root)
         crew.display.emit("overshoot", role="tester", tests=handoff.test_names)
         crew.decide(crew.supervisor.record_overshoot(handoff.test_names))
         return True
@@ -166,19 +168,19 @@ class Drive:
     def _play(self, role: str, info: PhaseInfo, verdict: Verdict | None) -> bool:
         crew = self.crew
         if role == "tester":
-            result = tester_turn(crew, info, hints=self.tester_hints)
+            result = self.turns_of.tester(crew, info, hints=self.tester_hints)
             if result.outcome == "gave-up":
                 self._close_cycle(committed=False)
             elif result.outcome == "handed-over":
                 self.tester_hints = ()
             return True
         if role == "implementor":
-            result = implementor_turn(crew, info, verdict)
+            result = self.turns_of.implementor(crew, info, verdict)
             self._landed(result)
             return result.outcome != "gave-up" or self._stuck(info, result)
-        result = refactorer_turn(crew, info)
+        result = self.turns_of.refactorer(crew, info)
         self._landed(result)
-        workspace.mark_refactor_turn(crew.root)
+        crew.workspace.mark_refactor_turn(crew.root)
         self._close_cycle(committed=True)
         return True
 
@@ -194,7 +196,7 @@ class Drive:
         A person's staged test is never moved: the drive stops and leaves it staged.
         """
         crew, root = self.crew, self.crew.root
-        handoff = read_handoff(root)
+        handoff = crew.workspace.read_handoff(root)
         if handoff is None or handoff.by != "tester":
             return self._stop(
                 "stuck",
@@ -202,8 +204,8 @@ class Drive:
                 "it stays staged (see .tdd/logs/ for the attempts)",
             )
         decision = crew.decide(crew.supervisor.record_implementor_stuck(result.test_names))
-        paths = staged_tests(root)
-        directory = workspace.set_aside(root, info.cycle, paths)
+        paths = crew.workspace.staged_paths(root)
+        directory = crew.workspace.set_aside(root, info.cycle, paths)
         # that test was too big a step; if the tester is asked the same again, the cache
         # serves the next answer of that request (cache.py), never this one again
         if decision.action == "preparatory-refactor" and not self._plays("refactorer"):
@@ -223,7 +225,7 @@ class Drive:
             "note", message=f"set aside {', '.join(paths)} in {directory.relative_to(root)}"
         )
         # the note would make the hooks demand the test in the refactor commit; it comes back below
-        clear_handoff(root)
+        crew.workspace.clear_handoff(root)
         if decision.action != "preparatory-refactor":
             if decision.action == "abandon-cycle":
                 self._close_cycle(committed=False)
@@ -231,17 +233,15 @@ class Drive:
         try:
             self.turns += 1
             self._landed(
-                refactorer_turn(
+                self.turns_of.refactorer(
                     crew, PhaseInfo(Phase.GREEN, "refactorer", "preparatory refactor", info.cycle)
                 )
             )
         finally:
-            workspace.bring_back(root, directory, paths)
-            write_handoff(
-                root,
-                handoff.model_copy(
-                    update={"head": git.head(root), "test_blobs": git.blob_ids(root, ":", paths)}
-                ),
+            crew.workspace.bring_back(root, directory, paths)
+            head, blobs = crew.workspace.head(root), crew.workspace.blob_ids(root, ":", paths)
+            crew.workspace.write_handoff(
+                root, handoff.model_copy(update={"head": head, "test_blobs": blobs})
             )
         return True
 

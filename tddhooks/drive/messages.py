@@ -7,12 +7,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tddhooks.agents.edits import AgentAnswer, matches_any
-from tddhooks.drive.gather import kata_text
-from tddhooks.drive.workspace import numstat_staged
+from tddhooks.drive.gather import kata_text, workspace_or_git
 from tddhooks.policy.compose import compose_message, kata_goal, one_line
 from tddhooks.policy.settings import PolicySettings
+
+if TYPE_CHECKING:
+    from tddhooks.drive.ports import Workspace
 
 FEATURE_TYPES = ("feat", "fix")
 FALLBACK_GOAL = "work through the kata one small test at a time"
@@ -47,11 +50,10 @@ def usable_summary(summary: str | None, role: str) -> str | None:
     return text
 
 
-def head_scope(root: Path) -> str | None:
+def head_scope(root: Path, workspace: Workspace | None = None) -> str | None:
     """The scope of HEAD's subject (`feat(add): …` -> add), when it is a usable one."""
-    from tddhooks import git
-
-    subject = git.out(["log", "-1", "--format=%s", "HEAD"], root).strip()
+    message, _diff = workspace_or_git(workspace).last_commit(root)
+    subject = message.splitlines()[0].strip() if message else ""
     match = re.match(r"^[a-z]+\(([^)]*)\)", subject)
     return usable_scope(match.group(1)) if match else None
 
@@ -82,11 +84,16 @@ def intents_by_test_file(test_names: Sequence[str]) -> dict[str, str]:
 
 
 def diff_lines(
-    root: Path, settings: PolicySettings, *, test_intent: Mapping[str, str], source_intent: str
+    root: Path,
+    settings: PolicySettings,
+    *,
+    test_intent: Mapping[str, str],
+    source_intent: str,
+    workspace: Workspace | None = None,
 ) -> list[str]:
     """One line per staged file: `path (+added -removed): intent`."""
     lines = []
-    for path, (added, removed) in sorted(numstat_staged(root).items()):
+    for path, (added, removed) in sorted(workspace_or_git(workspace).numstat_staged(root).items()):
         if matches_any(path, settings.test_paths):
             intent = test_intent.get(path, "test changed as handed over")
         else:
@@ -143,6 +150,7 @@ def feature_message(
     test_names: Sequence[str],
     verification: list[str],
     fallback_scope: str | None = None,
+    workspace: Workspace | None = None,
 ) -> str:
     """The implementor's `feat:`/`fix:` message for the staged test plus its code; a scope or
     summary the model got wrong is derived (the test's item, the tester's intent)."""
@@ -159,6 +167,7 @@ def feature_message(
         settings,
         test_intent=intents_by_test_file(test_names),
         source_intent=first_sentence(summary),
+        workspace=workspace,
     )
     return _compose(
         root,
@@ -182,13 +191,16 @@ def refactor_message(
     cycle: int,
     answer: AgentAnswer,
     verification: list[str],
+    workspace: Workspace | None = None,
 ) -> str:
     """The refactorer's `refactor:` message; without a usable scope, the feature's (HEAD's)."""
     intent = answer.commit
     summary = usable_summary(intent.summary if intent else None, "refactorer")
     summary = summary or first_sentence(answer.plan)
     rationale = list(intent.rationale) if intent and intent.rationale else [answer.plan]
-    diff = diff_lines(root, settings, test_intent={}, source_intent=first_sentence(summary))
+    diff = diff_lines(
+        root, settings, test_intent={}, source_intent=first_sentence(summary), workspace=workspace
+    )
     return _compose(
         root,
         settings,
@@ -200,5 +212,5 @@ def refactor_message(
         rationale=rationale,
         diff_summary=diff,
         verification=verification,
-        fallback_scope=head_scope(root),
+        fallback_scope=head_scope(root, workspace),
     )

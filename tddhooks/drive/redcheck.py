@@ -7,11 +7,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tddhooks import git
 from tddhooks.drive import gather
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.policy.verdicts import Verdict
+
+if TYPE_CHECKING:
+    from tddhooks.drive.ports import Workspace
 
 _LOCATED = re.compile(r"^(?P<path>[^\s:]+):\d+(?::\d+)?: ")
 # rustc: `use calc::add;` when no crate `calc` exists (a model copying an example's crate name)
@@ -79,9 +82,12 @@ def misplaced_red(
     return None
 
 
-def new_test_names(root: Path, settings: PolicySettings, paths: Sequence[str]) -> list[str]:
+def new_test_names(
+    root: Path, settings: PolicySettings, paths: Sequence[str], workspace: Workspace | None = None
+) -> list[str]:
     """Tests defined in the working-tree copies of `paths` that HEAD's copies do not define."""
-    before = {path: git.read_blob(root, "HEAD", path) or "" for path in paths}
+    ws = gather.workspace_or_git(workspace)
+    before = {path: ws.read_blob(root, "HEAD", path) or "" for path in paths}
     after = gather.read_texts(root, paths)
     return sorted(
         set(gather.test_names(settings, after)) - set(gather.test_names(settings, before))

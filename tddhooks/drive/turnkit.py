@@ -8,13 +8,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tddhooks import git
 from tddhooks.agents.context import crate_name
-from tddhooks.agents.edits import AgentAnswer, EditRefused, apply_edits, check_edits
+from tddhooks.agents.edits import AgentAnswer, EditRefused
 from tddhooks.agents.edits import normalize_path as _normalize
 from tddhooks.agents.roles import path_policy
-from tddhooks.drive.attempts import Crew, Tried, edit_records, run_attempts, show_verdict, step_log
+from tddhooks.drive.asking import ask
+from tddhooks.drive.attempts import Attempts, Tried
+from tddhooks.drive.crew import Crew
 from tddhooks.drive.kinds import Role, TurnOutcome
+from tddhooks.drive.records import edit_records, show_verdict, step_log
 from tddhooks.drive.state import PhaseInfo
 from tddhooks.drive.steplog import AttemptRecord, StepLog
 
@@ -46,14 +48,10 @@ def kata_crate(root: Path) -> str | None:
     return crate_name(manifest.read_text(encoding="utf-8")) if manifest.is_file() else None
 
 
-def staged_tests(root: Path) -> list[str]:
-    """Paths of the staged changes (in phase red: the test files handed over)."""
-    return sorted(change.path for change in git.staged_changes(root))
-
-
 class Turn:
     """One role's turn: gather its context, ask and judge until an answer lands or the supervisor
-    gives up (drive/attempts.py), then say how it ended. Subclasses judge and finish."""
+    gives up, then say how it ended. Subclasses judge and finish. The turn calls down into
+    drive/asking.py, drive/attempts.py and drive/records.py; nothing calls back up."""
 
     role: Role
     hints: tuple[str, ...] = ()
@@ -74,8 +72,9 @@ class Turn:
     def context(self) -> TurnContext:
         from tddhooks.drive import gather
 
-        return gather.turn_context(self.root, self.crew.settings, role=self.role,
-                                   cycle=self.info.cycle)  # fmt: skip
+        crew = self.crew
+        return gather.turn_context(self.root, crew.settings, role=self.role,
+                                   cycle=self.info.cycle, workspace=crew.workspace)  # fmt: skip
 
     def judge(self, answer: AgentAnswer, record: AttemptRecord) -> Tried:
         raise NotImplementedError
@@ -84,20 +83,32 @@ class Turn:
         raise NotImplementedError
 
     def play(self) -> TurnResult:
+        """Ask, judge and settle until an answer lands or no attempt is left; then finish."""
         crew, info = self.crew, self.info
         with step_log(crew, self.role, info.cycle, info.phase.value) as log:
             self._log = log
             self.ctx = self.context()
-            tried = run_attempts(crew, self.role, info.cycle, self.ctx, self.judge, log,
-                                 limit=self.limit, extra_hints=self.hints)  # fmt: skip
-            return self.finish(tried)
+            attempts = Attempts(crew, self.role, log, self.limit, self.hints)
+            while (attempt := attempts.next(self.ctx)) is not None:
+                ctx, record = attempt
+                answer, result = ask(crew, self.role, info.cycle, ctx, record)
+                if answer is None:
+                    tried = Tried(False, "invalid-answer", failure=record.failure)
+                else:
+                    tried = self.judge(answer, record)
+                landed = attempts.settle(tried, record, result.cache_key if result else "")
+                if landed is not None:
+                    return self.finish(landed)
+            return self.finish(None)
 
     def refused(self, answer: AgentAnswer, record: AttemptRecord) -> Tried | None:
         """The role's path rules, checked before anything is written."""
         crew = self.crew
         record.edits = edit_records(answer.edits)
         try:
-            check_edits(crew.root, answer.edits, path_policy(self.role, crew.settings))
+            crew.workspace.check_edits(
+                crew.root, answer.edits, path_policy(self.role, crew.settings)
+            )
         except EditRefused as error:
             return Tried(False, "refused", failure=error.message)
         files = [edit.model_dump(include={"path", "action"}) for edit in record.edits]
@@ -107,7 +118,8 @@ class Turn:
     def write(self, answer: AgentAnswer) -> list[str]:
         """Apply the edits, format the files written, stage them; returns the paths."""
         crew = self.crew
-        paths = apply_edits(crew.root, answer.edits, path_policy(self.role, crew.settings))
+        policy = path_policy(self.role, crew.settings)
+        paths = crew.workspace.apply_edits(crew.root, answer.edits, policy)
         crew.workspace.format_files(crew.root, crew.settings, paths)
         crew.workspace.stage(crew.root, paths)
         return paths
@@ -134,7 +146,7 @@ class SourceTurn(Turn):
         refused = self.refused(answer, record)
         if refused is not None:
             return refused
-        planned, before, committed = answer_paths(answer), git.head(root), False
+        planned, before, committed = answer_paths(answer), crew.workspace.head(root), False
         try:
             self.write(answer)
             verdict = crew.gate.staged(root, crew.settings)
@@ -153,5 +165,5 @@ class SourceTurn(Turn):
             return tried
         finally:
             # a commit that landed stays; anything else of this attempt goes back to HEAD
-            if not committed and git.head(root) == before:
+            if not committed and crew.workspace.head(root) == before:
                 crew.workspace.restore_to_head(root, planned)

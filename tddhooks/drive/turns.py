@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import time
 
-from tddhooks import git
 from tddhooks.agents.context import TurnContext
 from tddhooks.agents.edits import AgentAnswer
 from tddhooks.drive import gather
-from tddhooks.drive.attempts import Crew, Tried, show_verdict
+from tddhooks.drive.attempts import Tried
+from tddhooks.drive.crew import Crew
 from tddhooks.drive.kinds import Role, TurnOutcome
 from tddhooks.drive.messages import feature_message, refactor_message
+from tddhooks.drive.records import show_verdict
 from tddhooks.drive.redcheck import changed_behaviour, misplaced_red, new_test_names
-from tddhooks.drive.state import PhaseInfo, mark_done
+from tddhooks.drive.state import PhaseInfo
 from tddhooks.drive.steplog import AttemptRecord
 from tddhooks.drive.turnkit import (
     SourceTurn,
@@ -22,13 +23,12 @@ from tddhooks.drive.turnkit import (
     TurnResult,
     answer_paths,
     kata_crate,
-    staged_tests,
 )
-from tddhooks.policy.handoff import Handoff, clear_handoff, read_handoff, write_handoff
+from tddhooks.policy.handoff import Handoff
 from tddhooks.policy.verdicts import Verdict
 
 REFACTOR_ATTEMPTS = 3
-__all__ = ["TurnResult", "implementor_turn", "refactorer_turn", "staged_tests", "tester_turn"]
+__all__ = ["AgentTurns", "TurnResult", "implementor_turn", "refactorer_turn", "tester_turn"]
 
 
 class TesterTurn(Turn):
@@ -56,7 +56,7 @@ class TesterTurn(Turn):
             paths = self.write(answer)
             verdict = crew.gate.staged(root, crew.settings)
             show_verdict(crew, self.role, verdict, record)
-            new_tests = new_test_names(root, crew.settings, paths)
+            new_tests = new_test_names(root, crew.settings, paths, crew.workspace)
             if verdict.report.green:
                 failure = (
                     f"the new test already passes ({', '.join(new_tests) or 'no test found'}); "
@@ -66,12 +66,12 @@ class TesterTurn(Turn):
             wrong = misplaced_red(verdict, new_tests, paths, kata_crate(root))
             if wrong is not None:
                 return Tried(False, "wrong-red", failure=wrong)
-            write_handoff(
+            crew.workspace.write_handoff(
                 root,
                 Handoff(
-                    head=git.head(root), intent=answer.plan, test_names=new_tests,
+                    head=crew.workspace.head(root), intent=answer.plan, test_names=new_tests,
                     red_output=verdict.failure_excerpt(), by="tester", created_at=time.time(),
-                    test_blobs=git.blob_ids(root, ":", paths),
+                    test_blobs=crew.workspace.blob_ids(root, ":", paths),
                 ),
             )  # fmt: skip
             handed_over = True
@@ -87,7 +87,8 @@ class TesterTurn(Turn):
             return TurnResult(self.role, "gave-up")
         self.log.outcome = tried.outcome
         if tried.outcome == "done":
-            mark_done(self.root, tried.done_reason or "the tester reported the kata complete")
+            reason = tried.done_reason or "the tester reported the kata complete"
+            self.crew.workspace.mark_done(self.root, reason)
             return TurnResult(self.role, "done", done_reason=tried.done_reason)
         return TurnResult(self.role, "handed-over", test_names=tried.test_names,
                           cache_key=tried.cache_key)  # fmt: skip
@@ -101,7 +102,7 @@ class ImplementorTurn(SourceTurn):
     def __init__(self, crew: Crew, info: PhaseInfo, red: Verdict | None) -> None:
         super().__init__(crew, info)
         self.red = red
-        self.handoff = read_handoff(self.root)
+        self.handoff = crew.workspace.read_handoff(self.root)
         failing = list(red.report.failing_tests if red else [])
         self.tests = list(self.handoff.test_names) if self.handoff else failing
 
@@ -110,9 +111,9 @@ class ImplementorTurn(SourceTurn):
         handoff = self.handoff
         return gather.turn_context(
             self.root, self.crew.settings, role=self.role, cycle=self.info.cycle,
-            staged=staged_tests(self.root),
+            staged=self.crew.workspace.staged_paths(self.root),
             test_output=red_output or (handoff.red_output if handoff else ""),
-            handoff_intent=handoff.intent if handoff else None,
+            handoff_intent=handoff.intent if handoff else None, workspace=self.crew.workspace,
         )  # fmt: skip
 
     def judge(self, answer: AgentAnswer, record: AttemptRecord) -> Tried:
@@ -127,6 +128,7 @@ class ImplementorTurn(SourceTurn):
             handoff_intent=self.handoff.intent if self.handoff else None, test_names=self.tests,
             verification=verdict.verification_lines(),
             fallback_scope=gather.scope_from(self.ctx.expectations),
+            workspace=self.crew.workspace,
         )  # fmt: skip
 
     def finish(self, tried: Tried | None) -> TurnResult:
@@ -134,7 +136,7 @@ class ImplementorTurn(SourceTurn):
         if tried is None:
             self.log.outcome = "gave-up"
             return TurnResult(self.role, "gave-up", test_names=tests)
-        clear_handoff(self.root)
+        self.crew.workspace.clear_handoff(self.root)
         self.log.outcome = "committed"
         return TurnResult(self.role, "committed", commit=tried.commit, subject=tried.subject,
                           test_names=tests)  # fmt: skip
@@ -147,7 +149,8 @@ class RefactorerTurn(SourceTurn):
 
     def __init__(self, crew: Crew, info: PhaseInfo) -> None:
         super().__init__(crew, info)
-        self.baseline = crew.gate.tree(self.root, git.tree_of(self.root, "HEAD"), crew.settings)
+        head_tree = crew.workspace.head_tree(self.root)
+        self.baseline = crew.gate.tree(self.root, head_tree, crew.settings)
 
     @property
     def limit(self) -> int:
@@ -165,7 +168,8 @@ class RefactorerTurn(SourceTurn):
             return Tried(False, "tests-changed", failure=changed)
         lines = verdict.verification_lines()
         return refactor_message(self.root, self.crew.settings, cycle=self.info.cycle,
-                                answer=answer, verification=lines)  # fmt: skip
+                                answer=answer, verification=lines,
+                                workspace=self.crew.workspace)  # fmt: skip
 
     def finish(self, tried: Tried | None) -> TurnResult:
         if tried is None:
@@ -188,3 +192,16 @@ def implementor_turn(crew: Crew, info: PhaseInfo, red: Verdict | None) -> TurnRe
 
 def refactorer_turn(crew: Crew, info: PhaseInfo) -> TurnResult:
     return RefactorerTurn(crew, info).play()
+
+
+class AgentTurns:
+    """The agents' turn objects, one per role (drive/ports.py `Turns`)."""
+
+    def tester(self, crew: Crew, info: PhaseInfo, *, hints: tuple[str, ...]) -> TurnResult:
+        return tester_turn(crew, info, hints=hints)
+
+    def implementor(self, crew: Crew, info: PhaseInfo, red: Verdict | None) -> TurnResult:
+        return implementor_turn(crew, info, red)
+
+    def refactorer(self, crew: Crew, info: PhaseInfo) -> TurnResult:
+        return refactorer_turn(crew, info)

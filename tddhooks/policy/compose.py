@@ -300,16 +300,19 @@ def example_header(subject: str, suggested_type: str, types: Sequence[str]) -> s
     return f"{kind}{f'({scope})' if scope else ''}{loose[3] or ''}: {loose[4] or '<what changed>'}"
 
 
-def kata_requirements(kata_text: str) -> list[str]:
-    """Every list item under the kata's Requirements/Goal/Task headings, one sentence each."""
+def kata_requirements(kata_text: str, *, whole: bool = False) -> list[str]:
+    """Every list item under the kata's Requirements/Goal/Task headings, one sentence each
+    (`whole`: the item's whole text, examples included, as the tester's prompt quotes it)."""
     found = []
     for heading, lines in _blocks(kata_text):
         if not heading or not _GOAL_HEADING_RE.search(heading):
             continue
         for index, line in enumerate(lines):
             if _BULLET_RE.match(line) and not line.startswith((" ", "\t")):
-                text = _first_sentence(_strip_markdown(_block_text(lines[index:])))
-                found.append(shorten(text, GOAL_MAX))
+                text = _block_text(lines[index:])
+                found.append(
+                    text if whole else shorten(_first_sentence(_strip_markdown(text)), GOAL_MAX)
+                )
     return found
 
 

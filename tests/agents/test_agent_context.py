@@ -365,3 +365,36 @@ def test_the_implementor_sees_the_first_error_lines_not_only_the_tail() -> None:
     assert "error[E0425]: cannot find function `to_roman` in crate `roman`" in user
     tester = _user(_ctx("tester", test_output_tail=compiler), budget=1200)
     assert "error[E0425]" not in tester  # others see the end of the output
+
+
+# ---------------------------------------------------------------- the tester's next requirement
+
+
+def test_the_tester_is_pointed_at_the_cycles_requirement_with_its_examples() -> None:
+    kata = (
+        "# Sums\n\n## Requirements\n\n1. An empty string sums to 0.\n"
+        '2. One number is its own sum: "7" gives 7.\n   Leading spaces are allowed.\n'
+        '3. Two numbers are added: "3,4" gives 7.\n'
+    )
+    user = _user(_ctx("tester", cycle=2, kata=kata))
+    assert (
+        '## Next requirement\nRequirement 2 of 3: One number is its own sum: "7" gives 7. '
+        "Leading spaces are allowed.\n" in user
+    )
+    assert "Requirement 1 of 3" not in user
+
+
+def test_past_the_last_requirement_the_tester_checks_coverage_and_finishes() -> None:
+    user = _user(_ctx("tester", cycle=5))  # KATA lists four requirements
+    assert "All 4 requirements have had a cycle" in user
+    assert "answer done" in user
+
+
+@pytest.mark.parametrize("role", ["implementor", "refactorer"])
+def test_only_the_tester_sees_a_next_requirement(role: str) -> None:
+    assert "Next requirement" not in _user(_ctx(role, cycle=1))
+
+
+def test_a_kata_without_numbered_requirements_gets_no_next_requirement() -> None:
+    user = _user(_ctx("tester", cycle=1, kata="# Free kata\n\nDo something useful.\n"))
+    assert "Next requirement" not in user

@@ -186,3 +186,10 @@ def test_the_rust_suites_pass_on_a_reference_solution(tmp_path: Path) -> None:
     suites = [f for name in shipped_bench_katas() for f in resolve_bench_kata(name).suite("rust")]
     found = acceptance.score(tmp_path, tuple(suites), "rust")
     assert found.passed == found.total == 35, found.output_tail
+
+
+def test_the_answer_limits_reach_every_child_drive() -> None:
+    args = BenchLLM(timeout_s=900.0, max_tokens=1500).args()
+    assert args[args.index("--timeout") + 1] == "900"
+    assert args[args.index("--max-tokens") + 1] == "1500"
+    assert "--timeout" not in BenchLLM().args()

@@ -12,10 +12,14 @@ from support.fake_model import FakeModel
 from tddhooks.agents.context import TurnContext
 from tddhooks.agents.edits import AgentAnswer
 from tddhooks.agents.schemas import answer_schema
-from tddhooks.drive.attempts import Crew, Tried, run_attempts
+from tddhooks.drive.attempts import Tried
 from tddhooks.drive.console import QuietDisplay
+from tddhooks.drive.crew import Crew
+from tddhooks.drive.kinds import Role
+from tddhooks.drive.state import Phase, PhaseInfo
 from tddhooks.drive.steplog import AttemptRecord, StepLog, StepWriter
 from tddhooks.drive.supervisor import Supervisor
+from tddhooks.drive.turnkit import Turn, TurnResult
 from tddhooks.llm.usage import UsageLedger
 from tddhooks.policy.settings import PolicySettings
 
@@ -51,9 +55,34 @@ def _ctx(role: str) -> TurnContext:
     )  # fmt: skip
 
 
-def _run(crew: Crew, role: str, judge: Any, limit: int = 3) -> tuple[Tried | None, StepLog]:
-    log = StepLog(cycle=1, role=role, provider="custom", model="fake-model", phase="red")
-    return run_attempts(crew, role, 1, _ctx(role), judge, log, limit=limit), log
+class Judged(Turn):
+    """A turn whose judge is the test's: the real attempt loop (Turn.play) around it."""
+
+    def __init__(self, crew: Crew, role: Role, judge: Any, limit: int) -> None:
+        super().__init__(crew, PhaseInfo(Phase.RED, role, "test", 1))
+        self.role, self.judged, self.attempt_limit = role, judge, limit
+        self.tried: Tried | None = None
+
+    @property
+    def limit(self) -> int:
+        return self.attempt_limit
+
+    def context(self) -> TurnContext:
+        return _ctx(self.role)
+
+    def judge(self, answer: AgentAnswer, record: AttemptRecord) -> Tried:
+        tried: Tried = self.judged(answer, record)
+        return tried
+
+    def finish(self, tried: Tried | None) -> TurnResult:
+        self.tried = tried
+        return TurnResult(self.role, "committed" if tried else "gave-up")
+
+
+def _run(crew: Crew, role: Role, judge: Any, limit: int = 3) -> tuple[Tried | None, StepLog]:
+    turn = Judged(crew, role, judge, limit)
+    turn.play()
+    return turn.tried, turn.log
 
 
 def _lands(answer: AgentAnswer, record: AttemptRecord) -> Tried:

@@ -201,3 +201,19 @@ def test_an_implementor_editing_the_test_is_refused_and_the_test_committed_as_ha
     retry = script.prompts("implementor")[1]
     assert "refused" in retry
     assert "tests/empty_string.rs" in retry
+
+
+def test_timeout_and_max_tokens_flags_reach_the_request(
+    kata_repo: Path, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.responder = Script(shipped_answers(crate_of(kata_repo)))
+
+    result = run_cli(
+        "step", "-C", str(kata_repo),
+        *drive_args(fake_openai, "--max-tokens", "321", "--timeout", "45"),
+    )  # fmt: skip
+
+    assert result.exit_code == 0, result.output
+    bodies = [r.body for r in fake_openai.chat_requests]
+    assert bodies
+    assert all(body is not None and body["max_tokens"] == 321 for body in bodies)

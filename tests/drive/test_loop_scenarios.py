@@ -1,6 +1,7 @@
 """Whole drive cycles through the real loop, turns and supervisor, with the ports faked: the model
-(queued answers), the gate (markers instead of a suite) and the commit (no hooks). Real git;
-no HTTP, no cargo, no pytest run: each scenario takes well under a second."""
+(queued answers), the gate (markers instead of a suite) and the commit (no hooks). Each scenario
+runs twice: on real git (HooklessWorkspace) and on the in-memory workspace (no git at all, a few
+milliseconds; tests/support/memory_drive.py). No HTTP, no cargo, no pytest run."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 from support.fake_drive import HooklessWorkspace, MarkerGate
 from support.fake_model import FakeModel
+from support.memory_drive import MemoryGate, MemoryWorkspace, no_processes
 
-from tddhooks.drive.attempts import Crew
 from tddhooks.drive.console import QuietDisplay
+from tddhooks.drive.crew import Crew
 from tddhooks.drive.loop import Drive, DrivePlan
 from tddhooks.drive.steplog import StepWriter
 from tddhooks.drive.supervisor import Supervisor
@@ -30,25 +33,64 @@ def _git(root: Path, *args: str) -> str:
     ).stdout
 
 
-def _repo(tmp_path: Path) -> Path:
-    root = tmp_path / "kata"
-    (root / "src" / "kata").mkdir(parents=True)
-    (root / "tests").mkdir()
-    files = {
-        "tdd.yaml": "language: python\n", "kata.md": KATA,
-        "pyproject.toml": '[project]\nname = "kata"\nversion = "0.1.0"\n',
-        "src/kata/__init__.py": '"""The kata."""\n', "tests/.gitkeep": "",
-        ".gitignore": ".tdd/\n",
-    }  # fmt: skip
-    for path, text in files.items():
-        (root / path).write_text(text, encoding="utf-8")
-    _git(root, "init", "-q")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-q", "--no-verify", "-m", "chore: scaffold the kata")
-    return root
+FILES = {
+    "tdd.yaml": "language: python\n", "kata.md": KATA,
+    "pyproject.toml": '[project]\nname = "kata"\nversion = "0.1.0"\n',
+    "src/kata/__init__.py": '"""The kata."""\n', "tests/.gitkeep": "",
+    ".gitignore": ".tdd/\n",
+}  # fmt: skip
 
 
-def _drive(root: Path, models: dict[str, FakeModel], steps: int = 1) -> tuple[Any, Crew]:
+class Side:
+    """One repository the scenario drives: real git, or the in-memory workspace."""
+
+    def __init__(self, kind: str, tmp_path: Path) -> None:
+        self.root = root = tmp_path / "kata"
+        self.memory: MemoryWorkspace | None = None
+        if kind == "memory":
+            self.memory = MemoryWorkspace(root, FILES, "chore: scaffold the kata")
+            return
+        (root / "src" / "kata").mkdir(parents=True)
+        (root / "tests").mkdir()
+        for path, text in FILES.items():
+            (root / path).write_text(text, encoding="utf-8")
+        _git(root, "init", "-q")
+        _git(root, "add", "-A")
+        _git(root, "commit", "-q", "--no-verify", "-m", "chore: scaffold the kata")
+
+    def ports(self) -> dict[str, Any]:
+        if self.memory is not None:
+            return {"gate": MemoryGate(self.memory), "workspace": self.memory}
+        return {"gate": MarkerGate(), "workspace": HooklessWorkspace()}
+
+    def subjects(self) -> list[str]:
+        if self.memory is not None:
+            return [commit.subject for commit in reversed(self.memory.commits)]
+        return _git(self.root, "log", "--format=%s").splitlines()
+
+    def head_files(self) -> list[str]:
+        """The paths HEAD changed."""
+        if self.memory is not None:
+            head, parent = self.memory.commits[-1].files, self.memory.commits[-2].files
+            return sorted(p for p in {*head, *parent} if head.get(p) != parent.get(p))
+        return _git(self.root, "show", "--name-only", "--format=", "HEAD").split()
+
+    def clean(self) -> bool:
+        if self.memory is not None:
+            staged = self.memory.staged_paths(self.root)
+            settings = load_settings(self.root)
+            info = self.memory.phase(self.root, settings, MemoryGate(self.memory))[0]
+            return not staged and info.phase.value != "dirty"
+        return _git(self.root, "status", "--porcelain").strip() == ""
+
+
+@pytest.fixture(params=["git", "memory"])
+def side(request: pytest.FixtureRequest, tmp_path: Path) -> Side:
+    return Side(request.param, tmp_path)
+
+
+def _drive(side: Side, models: dict[str, FakeModel], steps: int = 1) -> tuple[Any, Crew]:
+    root = side.root
     crew = Crew(
         root=root,
         settings=load_settings(root),
@@ -59,11 +101,13 @@ def _drive(root: Path, models: dict[str, FakeModel], steps: int = 1) -> tuple[An
         steps=StepWriter(root),
         context_tokens=1800,
         max_attempts=3,
-        gate=MarkerGate(),
-        workspace=HooklessWorkspace(),
+        **side.ports(),
     )
     plan = DrivePlan(agent_roles=frozenset(models))
-    return Drive(crew, plan).run(), crew
+    if side.memory is None:
+        return Drive(crew, plan).run(), crew
+    with no_processes():  # the whole drive without git, or any other process
+        return Drive(crew, plan).run(), crew
 
 
 def _answer(plan: str, path: str | None = None, content: str = "", **extra: Any) -> dict[str, Any]:
@@ -75,8 +119,7 @@ def _models() -> dict[str, FakeModel]:
     return {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
 
 
-def test_one_cycle_hands_over_commits_and_refactors_nothing(tmp_path: Path) -> None:
-    root = _repo(tmp_path)
+def test_one_cycle_hands_over_commits_and_refactors_nothing(side: Side) -> None:
     models = _models()
     models["tester"].enqueue(_answer("add exists", "tests/test_add.py", TEST_ADD))
     commit = {"type": "feat", "scope": "src/kata/__init__.py", "summary": "Add a failing test"}
@@ -85,23 +128,20 @@ def test_one_cycle_hands_over_commits_and_refactors_nothing(tmp_path: Path) -> N
     )
     models["refactorer"].enqueue(_answer("nothing to tidy"))
 
-    summary, _crew = _drive(root, models)
+    summary, _crew = _drive(side, models)
 
     assert summary.stop_reason == "steps"
     assert summary.cycles == 1
     # the model's path scope and tester-ish summary were replaced by derived ones
-    assert _git(root, "log", "-1", "--format=%s").strip() == "feat(add): add exists"
-    assert _git(root, "show", "--name-only", "--format=", "HEAD").split() == [
-        "src/kata/__init__.py",
-        "tests/test_add.py",
-    ]
-    assert _git(root, "status", "--porcelain").strip() == ""
+    assert side.subjects()[0] == "feat(add): add exists"
+    assert side.head_files() == ["src/kata/__init__.py", "tests/test_add.py"]
+    assert side.clean()
     # the implementor was told what the staged test calls
     assert "The test calls `add()`." in models["implementor"].asked[0].user
 
 
-def test_a_stuck_implementor_has_the_test_set_aside_and_the_tester_told(tmp_path: Path) -> None:
-    root = _repo(tmp_path)
+def test_a_stuck_implementor_has_the_test_set_aside_and_the_tester_told(side: Side) -> None:
+    root = side.root
     models = _models()
     models["tester"].enqueue(
         _answer("add exists", "tests/test_add.py", TEST_ADD),
@@ -110,13 +150,13 @@ def test_a_stuck_implementor_has_the_test_set_aside_and_the_tester_told(tmp_path
     wrong = _answer("try", "src/kata/__init__.py", "def sub() -> int:\n    return 0\n")
     models["implementor"].enqueue(wrong, wrong, wrong)
 
-    summary, crew = _drive(root, models, steps=3)
+    summary, crew = _drive(side, models, steps=3)
 
     actions = [decision.action for decision in crew.decisions]
     assert actions[:3] == ["retry", "retry", "give-up"]
     assert "set-aside-test" in actions
     assert "set aside" in models["tester"].asked[1].user
     assert summary.stop_reason == "done"
-    assert _git(root, "log", "--format=%s").splitlines() == ["chore: scaffold the kata"]
+    assert side.subjects() == ["chore: scaffold the kata"]
     assert (root / ".tdd" / "set-aside").is_dir()
     assert not (root / "tests" / "test_add.py").exists()

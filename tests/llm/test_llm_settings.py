@@ -247,3 +247,16 @@ def test_model_settings_is_a_plain_value() -> None:
     assert one == ModelSettings("ollama", "m", "http://localhost:11434/v1")
     assert one.spec == "ollama:m"
     assert one.preset.name == "ollama"
+
+
+def test_timeout_and_max_tokens_flags_override_every_roles_tdd_yaml() -> None:
+    from tddhooks.commands.drive import LLMFlags
+
+    flags = LLMFlags(None, None, "sk-test-0123456789", None, (), timeout_s=900.0, max_tokens=1500)
+    resolved = flags.resolve(config(YAML), ["tester", "implementor"])
+    assert {role: (s.timeout_s, s.max_tokens) for role, s in resolved.items()} == {
+        "tester": (900.0, 1500),
+        "implementor": (900.0, 1500),
+    }
+    plain = LLMFlags(None, None, "sk-test-0123456789", None, ()).resolve(config(YAML), ["tester"])
+    assert (plain["tester"].timeout_s, plain["tester"].max_tokens) == (30, 900)

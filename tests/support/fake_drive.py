@@ -26,6 +26,28 @@ def _git(root: Path, *args: str) -> str:
     ).stdout
 
 
+def marker_verdict(files: dict[str, str], settings: PolicySettings, tree: str) -> Verdict:
+    """Green when every test file's `# needs:` text is in some source file of `files`."""
+    tests = {path: text for path, text in files.items() if path.startswith("tests/")}
+    source = "\n".join(text for path, text in files.items() if path.startswith("src/"))
+    names = sorted(gather.test_names(settings, tests))
+    failing = [
+        name
+        for name in names
+        if any(need.strip() not in source for need in NEEDS.findall(tests[name.split("::")[0]]))
+    ]
+    report = TestReport(
+        passed=len(names) - len(failing), failed=len(failing),
+        passing_tests=[n for n in names if n not in failing], failing_tests=failing,
+        error_lines=[f"{name}: needs what the source lacks" for name in failing],
+        exit_code=1 if failing else 0,
+    )  # fmt: skip
+    step = StepOutcome(name="test", cmd=["marker-gate"], returncode=report.exit_code,
+                       timed_out=False, duration_s=0.0, output_tail="")  # fmt: skip
+    return Verdict(tree=tree, key="marker", green=not failing, steps=[step], report=report,
+                   test_names=names, duration_s=0.0, created_at=0.0)  # fmt: skip
+
+
 class MarkerGate:
     """Green when every test file's `# needs:` text is in some source file of the tree."""
 
@@ -40,26 +62,8 @@ class MarkerGate:
         return {name: _git(root, "show", f"{rev}:{name}") for name in names}
 
     def _verdict(self, root: Path, rev: str, settings: PolicySettings) -> Verdict:
-        files = self._files(root, rev)
-        tests = {path: text for path, text in files.items() if path.startswith("tests/")}
-        source = "\n".join(text for path, text in files.items() if path.startswith("src/"))
-        names = sorted(gather.test_names(settings, tests))
-        failing = [
-            name
-            for name in names
-            if any(need.strip() not in source for need in NEEDS.findall(tests[name.split("::")[0]]))
-        ]
         self.judged.append(rev)
-        report = TestReport(
-            passed=len(names) - len(failing), failed=len(failing),
-            passing_tests=[n for n in names if n not in failing], failing_tests=failing,
-            error_lines=[f"{name}: needs what the source lacks" for name in failing],
-            exit_code=1 if failing else 0,
-        )  # fmt: skip
-        step = StepOutcome(name="test", cmd=["marker-gate"], returncode=report.exit_code,
-                           timed_out=False, duration_s=0.0, output_tail="")  # fmt: skip
-        return Verdict(tree=rev, key="marker", green=not failing, steps=[step], report=report,
-                       test_names=names, duration_s=0.0, created_at=0.0)  # fmt: skip
+        return marker_verdict(self._files(root, rev), settings, rev)
 
     def staged(self, root: Path, settings: PolicySettings) -> Verdict:
         return self._verdict(root, ":", settings)

@@ -1,0 +1,51 @@
+"""What every turn of a drive shares: the repository, the agents' models, the referees (the
+Supervisor, the Gate), the Workspace, the display and the step files. The loop builds it once."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tddhooks.drive.console import Display, model_label
+from tddhooks.drive.ports import Gate, GitWorkspace, RealGate, Workspace
+from tddhooks.drive.steplog import StepLog, StepWriter
+from tddhooks.drive.supervisor import Decision, Supervisor
+from tddhooks.policy.settings import PolicySettings
+
+if TYPE_CHECKING:
+    from tddhooks.drive.ports import Model
+    from tddhooks.llm.usage import UsageLedger
+
+
+@dataclass
+class Crew:
+    """What every turn shares: the repository, the agents' clients and the referees."""
+
+    root: Path
+    settings: PolicySettings
+    clients: Mapping[str, Model]
+    supervisor: Supervisor
+    ledger: UsageLedger
+    display: Display
+    steps: StepWriter
+    context_tokens: int
+    max_attempts: int
+    cache_enabled: bool = True
+    gate: Gate = field(default_factory=RealGate)
+    workspace: Workspace = field(default_factory=GitWorkspace)
+    decisions: list[Decision] = field(default_factory=list)
+    failed_attempts: int = 0
+
+    def model_of(self, role: str) -> str:
+        return model_label(self.clients[role].settings)
+
+    def decide(self, decision: Decision, log: StepLog | None = None) -> Decision:
+        """Show and keep a supervisor decision (every decision is logged with its reason)."""
+        self.decisions.append(decision)
+        if log is not None:
+            log.decisions.append({"action": decision.action, "reason": decision.reason})
+        self.steps.log_decision(decision.action, decision.reason)
+        self.display.emit("decision", action=decision.action, reason=decision.reason)
+        return decision
