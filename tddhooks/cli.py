@@ -199,15 +199,38 @@ def doctor(work_dir: Path, offline: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Violations as JSON on stdout.")
 @click.option("--verbose", "-v", is_flag=True, help="Every violation with its output.")
 @click.option("--since", metavar="REV", help="Baseline: judge only the commits after REV.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=int,
+    metavar="N",
+    help="Trees gated at once, each in its own snapshot and target folder (default: the cores, "
+    "at most 4).",
+)
+@click.option("--fresh", is_flag=True, help="Ignore the verdicts earlier audits stored.")
 def audit(
-    rev_range: str | None, work_dir: Path, as_json: bool, verbose: bool, since: str | None
+    rev_range: str | None,
+    work_dir: Path,
+    as_json: bool,
+    verbose: bool,
+    since: str | None,
+    jobs: int | None,
+    fresh: bool,
 ) -> None:
     """Re-check every commit in REV_RANGE (default: all history) against the policy; prints a
     summary (per-rule counts, the first offending commits) unless --verbose or --json."""
     from tddhooks.commands import audit as audit_cmd
 
     _finish(
-        lambda: audit_cmd.run(work_dir, rev_range, as_json=as_json, verbose=verbose, since=since)
+        lambda: audit_cmd.run(
+            work_dir,
+            rev_range,
+            as_json=as_json,
+            verbose=verbose,
+            since=since,
+            jobs=jobs,
+            fresh=fresh,
+        )
     )
 
 

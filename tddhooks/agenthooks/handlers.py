@@ -41,7 +41,13 @@ def _handed_over(view: RepoView) -> tuple[str, ...]:
     root = view.root
     note = live_handoff(view.state, view.head) if view.head else None
     if note is not None and isinstance(note.get("test_blobs"), dict):
-        return tuple(str(root / path) for path in note["test_blobs"])
+        # a source file with the test beside its code is the implementor's to edit: the handoff
+        # rule pins its test items at commit time (`items:` tokens, policy/testitems.py)
+        return tuple(
+            str(root / path)
+            for path, blob in note["test_blobs"].items()
+            if not str(blob).startswith("items:")
+        )
     if not view.staged or view.head is None:
         return ()
     from tddhooks.policy.rules import is_test_path

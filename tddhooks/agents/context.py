@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tddhooks.agents.edits import matches_any
@@ -61,6 +61,7 @@ class TurnContext:
     test_globs: tuple[str, ...] = DEFAULT_TEST_GLOBS
     work_dir: str = ""  # only to turn absolute paths in tool output into relative ones
     expectations: tuple[str, ...] = ()  # what the staged test calls and expects (implementor)
+    unit_test_files: tuple[str, ...] = ()  # source files with tests beside the code (kata shape)
 
 
 def estimate_tokens(text: str) -> int:
@@ -149,6 +150,12 @@ def public_api(text: str, language: str) -> str:
     return "\n".join(api) if api else "(no public items yet)"
 
 
+UNIT_TESTS_LABEL = (
+    "unit tests beside the code: you may add your test inside its test module; send the whole "
+    "file with every other line exactly as it is"
+)
+
+
 def _is_test(path: str, ctx: TurnContext) -> bool:
     return matches_any(path, ctx.test_globs)
 
@@ -169,7 +176,9 @@ def _ranked(ctx: TurnContext) -> list[tuple[str, str, str]]:
     ranked = []
     for path in order:
         text = ctx.file_texts[path]
-        if ctx.role == "tester" and group(path) == 0:
+        if ctx.role == "tester" and path in ctx.unit_test_files:
+            ranked.append((path, f"{path} ({UNIT_TESTS_LABEL})", text))
+        elif ctx.role == "tester" and group(path) == 0:
             ranked.append((path, f"{path} (public API)", public_api(text, ctx.language)))
         elif group(path) < 3 or ctx.role != "tester":
             ranked.append((path, path, text))
@@ -187,7 +196,9 @@ def _relevant_files(ctx: TurnContext, tokens: int) -> str:
     for path, label, text in _ranked(ctx):
         block = _file_block(label, path, text)
         cost = estimate_tokens(block) + 1
-        writable = _is_test(path, ctx) == (ctx.role == "tester")
+        writable = _is_test(path, ctx) == (ctx.role == "tester") or (
+            ctx.role == "tester" and path in ctx.unit_test_files
+        )
         if cost <= tokens:
             blocks.append(block)
             tokens -= cost
@@ -211,20 +222,23 @@ def _covered(ctx: TurnContext) -> str:
     return ", ".join(names)
 
 
-def next_requirement(kata: str, cycle: int) -> str:
-    """The requirement the tester's cycle works on: the cycle-th numbered requirement of the kata
-    (cycle = landed feature cycles + 1), so a small model is pointed at one behaviour instead of
-    picking among all of them (measured: Qwen2.5-Coder 1.5B opened string-calculator with its
-    requirement 7). Past the last one: check coverage and finish."""
+def next_requirement(kata: str, covered: Sequence[str]) -> str:
+    """The requirement the tester's cycle should take on, quoted whole with its examples: the
+    first one no covered test is about (policy/goals.py), so a small model is pointed at one
+    behaviour instead of picking among all of them (measured: Qwen2.5-Coder 1.5B opened the
+    String Calculator with its requirement 7). Every one covered: check and finish."""
+    from tddhooks.policy.goals import next_requirement as pick
+
     requirements = kata_requirements(kata, whole=True)
     if not requirements:
         return ""
-    if cycle > len(requirements):
+    index = pick(kata_requirements(kata), covered)
+    if index is None:
         return (
-            f"All {len(requirements)} requirements have had a cycle. Test the first one "
-            "that no covered test checks yet; when every one is covered, answer done."
+            f"Every one of the {len(requirements)} requirements seems to have a test. Check the "
+            "covered tests: test one that none of them checks yet, or answer done."
         )
-    return f"Requirement {max(cycle, 1)} of {len(requirements)}: {requirements[max(cycle, 1) - 1]}"
+    return f"Requirement {index + 1} of {len(requirements)}: {requirements[index]}"
 
 
 def _crate_line(ctx: TurnContext) -> str:
@@ -264,7 +278,8 @@ def build_messages(ctx: TurnContext, *, budget_tokens: int) -> list[dict[str, st
         "cycle": f"## Cycle\n{ctx.cycle} · you are the {spec.title} · language: {ctx.language}"
         + _crate_line(ctx),
         "next": section(
-            "Next requirement", next_requirement(ctx.kata, ctx.cycle), "next", trim_head
+            "Next requirement", next_requirement(ctx.kata, ctx.covered_behaviours), "next",
+            trim_head,
         ),
         "commit": section("Last commit message", ctx.last_commit_message, "commit", trim_head),
         "diff": section("Last diff", _diff(ctx.last_diff), "diff", trim_head),

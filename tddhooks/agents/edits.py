@@ -176,6 +176,11 @@ class PathPolicy:
     foreign: tuple[str, ...] = ()
     owner: str = "this role"
     foreign_reason: str = "it belongs to another role"
+    # the tester: existing source files where only the test items may change (agents/itemedits.py)
+    items_only: tuple[str, ...] = ()
+    # the implementor and the refactorer: a source file's test items stay exactly as they are
+    keep_test_items: bool = False
+    language: str = ""
 
 
 def normalize_path(raw: str) -> str:
@@ -216,8 +221,10 @@ def _refusal(root: Path, edit: FileEdit, policy: PathPolicy) -> str | None:
         return "it resolves outside the repository"
     if matches_any(path, policy.foreign):
         return f"{policy.owner} may not write it: {policy.foreign_reason}"
-    if not matches_any(path, policy.writable):
-        return f"{policy.owner} may only write {', '.join(policy.writable)}"
+    from tddhooks.agents.itemedits import items_writable
+
+    if not matches_any(path, policy.writable) and not items_writable(path, policy):
+        return f"{policy.owner} may only write {_writable(policy)}"
     if target.is_dir():
         return "it is a directory"
     if edit.action == "delete" and not target.exists():
@@ -273,7 +280,12 @@ Foreign = Callable[[Path, Sequence[str]], dict[str, str]]
 
 
 def check_edits(
-    root: Path, edits: Sequence[FileEdit], policy: PathPolicy, *, foreign: Foreign = not_committed
+    root: Path,
+    edits: Sequence[FileEdit],
+    policy: PathPolicy,
+    *,
+    foreign: Foreign = not_committed,
+    index_files: Callable[[], dict[str, str]] | None = None,
 ) -> None:
     """Refuse the whole plan (EditRefused, nothing written) when any edit breaks the rules.
     `foreign` says which paths are not the agents' to write (git's answer unless a test's
@@ -286,6 +298,11 @@ def check_edits(
         normalize_path(e.path) for e, reason in zip(edits, reasons, strict=True) if not reason
     ]
     foreign_files = foreign(root, allowed)
+    from tddhooks.agents.itemedits import item_refusals
+
+    checked = [e for e, reason in zip(edits, reasons, strict=True) if not reason]
+    for path, why in item_refusals(root, checked, policy, index_files).items():
+        foreign_files.setdefault(path, why)
     seen: set[str] = set()
     for edit, reason in zip(edits, reasons, strict=True):
         if reason is None:
@@ -300,9 +317,16 @@ def check_edits(
         raise EditRefused(
             "edits refused, nothing was written: "
             + "; ".join(problems)
-            + f". Send the whole plan again; {policy.owner} may write {', '.join(policy.writable)}",
+            + f". Send the whole plan again; {policy.owner} may write {_writable(policy)}",
             fix="the model is asked again with this message",
         )
+
+
+def _writable(policy: PathPolicy) -> str:
+    what = ", ".join(policy.writable)
+    if policy.items_only:
+        what += f", and the test items of an existing {', '.join(policy.items_only)} file"
+    return what
 
 
 def _write_text(target: Path, text: str) -> None:

@@ -56,20 +56,24 @@ def _kata_glob(settings: PolicySettings) -> tuple[str, ...]:
 
 
 def path_policy(role: str, settings: PolicySettings) -> PathPolicy:
-    """Tester: the test globs only. Implementor/refactorer: the source globs and new modules
-    under src/, never a test file."""
+    """Tester: the test globs, and the test items of existing source files (unit tests beside
+    the code). Implementor/refactorer: the source globs and new modules under src/, never a test
+    file, and never a test item of a source file (agents/itemedits.py)."""
     spec = role_spec(role)
     tests = settings.test_paths or DEFAULT_TEST_GLOBS
     protected = ALWAYS_PROTECTED + _kata_glob(settings)
-    if spec.name == "tester":
-        return PathPolicy(writable=tests, protected=protected, owner="the tester")
     sources = tuple(dict.fromkeys((*settings.source_paths, *NEW_MODULE_GLOBS)))
+    if spec.name == "tester":
+        return PathPolicy(writable=tests, protected=protected, owner="the tester",
+                          items_only=sources, language=settings.language)  # fmt: skip
     return PathPolicy(
         writable=sources,
         protected=protected,
         foreign=tests,
         owner=f"the {spec.name}",
         foreign_reason=f"it is a test file ({', '.join(tests)}); tests belong to the tester",
+        keep_test_items=True,
+        language=settings.language,
     )
 
 

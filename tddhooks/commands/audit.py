@@ -17,6 +17,7 @@ from tddhooks import git, output
 from tddhooks.errors import UsageError
 
 if TYPE_CHECKING:
+    from tddhooks.commands.audit_gate import AuditGate
     from tddhooks.policy.settings import PolicySettings
     from tddhooks.policy.verdicts import Verdict
 
@@ -33,7 +34,7 @@ class Finding:
     rule: str
     message: str
     hint: str
-    kind: str = ""  # for `green`: tests fail / does not build / lint/format only (audit_report)
+    kind: str = ""  # `green`: tests fail / does not build|import / lint/format only
 
 
 @dataclass(frozen=True)
@@ -152,24 +153,15 @@ def gate_finding(commit: CommitInfo, verdict: Verdict) -> Finding | None:
 
 
 def gate_findings(
-    root: Path,
-    commit: CommitInfo,
-    settings: PolicySettings,
-    verdicts: dict[tuple[str, PolicySettings], Verdict],
+    root: Path, commit: CommitInfo, settings: PolicySettings, gate: AuditGate
 ) -> list[Finding]:
     """`green` and report-based `no-skip` findings of one commit, judged as the pre-commit hook
     judged it: red-start commits pass (policy/diagnosis.py), skips come from both reports."""
     from tddhooks.policy.diagnosis import OWN_FILES
-    from tddhooks.policy.gate import tree_verdict
     from tddhooks.policy.skips import newly_ignored, violation
 
     def verdict_of(rev: str) -> Verdict:
-        tree = git.tree_of(root, rev)
-        if (tree, settings) not in verdicts:
-            verdicts[tree, settings] = tree_verdict(
-                root, tree, settings, use_cache=False, snapshot_kind="audit"
-            )
-        return verdicts[tree, settings]
+        return gate.verdict(git.tree_of(root, rev), settings)
 
     verdict, parent = verdict_of(commit.sha), commit.parents[0] if commit.parents else None
     found = gate_finding(commit, verdict)
@@ -205,31 +197,58 @@ def run(
     as_json: bool,
     verbose: bool = False,
     since: str | None = None,
+    jobs: int | None = None,
+    fresh: bool = False,
 ) -> int:
     """Audit rev_range of the repository at work_dir; exit 1 when any commit breaks the policy.
-    `since` is a baseline: only the commits after it are judged (adopting tddhooks late)."""
+    `since` is a baseline: only the commits after it are judged (adopting tddhooks late).
+    `jobs` trees are gated at once (default: commands/audit_gate.py); `fresh` ignores the
+    verdicts earlier audits stored."""
+    from tddhooks.commands.audit_gate import (
+        MAX_JOBS,
+        AuditGate,
+        default_jobs,
+        shared_cargo_target,
+    )
     from tddhooks.commands.audit_report import AuditRun, render
 
+    jobs = default_jobs() if jobs is None else jobs
+    if not 1 <= jobs <= MAX_JOBS:
+        raise UsageError(f"--jobs {jobs} is out of range", fix=f"give 1 to {MAX_JOBS}")
     root = git.require_root(work_dir)
     rev_range = with_baseline(root, rev_range, since)
     commits = list_commits(root, rev_range)
+    joined = joined_roots(root, commits)
+    plan = [(commit, commit_policy(root, commit, joined)) for commit in commits]
     reused = 0
     findings: list[Finding] = []
-    verdicts: dict[tuple[str, PolicySettings], Verdict] = {}  # per tree and policy, this run only
-    joined = joined_roots(root, commits)
-    for number, commit in enumerate(commits, start=1):
+    shared = shared_cargo_target({settings.language for _, settings in plan})
+    if shared and jobs > 1:
         output.err_console().print(
-            f"[dim]checking {number}/{len(commits)} {commit.sha[:10]} {commit.subject}[/dim]",
+            "[dim]CARGO_TARGET_DIR is set: one tree at a time (lanes sharing one cargo target "
+            "folder would run each other's builds)[/dim]",
             markup=True,
-            highlight=False,
         )
-        settings = commit_policy(root, commit, joined)
-        findings += message_findings(root, commit, settings, joined=commit.sha in joined)
-        if not settings.enabled("green"):
-            continue
-        reused += (git.tree_of(root, commit.sha), settings) in verdicts
-        findings += gate_findings(root, commit, settings, verdicts)
-    summary = AuditRun(rev_range or "HEAD", since, len(commits), len(verdicts), reused)
+    with AuditGate(root, jobs=jobs, reuse=not fresh, shared_target=shared) as gate:
+        trees = {commit.sha: git.tree_of(root, commit.sha) for commit, _ in plan}
+        for commit, settings in plan:  # queued in history order: each lane stays incremental
+            if settings.enabled("green"):
+                gate.submit(trees[commit.sha], settings)
+        seen: set[tuple[str, PolicySettings]] = set()
+        for number, (commit, settings) in enumerate(plan, start=1):
+            output.err_console().print(
+                f"[dim]checking {number}/{len(commits)} {commit.sha[:10]} {commit.subject}[/dim]",
+                markup=True,
+                highlight=False,
+            )
+            findings += message_findings(root, commit, settings, joined=commit.sha in joined)
+            if not settings.enabled("green"):
+                continue
+            reused += (trees[commit.sha], settings) in seen
+            seen.add((trees[commit.sha], settings))
+            findings += gate_findings(root, commit, settings, gate)
+        summary = AuditRun(rev_range or "HEAD", since, len(commits), gate.judged, reused,
+                           gate.stored)  # fmt: skip
     render(findings, summary, as_json=as_json, verbose=verbose)
     return 1 if findings else 0
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 FIRST_SHOWN = 10
 KIND_TESTS = "tests fail"
 KIND_BUILD = "does not build"
+KIND_IMPORT = "does not import"  # Python: pytest cannot collect a test module
 KIND_TIMEOUT = "tests time out"
 KIND_STYLE = "lint/format only"
 
@@ -49,6 +50,7 @@ class AuditRun:
     commits: int
     trees_judged: int
     trees_reused: int
+    trees_stored: int = 0  # of trees_judged: verdicts an earlier audit stored (audit_gate.py)
 
 
 def red_kind(verdict: Verdict) -> str:
@@ -58,7 +60,7 @@ def red_kind(verdict: Verdict) -> str:
     if report.timed_out or (test is not None and test.timed_out):
         return KIND_TIMEOUT
     if report.compile_errors:
-        return KIND_BUILD
+        return KIND_IMPORT if report.error_kind == "import" else KIND_BUILD
     if not report.green or (test is not None and not test.ok):
         return KIND_TESTS
     return KIND_STYLE
@@ -126,6 +128,7 @@ def as_document(findings: Sequence[FindingLike], run: AuditRun) -> dict[str, obj
         "ok": not findings,
         "trees_judged": run.trees_judged,
         "trees_reused": run.trees_reused,
+        "trees_from_store": run.trees_stored,
         "summary": [
             {"rule": name, "violations": count, "commits": commits, "first_commit": first}
             for name, count, commits, first in counts(findings)
@@ -185,11 +188,14 @@ def _table(findings: Sequence[FindingLike], title: str, *, hints: bool) -> None:
 
 def _footer(findings: Sequence[FindingLike], run: AuditRun) -> None:
     since = f" after the baseline {run.baseline}" if run.baseline else ""
-    reused = (
-        f" ({run.trees_reused} commit(s) reused the verdict of an identical tree)"
-        if run.trees_reused
-        else ""
-    )
+    notes = []
+    if run.trees_reused:
+        notes.append(f"{run.trees_reused} commit(s) reused the verdict of an identical tree")
+    if run.trees_stored:
+        notes.append(
+            f"{run.trees_stored} tree verdict(s) from earlier audits; --fresh re-runs them"
+        )
+    reused = f" ({'; '.join(notes)})" if notes else ""
     if not findings:
         output.ok(f"{run.commits} commit(s) checked{since}: every one follows the policy{reused}")
         return

@@ -215,36 +215,48 @@ def _toolchain_checks(root: Path, config: TddConfig | None) -> list[Check]:
 
 
 def _hook_checks(root: Path) -> list[Check]:
+    """One row: whose each git hook is. Every one ours (a direct shim, or the pre-commit
+    framework's script with our entry in its config) is ok; otherwise the row names which hooks
+    are ours, which are the framework's without a tddhooks entry, which someone else's, which
+    missing (e.g. after `tddhooks uninstall` with the framework still installed)."""
     from tddhooks.commands.hook_files import slots
     from tddhooks.commands.install import current_shim, hooks_status
     from tddhooks.commands.precommit_config import CONFIG_FILE, HOOK_IDS, hook_entries, load
 
     status = hooks_status(root)
-    missing = [t for t, kind in status.items() if kind == "missing"]
-    foreign = [t for t, kind in status.items() if kind == "foreign"]
-    if missing or foreign:
-        parts = [f"missing: {', '.join(missing)}"] if missing else []
-        parts += [f"not written by tddhooks: {', '.join(foreign)}"] if foreign else []
-        fix = "run `tddhooks install` (a hook of yours is kept and runs after tddhooks')"
-        return [Check("hooks", "fail", "; ".join(parts), fix)]
-    checks = []
-    direct = [t for t, kind in status.items() if kind == "direct"]
-    shims = {t: slot.shim() for t, slot in slots(root).items()}  # the hook or a .legacy
-    stale = [t for t in direct if _text(shims[t]) != current_shim(t)]
-    if stale:
-        detail = f"shims from another tddhooks version or interpreter: {', '.join(stale)}"
-        checks.append(Check("hooks", "warn", detail, "run `tddhooks install` again"))
     via_pre_commit = [t for t, kind in status.items() if kind == "pre-commit"]
-    if via_pre_commit:
+    listed: set[str] = set()
+    if via_pre_commit and (root / CONFIG_FILE).exists():
         path = root / CONFIG_FILE
         try:
             listed = {i for _, i in hook_entries(load(path.read_text(encoding="utf-8"), path))}
         except (OSError, ConfigError) as error:
             return [Check("hooks", "fail", f"{path}: {error}", "run `tddhooks install`", CONFIG)]
-        absent = [HOOK_IDS[t] for t in via_pre_commit if HOOK_IDS[t] not in listed]
-        if absent:
-            detail = f"pre-commit is installed but {CONFIG_FILE} lacks {', '.join(absent)}"
-            return [Check("hooks", "fail", detail, "run `tddhooks install`")]
+    groups: dict[str, list[str]] = {}
+    for hook_type, kind in status.items():
+        if kind == "pre-commit" and HOOK_IDS[hook_type] not in listed:
+            kind = "framework"
+        groups.setdefault(kind, []).append(hook_type)
+    if set(groups) - {"direct", "pre-commit"}:
+        lacking = ", ".join(HOOK_IDS[t] for t in groups.get("framework", []))
+        names = {
+            "direct": "ours (tddhooks shims)",
+            "pre-commit": "ours (through the pre-commit framework)",
+            "framework": f"the pre-commit framework's, without tddhooks ({CONFIG_FILE} lacks "
+            f"{lacking})",
+            "foreign": "not written by tddhooks",
+            "missing": "missing",
+        }
+        parts = [f"{names[kind]}: {', '.join(groups[kind])}" for kind in names if kind in groups]
+        fix = "run `tddhooks install` (a hook of yours or the framework's is kept and runs too)"
+        return [Check("hooks", "fail", "; ".join(parts), fix)]
+    checks = []
+    direct = groups.get("direct", [])
+    shims = {t: slot.shim() for t, slot in slots(root).items()}  # the hook or a .legacy
+    stale = [t for t in direct if _text(shims[t]) != current_shim(t)]
+    if stale:
+        detail = f"shims from another tddhooks version or interpreter: {', '.join(stale)}"
+        checks.append(Check("hooks", "warn", detail, "run `tddhooks install` again"))
     if not checks:
         how = "direct shims" if not via_pre_commit else "pre-commit" if not direct else "mixed"
         checks.append(Check("hooks", "ok", f"pre-commit, commit-msg, prepare-commit-msg ({how})"))

@@ -44,6 +44,16 @@ def kata_text(root: Path, settings: PolicySettings, index_file: str | None) -> s
     return kata.read_text(encoding="utf-8", errors="replace") if kata.is_file() else ""
 
 
+def feature_goal(root: Path, rev: str) -> str | None:
+    """The `Kata goal` a feat:/fix: commit quoted (its cycle's requirement), if any."""
+    from tddhooks.policy.message import STORED, parse_message
+
+    found = git.run_git(["show", "-s", "--format=%B", rev, "--"], root, check=False)
+    if not found.ok:
+        return None
+    return parse_message(found.stdout, "", STORED).fields.get("Kata goal") or None
+
+
 def message_context(
     root: Path,
     state: Path,
@@ -56,24 +66,31 @@ def message_context(
     """Role, step, goal and verification for the staged diff (`facts`)."""
     from tddhooks.drive.state import head_type, step_number
     from tddhooks.history import count_cycles, first_parent_subjects
-    from tddhooks.policy.compose import infer_role, kata_goal_for_step
+    from tddhooks.policy.compose import infer_role
     from tddhooks.policy.gate import cached_green_lines
+    from tddhooks.policy.goals import cycle_goal
     from tddhooks.policy.rules import changed_code_paths, changed_test_paths
     from tddhooks.vocabulary import FEATURE_TYPES
 
     subjects = [subject for _sha, subject in first_parent_subjects(root)]
     if amend and subjects:
         subjects = subjects[:-1]  # the amended commit is being replaced: judge against its parent
+    feature_landed = head_type(subjects[-1] if subjects else "") in FEATURE_TYPES
     step = step_number(
         count_cycles(subjects),
         tests_staged=bool(changed_test_paths(facts, settings)),
         code_staged=bool(changed_code_paths(facts, settings)),
-        feature_landed=head_type(subjects[-1] if subjects else "") in FEATURE_TYPES,
+        feature_landed=feature_landed,
     )
     tree = git.write_tree(root, index_file=index_file)
     return MessageContext(
         role=infer_role(facts.changes, settings, facts),
         step=step,
-        goal=kata_goal_for_step(kata_text(root, settings, index_file), step),
+        goal=cycle_goal(
+            kata_text(root, settings, index_file),
+            sorted(facts.test_names_after - facts.test_names_before),
+            sorted(facts.test_names_after),
+            feature_goal(root, "HEAD^" if amend else "HEAD") if feature_landed else None,
+        ),
         verification=tuple(cached_green_lines(root, tree, settings, state) or ()),
     )

@@ -120,11 +120,27 @@ def _ensure_repo(directory: Path) -> Path:
 def _write_new(root: Path, relative: str, text: str, plan: Plan) -> None:
     path = root / relative
     if path.exists():
-        plan.record(relative, "kept", commit=False)
+        _keep(root, relative, plan)
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     plan.record(relative, "created", commit=True)
+
+
+def _keep(root: Path, relative: str, plan: Plan) -> None:
+    """An existing tdd.yaml or kata file: the hooks judge by the committed one, so one that git
+    does not track yet joins the scaffold commit; one with uncommitted edits is the person's."""
+    state = _status(root, relative)
+    if state == "??":
+        plan.record(relative, "kept (yours, untracked: part of this commit)", commit=True)
+    elif state:
+        plan.record(relative, "kept (uncommitted edits of yours: commit them yourself)",
+                    commit=False)  # fmt: skip
+    elif not git.out(["ls-files", "--", f":(literal){relative}"], root):
+        plan.record(relative, "kept (git ignores it, so the hooks never see it: "
+                    f"`git add -f {relative}` and commit it)", commit=False)  # fmt: skip
+    else:
+        plan.record(relative, "kept", commit=False)
 
 
 def _gitignore(root: Path, language: str, plan: Plan, created_before: bool) -> None:

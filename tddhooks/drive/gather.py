@@ -108,6 +108,20 @@ def turn_context(
         test_globs=settings.test_paths,
         work_dir=str(root),
         expectations=staged_expectations(settings, texts, staged),
+        unit_test_files=unit_test_files(settings, texts),
+    )
+
+
+def unit_test_files(settings: PolicySettings, texts: Mapping[str, str]) -> tuple[str, ...]:
+    """Source files (not test files) that hold tests beside their code: the kata's shape, where
+    the tester adds its test inside the test module (agents/itemedits.py keeps the code)."""
+    from tddhooks.policy.testitems import has_test_items
+
+    return tuple(
+        path
+        for path, text in texts.items()
+        if not matches_any(path, settings.test_paths)
+        and has_test_items(settings.language, path, text, texts)
     )
 
 

@@ -14,7 +14,7 @@ from tddhooks.drive.kinds import StopReason
 from tddhooks.drive.outcome import BLOCKED_FIX, PERSON_TURN, RESUME, DriveSummary
 from tddhooks.drive.state import Phase, PhaseInfo
 from tddhooks.drive.supervisor import Decision
-from tddhooks.drive.turnkit import TurnResult
+from tddhooks.drive.turnkit import TurnResult, handoff_tokens
 from tddhooks.errors import PolicyRejection, TddhooksError, UsageError
 
 if TYPE_CHECKING:
@@ -239,7 +239,8 @@ class Drive:
             )
         finally:
             crew.workspace.bring_back(root, directory, paths)
-            head, blobs = crew.workspace.head(root), crew.workspace.blob_ids(root, ":", paths)
+            head = crew.workspace.head(root)
+            blobs = handoff_tokens(crew.workspace, root, crew.settings, paths)
             crew.workspace.write_handoff(
                 root, handoff.model_copy(update={"head": head, "test_blobs": blobs})
             )

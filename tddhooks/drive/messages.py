@@ -115,8 +115,11 @@ def _compose(
     diff_summary: list[str],
     verification: list[str],
     fallback_scope: str | None = None,
+    added_tests: Sequence[str] = (),
+    workspace: Workspace | None = None,
 ) -> str:
-    goal = kata_goal(kata_text(root, settings)) or FALLBACK_GOAL
+    goal = _cycle_goal(root, settings, added_tests, refactor=type == "refactor",
+                       workspace=workspace_or_git(workspace))  # fmt: skip
     scope = usable_scope(answer.commit.scope if answer.commit else None)
     scope = scope or usable_scope(fallback_scope)
 
@@ -181,7 +184,36 @@ def feature_message(
         diff_summary=diff,
         verification=verification,
         fallback_scope=fallback_scope,
+        added_tests=test_names,
+        workspace=workspace,
     )
+
+
+def _cycle_goal(
+    root: Path,
+    settings: PolicySettings,
+    added_tests: Sequence[str],
+    *,
+    refactor: bool,
+    workspace: Workspace,
+) -> str:
+    """The requirement this cycle works on (policy/goals.py): the implementor's by the tests it
+    commits, the refactorer's as the feature commit (HEAD) quoted it."""
+    from tddhooks.drive import gather
+    from tddhooks.policy.goals import cycle_goal
+    from tddhooks.policy.message import parse_message
+
+    text = kata_text(root, settings)
+    globs = (*settings.test_paths, *settings.source_paths)
+    listed = [path for path in workspace.listed(root) if matches_any(path, globs)]
+    files = {path: workspace.read_blob(root, ":", path) or "" for path in listed}
+    tree = gather.test_names(settings, files)
+    feature = None
+    if refactor:
+        head_message = workspace.last_commit(root)[0]
+        feature = parse_message(head_message).fields.get("Kata goal") or None
+    goal = cycle_goal(text, added_tests, tree, feature)
+    return goal or kata_goal(text) or FALLBACK_GOAL
 
 
 def refactor_message(
@@ -213,4 +245,5 @@ def refactor_message(
         diff_summary=diff,
         verification=verification,
         fallback_scope=head_scope(root, workspace),
+        workspace=workspace,
     )

@@ -22,7 +22,8 @@ _UNRESOLVED_CRATE = re.compile(r"unresolved import `(?P<name>\w+)`")
 _BUILTIN_CRATES = ("std", "core", "alloc", "crate", "self", "super")
 # a test that does not parse is not "red": no implementation can ever make it pass
 _SYNTAX_ERROR = re.compile(
-    r": error: (expected|unexpected|unterminated|mismatched closing)|SyntaxError|IndentationError"
+    r": error: (expected|unexpected|unterminated|mismatched closing|this file contains an unclosed)"
+    r"|SyntaxError|IndentationError"
 )
 
 
@@ -49,6 +50,11 @@ def misplaced_red(
         return "the test suite timed out with the new test: " + verdict.failure_excerpt(8)
     if not new_tests:
         return "the new file defines no test: write one test function (in Rust `#[test] fn name()`)"
+    if len(new_tests) > 1:
+        # one failing test per cycle: the implementor gets one thing to make pass (measured: a
+        # 1.5B model handed over two at once, one of them cut off mid-line)
+        names = ", ".join(name.rsplit("::", 1)[-1] for name in new_tests[:5])
+        return f"the attempt adds {len(new_tests)} tests ({names}): hand over exactly one"
     unparsable = [
         error
         for error in report.compile_errors
@@ -71,7 +77,8 @@ def misplaced_red(
         if (match := _LOCATED.match(error)) and match["path"] not in paths
     ]
     if elsewhere:
-        return "compile errors outside the new test file: " + "; ".join(elsewhere[:3])
+        what = "import errors" if report.error_kind == "import" else "compile errors"
+        return f"{what} outside the new test file: " + "; ".join(elsewhere[:3])
     old = [
         name for name in report.failing_tests if not any(same_test(name, new) for new in new_tests)
     ]

@@ -22,6 +22,8 @@ from tddhooks.drive.steplog import AttemptRecord, StepLog
 
 if TYPE_CHECKING:
     from tddhooks.agents.context import TurnContext
+    from tddhooks.drive.ports import Workspace
+    from tddhooks.policy.settings import PolicySettings
     from tddhooks.policy.verdicts import Verdict
 
 
@@ -46,6 +48,23 @@ def kata_crate(root: Path) -> str | None:
     """The Rust crate name tests import (None for other languages)."""
     manifest = root / "Cargo.toml"
     return crate_name(manifest.read_text(encoding="utf-8")) if manifest.is_file() else None
+
+
+def handoff_tokens(
+    workspace: Workspace, root: Path, settings: PolicySettings, paths: list[str]
+) -> dict[str, str]:
+    """The handoff's test_blobs for the staged `paths`, read through the workspace: blob ids, or
+    `items:` tokens for source files with the test beside the code (policy/handoff.py)."""
+    from tddhooks.policy import handoff
+    from tddhooks.policy.facts import CODE_SUFFIXES
+
+    suffixes = CODE_SUFFIXES.get(settings.language, ())
+
+    def index_files() -> dict[str, str]:
+        listed = [path for path in workspace.listed(root) if suffixes and path.endswith(suffixes)]
+        return {path: workspace.read_blob(root, ":", path) or "" for path in listed}
+
+    return handoff.handoff_tokens(settings, workspace.blob_ids(root, ":", paths), index_files)
 
 
 class Turn:
@@ -132,6 +151,23 @@ class SourceTurn(Turn):
     def compose(self, answer: AgentAnswer, verdict: Verdict) -> str | Tried:
         raise NotImplementedError
 
+    def staged_versions(self, paths: list[str]) -> dict[str, str]:
+        """The staged texts among `paths` that differ from HEAD (a handed-over unit test in the
+        source file this attempt edits): a failed attempt puts them back after restore_to_head."""
+        workspace, root = self.crew.workspace, self.root
+        found = {}
+        for path in paths:
+            staged = workspace.read_blob(root, ":", path)
+            if staged is not None and staged != workspace.read_blob(root, "HEAD", path):
+                found[path] = staged
+        return found
+
+    def put_back(self, versions: dict[str, str]) -> None:
+        for path, text in versions.items():
+            (self.root / path).write_text(text, encoding="utf-8")
+        if versions:
+            self.crew.workspace.stage(self.root, list(versions))
+
     def commit(self, message: str) -> Tried:
         outcome = self.crew.workspace.commit(self.root, message, self.crew.settings)
         if not outcome.ok:
@@ -147,6 +183,8 @@ class SourceTurn(Turn):
         if refused is not None:
             return refused
         planned, before, committed = answer_paths(answer), crew.workspace.head(root), False
+        # a handed-over test inside a source file (unit tests beside the code) is staged there
+        handed = self.staged_versions(planned)
         try:
             self.write(answer)
             verdict = crew.gate.staged(root, crew.settings)
@@ -167,3 +205,4 @@ class SourceTurn(Turn):
             # a commit that landed stays; anything else of this attempt goes back to HEAD
             if not committed and crew.workspace.head(root) == before:
                 crew.workspace.restore_to_head(root, planned)
+                self.put_back(handed)

@@ -22,6 +22,7 @@ from tddhooks.drive.turnkit import (
     Turn,
     TurnResult,
     answer_paths,
+    handoff_tokens,
     kata_crate,
 )
 from tddhooks.policy.handoff import Handoff
@@ -71,7 +72,7 @@ class TesterTurn(Turn):
                 Handoff(
                     head=crew.workspace.head(root), intent=answer.plan, test_names=new_tests,
                     red_output=verdict.failure_excerpt(), by="tester", created_at=time.time(),
-                    test_blobs=crew.workspace.blob_ids(root, ":", paths),
+                    test_blobs=handoff_tokens(crew.workspace, root, crew.settings, paths),
                 ),
             )  # fmt: skip
             handed_over = True

@@ -179,21 +179,45 @@ def set_aside(root: Path, cycle: int, paths: Sequence[str]) -> Path:
             target.with_name(target.name + ".deleted").write_text("", encoding="utf-8")
         else:
             target.write_text(text, encoding="utf-8")
+        base = git.read_blob(root, "HEAD", relative)
+        if base is not None and text is not None:  # for a three-way bring_back (see there)
+            target.with_name(target.name + BASE_SUFFIX).write_text(base, encoding="utf-8")
     restore_to_head(root, paths)
     return directory
 
 
 def bring_back(root: Path, directory: Path, paths: Sequence[str]) -> None:
-    """Write set-aside files back into the working tree and stage them again."""
+    """Write set-aside files back into the working tree and stage them again. A file changed
+    since it was set aside (a preparatory refactor of the source file the test sits in, with
+    unit tests beside the code) gets the set-aside changes merged in (`git merge-file`), not
+    pasted over the refactor; on a conflict the set-aside copy wins, as before."""
     for relative in paths:
         source = directory / relative
         if source.exists():
             target = root / relative
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+            text = _merged(root, source, target) or source.read_text(encoding="utf-8")
+            target.write_text(text, encoding="utf-8")
         elif source.with_name(source.name + ".deleted").exists():
             (root / relative).unlink(missing_ok=True)
     stage(root, paths)
+
+
+BASE_SUFFIX = ".base"
+
+
+def _merged(root: Path, source: Path, target: Path) -> str | None:
+    """The set-aside copy's changes (against its HEAD copy) applied to what target holds now;
+    None when target is unchanged since, absent, or the merge conflicts."""
+    base = source.with_name(source.name + BASE_SUFFIX)
+    if not base.exists() or not target.is_file():
+        return None
+    current = target.read_text(encoding="utf-8")
+    if current == base.read_text(encoding="utf-8"):
+        return None
+    args = ["merge-file", "-p", "-q", str(target), str(base), str(source)]
+    merged = git.run_git(args, root, check=False)
+    return merged.stdout if merged.returncode == 0 else None
 
 
 def numstat_staged(root: Path) -> dict[str, tuple[int, int]]:

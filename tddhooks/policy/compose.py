@@ -316,15 +316,6 @@ def kata_requirements(kata_text: str, *, whole: bool = False) -> list[str]:
     return found
 
 
-def kata_goal_for_step(kata_text: str, step: int) -> str:
-    """The requirement cycle `step` works on: the step-th listed requirement (the last one once
-    the cycles outnumber them), else the kata's one goal sentence (kata_goal)."""
-    requirements = kata_requirements(kata_text)
-    if not requirements:
-        return kata_goal(kata_text)
-    return requirements[min(max(step, 1), len(requirements)) - 1]
-
-
 _SECTION_LINE_RE = re.compile(r"^(Context|Rationale|Diff summary|Verification):\s*$")
 _CONTEXT_KEYS = ("role:", "step:", "kata goal:")
 

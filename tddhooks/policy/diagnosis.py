@@ -33,7 +33,9 @@ _LINES = 6
 class Diagnosis:
     """What the gate found on a tree, in a person's words, and the way to green."""
 
-    state: str  # green | lint-only | failing-tests | does-not-compile | nightly | timeout | tool
+    # green | lint-only | failing-tests | does-not-compile | does-not-import | nightly | timeout
+    # | tool
+    state: str
     summary: str
     first_commit: str
     details: list[str] = field(default_factory=list)
@@ -91,6 +93,15 @@ def diagnose(verdict: Verdict) -> Diagnosis:
             "`fix: …` that changes the code (not the tests) until they pass; or a "
             f"`test:` commit that deletes a test that is wrong; {INSTALL_NOTE}",
             report.error_lines[:_LINES],
+        )
+    if report.compile_errors and report.error_kind == "import":
+        return Diagnosis(
+            "does-not-import",
+            "red: pytest cannot import the tests (collection errors: a missing module, an "
+            "import or syntax error)",
+            "`fix: …` that makes every test module import (the code it imports, or "
+            f"pythonpath/packages in pyproject.toml); {INSTALL_NOTE}",
+            report.compile_errors[:_LINES],
         )
     if report.compile_errors:
         return Diagnosis(

@@ -173,6 +173,12 @@ def _facts(
         as_built(tree_after, after, built_after, texts),
     )
     test_items, code_items = _items(settings, entries, patch, before, after, texts)
+    staged_blobs = {
+        path: blob
+        for _status, path, blob in entries
+        if blob != NULL_BLOB and is_test_path(path, settings)
+    }
+    staged_blobs.update(_handed_items(settings, handoff_blobs, after, texts))
     return CommitFacts(
         changes=tuple(change for change, _blob in changes),
         test_names_before=names_before,
@@ -181,16 +187,33 @@ def _facts(
         removed_lines=removed,
         handoff_blobs=handoff_blobs,
         first_commit=base is None,
-        staged_blobs={
-            path: blob
-            for _status, path, blob in entries
-            if blob != NULL_BLOB and is_test_path(path, settings)
-        },
+        staged_blobs=staged_blobs,
         test_item_paths=test_items,
         code_item_paths=code_items,
         has_kata=has_kata,
         stand_ins=merged(built_before, built_after),
     )
+
+
+def _handed_items(
+    settings: PolicySettings,
+    handoff_blobs: dict[str, str] | None,
+    after: dict[str, str],
+    texts: dict[str, str],
+) -> dict[str, str]:
+    """For each source file whose test items were handed over: the token of its staged test
+    items, compared with the handoff's by the `handoff` rule (policy/testitems.py)."""
+    from tddhooks.policy.testitems import ITEMS_PREFIX, items_token
+
+    wanted = [p for p, v in (handoff_blobs or {}).items() if v.startswith(ITEMS_PREFIX)]
+    if not wanted:
+        return {}
+    files = {path: texts.get(blob, "") for path, blob in after.items()}
+    return {
+        path: items_token(settings.language, path, files[path], files)
+        for path in wanted
+        if path in files
+    }
 
 
 def _items(
@@ -433,7 +456,7 @@ def base_failing_tests(
     report = tree_verdict(root, found.stdout.strip(), settings).report
     if report.green:  # green tests (red from lint or format only is no reason for a fix)
         return frozenset()
-    # a test committed red against code that does not exist yet does not compile
+    # a test committed red against code that does not exist yet does not compile (or import)
     return frozenset(
-        report.failing_tests or [f"(does not compile) {e}" for e in report.compile_errors]
+        report.failing_tests or [f"({report.build_failure}) {e}" for e in report.compile_errors]
     )

@@ -18,6 +18,7 @@ from tddhooks.policy.message import (
     parse_header,
 )
 from tddhooks.policy.settings import PolicySettings
+from tddhooks.policy.testitems import ITEMS_PREFIX
 from tddhooks.vocabulary import BUILD_FILES, CODE_SUFFIXES, MANIFESTS
 
 _STEP_RE = re.compile(r"^[0-9]+$")
@@ -528,6 +529,15 @@ def _handoff(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Fou
     for path, blob in sorted(facts.handoff_blobs.items()):
         staged = facts.staged_blobs.get(path)
         if staged == blob:
+            continue
+        if blob.startswith(ITEMS_PREFIX):  # tests beside code: only the test items count
+            yield (
+                f"the test items of {path} (its test module or test functions) differ from "
+                "the ones handed over: the code beside them may change, they may not",
+                f"put the test items of {path} back as handed over (`git diff HEAD -- {path}` "
+                "shows them); if the test must really change, delete "
+                ".git/tddhooks/handoff.json first",
+            )
             continue
         problem = (
             f"the handed-over test {path} is not in this commit"

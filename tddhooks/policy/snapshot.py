@@ -105,9 +105,14 @@ def _make_private(path: Path) -> None:
 
 
 def gate_dirs(root: Path, kind: str = GATE_TREE, common: Path | None = None) -> tuple[Path, Path]:
-    """(snapshot folder, cargo target folder) for the gate (kind "snapshot") or audit ("audit")."""
+    """(snapshot folder, cargo target folder) for the gate (kind "snapshot") or audit ("audit",
+    and its extra lanes "audit-2", ...). Each kind has a target folder of its own: cargo's
+    fingerprints do not name the package's folder, so two snapshot folders building into one
+    target folder can each take the other's fresh build of another tree for their own (a stale
+    test binary run against the wrong tree); and two lanes sharing one would take turns."""
     base = private_dir(root, common)
-    return base / kind, base / TARGET
+    target = TARGET if kind == GATE_TREE else f"{TARGET}-{kind}"
+    return base / kind, base / target
 
 
 def default_snapshot_dir(root: Path) -> Path:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -29,6 +29,14 @@ class TestReport(BaseModel):
     output_tail: str = ""
     timed_out: bool = False
     exit_code: int = 0
+    # what a compile error is in this language: Rust's do not compile, a Python test module
+    # that pytest cannot collect (ModuleNotFoundError, ImportError, SyntaxError) does not import
+    error_kind: Literal["compile", "import"] = "compile"
+
+    @property
+    def build_failure(self) -> str:
+        """'does not compile' (Rust) or 'does not import' (pytest's collection errors)."""
+        return "does not import" if self.error_kind == "import" else "does not compile"
 
     @property
     def green(self) -> bool:
@@ -44,7 +52,8 @@ class TestReport(BaseModel):
         if self.timed_out:
             return "timed out"
         if self.compile_errors:
-            return f"does not compile ({len(self.compile_errors)} error(s))"
+            noun = "collection error(s)" if self.error_kind == "import" else "error(s)"
+            return f"{self.build_failure} ({len(self.compile_errors)} {noun})"
         text = f"{self.passed} passed, {self.failed} failed"
         return text + (f", {self.ignored} ignored" if self.ignored else "")
 

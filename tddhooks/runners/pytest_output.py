@@ -142,7 +142,7 @@ def parse_pytest(output: str, exit_code: int) -> TestReport:
             f"{missing.string.strip()} (install {missing['module']} for that Python, "
             "or set the command in tdd.yaml `ci:`)"
         )
-    return finish_report(
+    report = finish_report(
         output,
         exit_code,
         counts=(passed, failed, ignored),
@@ -153,3 +153,4 @@ def parse_pytest(output: str, exit_code: int) -> TestReport:
         green_when_empty=exit_code == NO_TESTS_COLLECTED,
         ignored_names=ignored_names,
     )
+    return report.model_copy(update={"error_kind": "import"})

@@ -217,3 +217,26 @@ def test_a_handed_over_red_test_lets_the_agent_stop(tmp_path: Path, agent: str) 
     event, payload = stop_payload(agent, repo, again=False)
     assert call(repo, command_for(repo, agent, event), payload) == ({}, 0)
     assert run(repo, "git", "status", "--porcelain").stdout.startswith("A ")
+
+
+def test_a_source_file_holding_the_handed_over_unit_test_stays_editable(tmp_path: Path) -> None:
+    """The tester's test sits in src/lib.rs beside the code: the person's coding agent may edit
+    the file (the hooks' handoff rule pins the test items); a test file stays protected."""
+    import subprocess
+    import time
+
+    from tddhooks.agenthooks.handlers import protected_paths
+    from tddhooks.agenthooks.repo_view import repo_view
+    from tddhooks.policy.handoff import Handoff, write_handoff
+
+    repo = kata_with_agent(tmp_path, "claude-code")
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True,
+                          text=True, check=True).stdout.strip()  # fmt: skip
+    blobs = {"tests/test_sub.py": "a" * 40, "src/calc/__init__.py": "items:" + "b" * 64}
+    write_handoff(repo, Handoff(head=head, intent="sub", test_names=["t"], red_output="",
+                                test_blobs=blobs, by="tester", created_at=time.time()))  # fmt: skip
+    view = repo_view(str(repo))
+    assert view is not None
+    handed = protected_paths(view).handed_over
+    assert str(repo / "tests/test_sub.py") in handed
+    assert str(repo / "src/calc/__init__.py") not in handed

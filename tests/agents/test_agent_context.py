@@ -370,23 +370,43 @@ def test_the_implementor_sees_the_first_error_lines_not_only_the_tail() -> None:
 # ---------------------------------------------------------------- the tester's next requirement
 
 
-def test_the_tester_is_pointed_at_the_cycles_requirement_with_its_examples() -> None:
-    kata = (
-        "# Sums\n\n## Requirements\n\n1. An empty string sums to 0.\n"
-        '2. One number is its own sum: "7" gives 7.\n   Leading spaces are allowed.\n'
-        '3. Two numbers are added: "3,4" gives 7.\n'
-    )
-    user = _user(_ctx("tester", cycle=2, kata=kata))
-    assert (
-        '## Next requirement\nRequirement 2 of 3: One number is its own sum: "7" gives 7. '
-        "Leading spaces are allowed.\n" in user
-    )
-    assert "Requirement 1 of 3" not in user
+SUMS = (
+    "# Sums\n\n## Requirements\n\n1. An empty string sums to 0.\n"
+    '2. One number is its own sum: "7" gives 7.\n   Leading spaces are allowed.\n'
+    '3. Two numbers separated by a comma are added: "3,4" gives 7.\n'
+)
 
 
-def test_past_the_last_requirement_the_tester_checks_coverage_and_finishes() -> None:
-    user = _user(_ctx("tester", cycle=5))  # KATA lists four requirements
-    assert "All 4 requirements have had a cycle" in user
+@pytest.mark.parametrize(
+    ("covered", "expected"),
+    [
+        ((), "Requirement 1 of 3: An empty string sums to 0."),
+        (  # a test named after requirement 1 covers it: the next is 2, quoted with its examples
+            ("tests/empty.rs::empty_string_is_zero",),
+            'Requirement 2 of 3: One number is its own sum: "7" gives 7. Leading spaces are '
+            "allowed.",
+        ),
+        (  # an oddly named test takes the earliest open requirement
+            ("tests/a.rs::first",),
+            'Requirement 2 of 3: One number is its own sum: "7" gives 7.',
+        ),
+        (  # named tests cover theirs, whatever the order they came in
+            ("tests/c.rs::comma_separated_are_added", "tests/a.rs::empty_string_is_zero"),
+            'Requirement 2 of 3: One number is its own sum: "7" gives 7.',
+        ),
+        (("tests/c.rs::comma_separated_are_added", "tests/x.rs::x"), "Requirement 2 of 3"),
+    ],
+)
+def test_the_tester_is_pointed_at_the_first_requirement_without_a_test(
+    covered: tuple[str, ...], expected: str
+) -> None:
+    user = _user(_ctx("tester", kata=SUMS, covered_behaviours=covered))
+    assert f"## Next requirement\n{expected}" in user
+
+
+def test_with_every_requirement_covered_the_tester_checks_and_finishes() -> None:
+    user = _user(_ctx("tester", covered_behaviours=("a", "b", "c", "d")))  # KATA lists four
+    assert "Every one of the 4 requirements seems to have a test" in user
     assert "answer done" in user
 
 

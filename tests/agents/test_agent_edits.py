@@ -228,7 +228,7 @@ REFUSED = [
     ("implementor", _upsert(".gitignore"), "protected"),
     ("tester", _upsert("tests/.gitignore"), "protected"),
     ("implementor", _upsert("hooks/pre-commit"), "protected"),
-    ("tester", _upsert("src/lib.rs"), "the tester may only write tests/**"),
+    ("tester", _upsert("src/lib.rs"), "the tester may change only its test items"),
     ("tester", _upsert("Cargo.toml"), "the tester may only write tests/**"),
     ("implementor", _upsert("tests/one.rs"), "tests belong to the tester"),
     ("implementor", _upsert("tests/zwei.rs"), "tests belong to the tester"),

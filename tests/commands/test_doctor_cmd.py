@@ -222,3 +222,30 @@ def test_our_shim_kept_by_pre_commit_as_legacy_is_ok_not_stale(make_repo: MakeRe
     assert result.exit_code == 0, result.output
     assert "✔ ok" in row(rows, "hooks")
     assert "direct shims" in row(rows, "hooks")
+
+
+@pytest.mark.parametrize("route", ["--direct", "--pre-commit"])
+def test_after_uninstall_the_framework_s_hooks_are_told_from_ours(
+    make_repo: MakeRepo, route: str
+) -> None:
+    """The pre-commit framework stays installed after `tddhooks uninstall`: the row says which
+    hooks are the framework's (without a tddhooks entry), which are missing, and none is ours."""
+    from commands.test_install_cmd import THEIR_CONFIG, framework_install
+
+    repo = make_repo({**FILES, ".pre-commit-config.yaml": THEIR_CONFIG})
+    framework_install(repo, "pre-commit")
+    assert CliRunner().invoke(cli, ["install", route, "-C", str(repo)]).exit_code == 0
+    _result, rows = doctor(repo)
+    assert "✔ ok" in row(rows, "hooks") or "ok" in row(rows, "hooks")
+    assert CliRunner().invoke(cli, ["uninstall", "-C", str(repo)]).exit_code == 0
+    result, rows = doctor(repo)
+    assert result.exit_code == 3
+    assert "the pre-commit framework's, without tddhooks" in row(rows, "hooks")
+    from tddhooks.commands.doctor import _hook_checks
+
+    [check] = _hook_checks(repo)
+    assert check.detail == (
+        "the pre-commit framework's, without tddhooks (.pre-commit-config.yaml lacks "
+        "tddhooks-pre-commit): pre-commit; missing: commit-msg, prepare-commit-msg"
+    )
+    assert "tddhooks install" in (check.fix or "")

@@ -239,3 +239,25 @@ def test_a_toolchain_that_cannot_run_is_exit_3_not_a_rejection(
     assert "is not installed" in result.output
     assert git(repo, "rev-parse", "--verify", "-q", "HEAD", check=False).returncode != 0
     assert "Cargo.toml" in git(repo, "diff", "--cached", "--name-only").stdout.split()
+
+
+def test_an_untracked_tdd_yaml_of_yours_joins_the_scaffold_commit(tmp_path: Path) -> None:
+    folder = tmp_path / "mine"
+    yaml = "language: python\nsteps: 3\n"
+    write_files(folder, {"tdd.yaml": yaml})
+    result = init(str(folder), "--direct")
+    assert result.exit_code == 0, result.output
+    assert "tdd.yaml kept (yours, untracked: part of this commit)" in flat(result.output)
+    assert git(folder, "show", "HEAD:tdd.yaml").stdout == yaml
+    assert git(folder, "status", "--porcelain", "--", "tdd.yaml").stdout == ""
+
+
+def test_a_tdd_yaml_with_edits_of_yours_is_kept_out_of_the_commit(make_repo: MakeRepo) -> None:
+    repo = make_repo({k: v for k, v in FILES.items() if k != "kata.md"})
+    edited = FILES["tdd.yaml"] + "steps: 4\n"
+    write_files(repo, {"tdd.yaml": edited})
+    result = init(str(repo), "--direct")
+    assert result.exit_code == 0, result.output
+    assert "tdd.yaml kept (uncommitted edits of yours: commit them yourself)" in flat(result.output)
+    assert git(repo, "show", "HEAD:tdd.yaml").stdout == FILES["tdd.yaml"]
+    assert (repo / "tdd.yaml").read_text("utf-8") == edited

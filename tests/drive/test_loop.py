@@ -78,7 +78,14 @@ PATHS = ("tests/somme.rs",)
             {"compile_errors": ["tests/somme.rs:3:5: error[E0425]: cannot find function `add`"]},
             None,
         ),
-        ({"compile_errors": ["src/lib.rs:1:1: error: expected item"]}, "outside the new test"),
+        ({"compile_errors": ["src/lib.rs:1:1: error: expected item"]}, "compile errors outside"),
+        (
+            {
+                "compile_errors": ["src/calc/x.py:1: ModuleNotFoundError: No module named 'y'"],
+                "error_kind": "import",
+            },
+            "import errors outside the new test",
+        ),  # Python words for pytest's collection errors
         (
             {"failing_tests": ["tests/somme.rs::chaîne_vide_donne_zéro", "tests/a.rs::un"]},
             "passed before now fail: tests/a.rs::un",
@@ -107,6 +114,14 @@ PATHS = ("tests/somme.rs",)
             "does not parse",
         ),
         ({"compile_errors": ["tests/somme.rs:2: SyntaxError: invalid syntax"]}, "not parse"),
+        (  # an answer cut off mid-line (measured with Qwen2.5-Coder 1.5B)
+            {
+                "compile_errors": [
+                    "tests/somme.rs:6:3: error: this file contains an unclosed delimiter"
+                ]
+            },
+            "does not parse",
+        ),
     ],
 )
 def test_the_tester_red_must_come_from_the_new_test(
@@ -115,6 +130,13 @@ def test_the_tester_red_must_come_from_the_new_test(
     found = misplaced_red(verdict(**report), NEW, PATHS, "calculatrice")  # type: ignore[arg-type]
 
     assert found is None if problem is None else problem in (found or "")
+
+
+def test_two_new_tests_are_not_one_handover() -> None:
+    red = verdict(failing_tests=["tests/somme.rs::chaîne_vide_donne_zéro", "tests/un.rs::un"])
+    found = misplaced_red(red, (*NEW, "tests/un.rs::un"), (*PATHS, "tests/un.rs"), "calculatrice")
+    assert found is not None
+    assert "adds 2 tests (chaîne_vide_donne_zéro, un): hand over exactly one" in found
 
 
 def test_a_red_file_without_any_test_is_not_a_handover() -> None:

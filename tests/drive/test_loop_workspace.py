@@ -124,6 +124,27 @@ def test_a_set_aside_test_is_kept_and_can_be_brought_back(make_repo: MakeRepo) -
     assert git(repo, "ls-files", "-s", "tests").stdout == staged
 
 
+def test_a_unit_test_set_aside_in_a_refactored_source_file_is_merged_back(
+    make_repo: MakeRepo,
+) -> None:
+    """Unit tests beside the code: the preparatory refactor changes the same src/lib.rs the
+    set-aside test sits in; bringing the test back keeps the refactor."""
+    code = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n"
+    tests = "\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn adds() {\n"
+    tests += "        assert_eq!(add(1, 1), 2);\n    }\n}\n"
+    repo = make_repo({"src/lib.rs": code})
+    write_files(repo, {"src/lib.rs": code + tests})
+    git(repo, "add", "src/lib.rs")
+    directory = workspace.set_aside(repo, 2, ["src/lib.rs"])
+    assert (repo / "src/lib.rs").read_text("utf-8") == code
+    refactored = code.replace("a + b", "b + a")
+    write_files(repo, {"src/lib.rs": refactored})
+    git(repo, "commit", "-q", "--no-verify", "-am", "refactor: commute")
+    workspace.bring_back(repo, directory, ["src/lib.rs"])
+    assert (repo / "src/lib.rs").read_text("utf-8") == refactored + tests
+    assert git(repo, "show", ":src/lib.rs").stdout == refactored + tests
+
+
 def test_agent_commits_use_the_agent_identity_and_surface_hook_rejections(
     make_repo: MakeRepo,
 ) -> None:

@@ -271,5 +271,6 @@ def test_agents_write_new_and_committed_paths_never_a_persons_uncommitted_file(
     assert written == [TEST, "tests/.gitkeep"]
     assert (root / TEST).read_text(encoding="utf-8") == TEST_ADD
     assert (root / "tests/.gitkeep").read_text(encoding="utf-8") == "k\n"
-    with pytest.raises(EditRefused, match="the tester may only write"):
+    # a source file: only its test items are the tester's (agents/itemedits.py)
+    with pytest.raises(EditRefused, match="the tester may change only its test items"):
         ws.apply_edits(root, [FileEdit(path=SOURCE, content="")], policy)

@@ -17,11 +17,11 @@ from tddhooks.policy.compose import (
     example_header,
     infer_role,
     kata_goal,
-    kata_goal_for_step,
     prefill_template,
     refresh_message,
     suggest_type,
 )
+from tddhooks.policy.goals import cycle_goal, cycle_requirement, keywords
 from tddhooks.policy.message import parse_message
 from tddhooks.policy.rules import CommitFacts, check_message
 from tddhooks.policy.settings import PolicySettings
@@ -387,20 +387,61 @@ KATA = """# String Calculator
 
 
 @pytest.mark.parametrize(
-    ("step", "goal"),
+    ("added", "tree", "goal"),
     [
-        (1, "An empty string returns 0."),
-        (2, "One number returns that number."),
-        (3, "Two numbers, comma delimited, return their sum."),
-        (9, "Two numbers, comma delimited, return their sum."),
+        # the cycle's new test says which requirement it is about
+        (["tests/a.rs::empty_string_is_zero"], [], "An empty string returns 0."),
+        (["tests/a.rs::one_number_is_itself"], [], "One number returns that number."),
+        (
+            ["tests/t.py::test_sums_two_comma_delimited"],
+            [],
+            "Two numbers, comma delimited, return their sum.",
+        ),
+        # not in order: the third requirement first, whatever the cycle number
+        (
+            ["src/lib.rs::tests::two_numbers_comma_delimited"],
+            ["x::empty_string_is_zero"],
+            "Two numbers, comma delimited, return their sum.",
+        ),
+        # no new test (or none that matches): the first requirement no test covers yet
+        ([], ["x::empty_string_is_zero"], "One number returns that number."),
+        (
+            ["x::mystery"],
+            ["x::empty_string_is_zero", "x::one_number"],
+            "Two numbers, comma delimited, return their sum.",
+        ),
+        # everything covered: the last one
+        (
+            [],
+            ["x::empty_string", "x::one_number", "x::comma_delimited"],
+            "Two numbers, comma delimited, return their sum.",
+        ),
     ],
 )
-def test_the_goal_quotes_the_requirement_of_the_cycle(step: int, goal: str) -> None:
-    assert kata_goal_for_step(KATA, step) == goal
+def test_the_goal_quotes_the_requirement_of_the_cycle(
+    added: list[str], tree: list[str], goal: str
+) -> None:
+    assert cycle_goal(KATA, added, [*tree, *added]) == goal
+
+
+def test_a_refactor_after_a_feature_quotes_the_features_goal() -> None:
+    quoted = "One number returns that number."
+    assert cycle_goal(KATA, [], ["x::empty_string_is_zero"], feature_goal=quoted) == quoted
+    # a new test that matches wins over the feature's goal
+    assert cycle_goal(KATA, ["x::comma_delimited"], [], feature_goal=quoted).startswith("Two")
+
+
+def test_shared_words_count_less_than_the_ones_that_tell_requirements_apart() -> None:
+    requirements = ["Add two numbers.", "Subtract two numbers."]
+    assert cycle_requirement(requirements, ["t::subtracts_two_numbers"], []) == requirements[1]
+    assert cycle_requirement(requirements, ["t::adds_two_numbers"], []) == requirements[0]
+    # `two_numbers` alone is no more about one than the other: the earlier, by the tie rule
+    assert cycle_requirement(requirements, ["t::two_numbers"], []) == requirements[0]
+    assert keywords("addsTwoNumbers") == {"add", "two", "number"}
 
 
 def test_the_goal_without_a_requirements_list_is_the_kata_goal() -> None:
-    assert kata_goal_for_step("# Kata\n\nAdd numbers. Then more.\n", 4) == "Add numbers."
+    assert cycle_goal("# Kata\n\nAdd numbers. Then more.\n", ["t::x"], []) == "Add numbers."
 
 
 def test_refresh_message_rewrites_context_and_keeps_what_the_person_wrote() -> None:

@@ -58,6 +58,9 @@ def test_import_error_in_a_test_module_is_a_compile_error_located_in_the_test() 
         "tests/test_sub.py:1: ImportError: cannot import name 'subtract' from 'kata'"
     )
     assert report.failed == 0
+    # Python words: a module pytest cannot collect does not import (it is not compiled)
+    assert report.summary() == "does not import (1 collection error(s))"
+    assert report.build_failure == "does not import"
 
 
 def test_syntax_error_in_the_source_names_the_test_that_imports_it_and_the_file() -> None:

@@ -193,7 +193,8 @@ class MemoryWorkspace:
         return reasons
 
     def check_edits(self, root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> None:
-        check_edits(root, edits, policy, foreign=self.not_committed)
+        check_edits(root, edits, policy, foreign=self.not_committed,
+                    index_files=lambda: dict(self.index))  # fmt: skip
 
     def apply_edits(self, root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> list[str]:
         self.check_edits(root, edits, policy)

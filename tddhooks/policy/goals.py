@@ -1,0 +1,117 @@
+"""Which requirement of the kata a cycle works on: the `Kata goal` the prefill and the agents'
+messages quote (pure; docs/policy.md, "Kata goal").
+
+A TDD cycle is one test for one behaviour, so the cycle's own new test says what it is about:
+1. the commit adds tests: the requirement their names match best;
+2. it adds none, or none matches, right after a feat:/fix: (a refactor of that cycle): the goal
+   that feature commit quoted;
+3. otherwise: the first requirement that no test of the committed tree matches yet;
+4. every requirement matched already: the last one; a kata without a requirements list: its one
+   goal sentence (compose.kata_goal).
+
+Matching: a requirement's keywords are its words of three letters or more, minus a few common
+words, a trailing plural `s` dropped; a test name's are the same words of its function name
+(snake_case and camelCase split). Each keyword weighs 1 / (how many requirements have it), so the
+words that tell requirements apart count most: "adds_two_numbers" matches "Add two numbers."
+(add 1 + two 1/2 + number 1/2 = 2) over "Subtract two numbers." (two, number: 1). A test is
+about the requirement it scores best on (the earlier one on a tie), when that score is at least 1.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+_WORD_RE = re.compile(r"[A-Za-z]+")
+_CAMEL_RE = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_COMMON = frozenset(
+    ("the", "and", "for", "with", "that", "this", "when", "then", "from", "into", "are", "was",
+     "were", "has", "have", "its", "not", "but", "can", "should", "must", "will", "shall", "may",
+     "each", "every", "all", "any", "test", "tests", "returns", "return", "given")
+)  # fmt: skip
+MATCH = 1.0
+
+
+def keywords(text: str) -> frozenset[str]:
+    """The words that can tell requirements apart (lower case, plural `s` dropped)."""
+    words = _WORD_RE.findall(_CAMEL_RE.sub(" ", text.replace("_", " ")))
+    found = set()
+    for word in (w.lower() for w in words):
+        if len(word) < 3 or word in _COMMON:
+            continue
+        found.add(word[:-1] if word.endswith("s") and len(word) > 3 else word)
+    return frozenset(found)
+
+
+def _function(name: str) -> str:
+    """`tests/adds.rs::module::adds_two` -> `adds_two`; a parameter suffix dropped."""
+    return name.rsplit("::", 1)[-1].split("[", 1)[0]
+
+
+def _scores(requirements: Sequence[str], name: str) -> list[float]:
+    sets = [keywords(requirement) for requirement in requirements]
+    weight: dict[str, float] = {}
+    for words in sets:
+        for word in words:
+            weight[word] = weight.get(word, 0.0) + 1.0
+    mine = keywords(_function(name))
+    return [sum(1.0 / weight[word] for word in words & mine) for words in sets]
+
+
+def about(requirements: Sequence[str], name: str) -> tuple[float, int] | None:
+    """(score, index) of the requirement test `name` is about: its best match (the earlier one
+    on a tie), when that scores at least MATCH; None when it matches none."""
+    scored = [(score, -index) for index, score in enumerate(_scores(requirements, name))]
+    if not scored:
+        return None
+    score, index = max(scored)
+    return (score, -index) if score >= MATCH else None
+
+
+def cycle_requirement(
+    requirements: Sequence[str], added_tests: Iterable[str], tree_tests: Iterable[str]
+) -> str | None:
+    """The requirement the cycle works on (rules in the module docstring); None without any."""
+    if not requirements:
+        return None
+    matches = [found for name in added_tests if (found := about(requirements, name))]
+    if matches:
+        return requirements[max(matches, key=lambda found: (found[0], -found[1]))[1]]
+    covered = {found[1] for name in tree_tests if (found := about(requirements, name))}
+    return next((req for i, req in enumerate(requirements) if i not in covered), requirements[-1])
+
+
+def cycle_goal(
+    kata_text: str,
+    added_tests: Iterable[str],
+    tree_tests: Iterable[str],
+    feature_goal: str | None = None,
+) -> str:
+    """The `Kata goal` line for a commit adding `added_tests` to a tree with `tree_tests`.
+    `feature_goal`: the goal the cycle's feature commit quoted (HEAD is a feat:/fix: and this
+    commit adds no test: a refactor of the same cycle quotes the same requirement)."""
+    from tddhooks.policy.compose import kata_goal, kata_requirements
+
+    added = list(added_tests)
+    requirements = kata_requirements(kata_text)
+    if feature_goal and not any(about(requirements, name) for name in added):
+        return feature_goal
+    found = cycle_requirement(requirements, added, tree_tests)
+    return found if found is not None else kata_goal(kata_text)
+
+
+def next_requirement(requirements: Sequence[str], tree_tests: Iterable[str]) -> int | None:
+    """Index of the requirement the tester's next test should take on; None when every one has
+    a test. A test whose name matches a requirement covers it; each test that matches none is
+    taken to cover the earliest requirement still open (tests are written in the kata's order),
+    so an oddly named test never sends the tester back to a requirement it already did."""
+    covered: set[int] = set()
+    unmatched = 0
+    for name in tree_tests:
+        found = about(requirements, name)
+        if found is None:
+            unmatched += 1
+        else:
+            covered.add(found[1])
+    open_ones = [index for index in range(len(requirements)) if index not in covered]
+    return open_ones[unmatched] if unmatched < len(open_ones) else None
