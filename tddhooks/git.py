@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -131,17 +131,19 @@ def run_git(
     check: bool = True,
     stdin: str | None = None,
     keep_env: bool = False,
+    output_cap: int = proc.DEFAULT_OUTPUT_CAP,
 ) -> proc.ProcResult:
-    """Run `git args` in cwd. keep_env keeps the caller's GIT_* (inside a hook, git's own)."""
+    """Run `git args` in cwd. keep_env keeps the caller's GIT_* (inside a hook, git's own);
+    output_cap for an output that must be whole (a tree listing)."""
     found = None
-    if _PREFETCHED and stdin is None and not keep_env:
+    if _PREFETCHED and stdin is None and not keep_env and output_cap == proc.DEFAULT_OUTPUT_CAP:
         found = _PREFETCHED.pop(_call_key(args, cwd, env_extra), None)
     if found is not None:
         result = found
     else:
         env = dict(os.environ) if keep_env else clean_env()
         env.update(env_extra or {})
-        result = proc.run(["git", *args], cwd=cwd, env=env, stdin=stdin)
+        result = proc.run(["git", *args], cwd=cwd, env=env, stdin=stdin, output_cap=output_cap)
     if check and not result.ok:
         raise GitError(
             f"git {' '.join(args)} failed in {cwd}: {result.output.strip()[:800]}",
@@ -218,10 +220,15 @@ def tree_of(root: Path, rev: str) -> str:
 
 @dataclass(frozen=True)
 class Change:
-    """One path changed between two trees: status letter A/M/D/T (renames split in two)."""
+    """One path changed between two trees: status letter A/M/D/T (renames split in two), and
+    its file modes before and after ("100644", "100755", "120000" a symlink, "" unknown or
+    absent): a source file turned into a symlink is a T change of that source file."""
 
     status: str
     path: str
+    # not part of equality: a change is its status and path; the modes say what kind of file
+    old_mode: str = field(default="", compare=False)
+    new_mode: str = field(default="", compare=False)
 
 
 def parse_name_status(text: str) -> list[Change]:

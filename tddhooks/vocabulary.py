@@ -31,13 +31,14 @@ CODE_SUFFIXES = {"rust": (".rs",), "python": (".py",)}
 # the files that say which modules hold tests (pytest's python_files: runners/python_items.py)
 TEST_CONFIG_FILES = {"rust": (), "python": ("pyproject.toml", "pytest.ini", "tox.ini", "setup.cfg")}
 
-# what a `build:` commit may change: manifests, lock files, build scripts and the toolchain's
-# configuration (globs; no '/' matches at any depth)
+# what a `build:` commit may change: manifests, lock files and the toolchain's configuration
+# (globs; no '/' matches at any depth). Not build.rs: cargo compiles and runs it before the
+# crate, and what it writes (include!(concat!(env!("OUT_DIR"), …))) is the crate's code, so it is
+# source code for the type rules (docs/policy.md)
 BUILD_FILES = {
     "rust": (
         "Cargo.toml",
         "Cargo.lock",
-        "build.rs",
         "rust-toolchain",
         "rust-toolchain.toml",
         "**/.cargo/config",

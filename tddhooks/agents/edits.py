@@ -5,8 +5,6 @@ Everything here is pure except `apply_edits`, which writes only after the whole 
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -16,6 +14,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
+from tddhooks.agents.journal import (  # noqa: F401 (re-exported)
+    CREATED_JOURNAL,
+    content_digest,
+    created_by_agent,
+    forget_created,
+    remember_created,
+    save_journal,
+)
 from tddhooks.errors import LLMAnswerError, TddhooksError
 
 # the policy's globs, re-exported: a test path is one to the hooks and to the agents alike
@@ -333,42 +339,11 @@ def _write_text(target: Path, text: str) -> None:
         temporary.unlink(missing_ok=True)
 
 
-CREATED_JOURNAL = "agent-created.json"
-
-
-def created_by_agent(root: Path) -> dict[str, str]:
-    """path -> sha256 of the content of the files the last plans created (the undo's licence to
-    delete a file that was never staged)."""
-    from tddhooks import git
-
-    try:
-        data = json.loads((git.tddhooks_dir(root) / CREATED_JOURNAL).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
-
-
-def forget_created(root: Path, paths: Sequence[str]) -> None:
-    """Drop paths from the journal of created files (they were removed or committed)."""
-    from tddhooks import git
-
-    journal = created_by_agent(root)
-    kept = {path: digest for path, digest in journal.items() if path not in set(paths)}
-    if kept != journal:
-        (git.tddhooks_dir(root) / CREATED_JOURNAL).write_text(json.dumps(kept), encoding="utf-8")
-
-
-def content_digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 def apply_edits(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> list[str]:
     """Check the whole plan, then write it (UTF-8, trailing newline); return the paths written.
 
     Files it creates are recorded (path and content digest) before they are written, so an undo
     may delete them even when it comes before they were staged, and nothing else."""
-    from tddhooks import git
-
     check_edits(root, edits, policy)
     base = root.resolve()
     created = {
@@ -376,10 +351,13 @@ def apply_edits(root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> li
         for path, text in _contents(edits).items()
         if not (base / path).exists()
     }
-    if created:
-        journal = {**created_by_agent(root), **created}
-        (git.tddhooks_dir(root) / CREATED_JOURNAL).write_text(json.dumps(journal), encoding="utf-8")
-    return write_edits(root, edits)
+    previous = created_by_agent(root) if created else {}
+    if created:  # before writing: a Ctrl-C mid-plan still leaves the undo its licence
+        remember_created(root, {**previous, **created})
+    written = write_edits(root, edits)
+    if previous:  # written now: the new files are in place, so pruning keeps them
+        save_journal(root, {**previous, **created})
+    return written
 
 
 def _contents(edits: Sequence[FileEdit]) -> dict[str, str]:

@@ -64,26 +64,74 @@ def list_commits(root: Path, rev_range: str | None) -> list[CommitInfo]:
     return commits
 
 
-def message_findings(root: Path, commit: CommitInfo, settings: PolicySettings) -> list[Finding]:
-    """Violations of the message and type rules by one (non-merge) commit."""
+def message_findings(
+    root: Path, commit: CommitInfo, settings: PolicySettings, *, joined: bool = False
+) -> list[Finding]:
+    """Violations of the message and type rules by one commit; a merge is judged by its own
+    resolution only (policy/merges.py); a `joined` root commit (not the repository's first)
+    like any commit, against the empty tree."""
+    from dataclasses import replace
+
     from tddhooks.policy.facts import commit_facts
     from tddhooks.policy.lineage import exemption_facts
     from tddhooks.policy.message import STORED, parse_message
     from tddhooks.policy.rules import check_message
 
     if len(commit.parents) > 1:
-        return []
+        return merge_findings(root, commit, settings)
     # judged as stored: a `#` line that git kept is part of the message
     message = parse_message(git.out(["show", "-s", "--format=%B", commit.sha], root), "", STORED)
     base = commit.parents[0] if commit.parents else None
-    facts = exemption_facts(
-        root, message, commit_facts(root, commit.sha, settings), base=base, tip=commit.sha
-    )
+    facts = commit_facts(root, commit.sha, settings)
+    if joined:
+        facts = replace(facts, first_commit=False, joined_root=True)
+    facts = exemption_facts(root, message, facts, base=base, tip=commit.sha)
     violations = check_message(message, facts, settings)
     return [
         Finding(commit.sha, commit.subject, violation.rule, violation.message, violation.hint)
         for violation in violations
     ]
+
+
+def merge_findings(root: Path, commit: CommitInfo, settings: PolicySettings) -> list[Finding]:
+    """A merge's own violations: a history with no common ancestor (whatever the policy), tests
+    its result drops."""
+    from tddhooks.policy.facts import test_names_at
+    from tddhooks.policy.merges import merge_violations
+
+    first, *others = commit.parents
+    violations = merge_violations(
+        root,
+        first,
+        others,
+        test_names_at(root, commit.sha, settings),
+        lambda rev: test_names_at(root, rev, settings),
+        type_rules=settings.enabled("type-rules"),
+    )
+    return [Finding(commit.sha, commit.subject, v.rule, v.message, v.hint) for v in violations]
+
+
+def joined_roots(root: Path, commits: list[CommitInfo]) -> dict[str, str | None]:
+    """Root commits of the list that are not the repository's first commit (not on the first-
+    parent line of the newest commit listed), each with the commit whose tdd.yaml judges it:
+    the first parent of the merge that brings it in (else the newest commit listed)."""
+    roots = {commit.sha for commit in commits if not commit.parents}
+    if not roots:
+        return {}
+    tip = commits[-1].sha
+    mainline = set(git.out(["rev-list", "--first-parent", tip, "--"], root).split())
+    joined: dict[str, str | None] = {sha: tip for sha in roots - mainline}
+    for commit in commits:
+        if len(commit.parents) < 2 or not joined:
+            continue
+        first = commit.parents[0]
+        brought = git.out(
+            ["rev-list", "--max-parents=0", *commit.parents[1:], f"^{first}", "--"], root
+        ).split()
+        for sha in brought:
+            if joined.get(sha) == tip:
+                joined[sha] = first
+    return joined
 
 
 def gate_finding(commit: CommitInfo, verdict: Verdict) -> Finding | None:
@@ -132,12 +180,13 @@ def gate_findings(
     return findings
 
 
-def commit_policy(root: Path, commit: CommitInfo) -> PolicySettings:
-    """The policy that judged `commit`: its first parent's tdd.yaml, a root commit's own."""
+def commit_policy(root: Path, commit: CommitInfo, joined: dict[str, str | None]) -> PolicySettings:
+    """The policy that judged `commit`: its first parent's tdd.yaml, the repository's first
+    commit's own; a joined root's is the one in force where it was merged (joined_roots)."""
     from tddhooks.policy.facts import state_dir
     from tddhooks.policy.settings import settings_at
 
-    base = commit.parents[0] if commit.parents else None
+    base = commit.parents[0] if commit.parents else joined.get(commit.sha)
     return settings_at(root, base, state_dir(root), own=commit.sha)
 
 
@@ -169,7 +218,8 @@ def run(
     root = git.require_root(work_dir)
     rev_range = with_baseline(root, rev_range, since)
     commits = list_commits(root, rev_range)
-    plan = [(commit, commit_policy(root, commit)) for commit in commits]
+    joined = joined_roots(root, commits)
+    plan = [(commit, commit_policy(root, commit, joined)) for commit in commits]
     reused = 0
     findings: list[Finding] = []
     shared = shared_cargo_target({settings.language for _, settings in plan})
@@ -191,7 +241,7 @@ def run(
                 markup=True,
                 highlight=False,
             )
-            findings += message_findings(root, commit, settings)
+            findings += message_findings(root, commit, settings, joined=commit.sha in joined)
             if not settings.enabled("green"):
                 continue
             reused += (trees[commit.sha], settings) in seen

@@ -187,9 +187,24 @@ def _display(root: Path, path: Path) -> str:
 
 
 def commit_msg(message_file: Path) -> int:
-    """Check the message, exactly as git will store it, and the type rules against the staged
-    diff; keep a rejected message."""
+    """Check the message, exactly as git will store it, and the type rules against the tree git
+    will store (policy/stored_index.py); keep a rejected message."""
     root, state, index_file = _context()
+    from tddhooks.policy.stored_index import index_of, prepared_tree
+
+    stored = prepared_tree(root, state, index_file)
+    if stored is None:
+        return _commit_msg(message_file, root, state, index_file)
+    plain(
+        "tddhooks: note: files were staged after git read the index for this commit (while the "
+        "message editor was open?); git commits the index as it was then, so that is what is "
+        "judged, and the later changes stay staged for the next commit\n"
+    )
+    with index_of(root, state, stored) as prepared:
+        return _commit_msg(message_file, root, state, prepared)
+
+
+def _commit_msg(message_file: Path, root: Path, state: Path, index_file: str | None) -> int:
     base = judged_base(root)
     from tddhooks.policy.facts import staged_diff_call, staged_diff_revs
 
@@ -237,6 +252,7 @@ def commit_msg(message_file: Path) -> int:
     from tddhooks.policy.skips import report_violations
 
     violations += report_violations(root, state, settings, index_file, base, violations)
+    violations += _merge_resolution(root, state, settings, index_file, facts)
     violations += _tree_changed_since_gate(root, state, settings, index_file, base)
     if not violations:
         return 0
@@ -301,6 +317,44 @@ def _tree_changed_since_gate(
         "changed after the pre-commit gate judged the index (something staged files meanwhile)"
     )
     return [Violation("green", what, RED_NEXT_STEP)]
+
+
+def _merge_resolution(
+    root: Path, state: Path, settings: PolicySettings, index_file: str | None, facts: CommitFacts
+) -> list[Violation]:
+    """A merge's own decisions (policy/merges.py), and the gate on its result: `git merge` runs
+    pre-merge-commit, not pre-commit, so commit-msg is the first hook that sees the result."""
+    from tddhooks.policy import lineage
+
+    if not lineage.merging(root):
+        return []
+    from tddhooks.policy.facts import test_names_at
+    from tddhooks.policy.merges import merge_heads, merge_violations
+
+    head = git.head(root) or ""
+    found: list[Violation] = []
+    found += merge_violations(
+        root,
+        head,
+        merge_heads(lineage.git_dir(root)),
+        facts.test_names_after,
+        lambda rev: test_names_at(root, rev, settings),
+        type_rules=settings.enabled("type-rules"),
+    )
+    if not settings.enabled("green"):
+        return found
+    from tddhooks.policy.gate import cached_green_lines, tree_verdict
+
+    tree = git.write_tree(root, index_file=index_file)
+    if cached_green_lines(root, tree, settings, state) is not None:
+        return found
+    verdict = tree_verdict(root, tree, settings)
+    if not verdict.green:
+        from tddhooks.policy.rules import Violation
+
+        what = f"the merge result {tree[:12]} is red ({'; '.join(verdict.verification_lines())})"
+        found.append(Violation("green", what, RED_NEXT_STEP))
+    return found
 
 
 def _judge(

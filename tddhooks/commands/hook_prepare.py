@@ -25,15 +25,17 @@ def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) 
     del sha  # -c/-C/--amend already have a message; the source says so
     if source is None:  # the pre-commit framework passes the source in its environment
         source = os.environ.get("PRE_COMMIT_COMMIT_MSG_SOURCE")
+    root, state, index_file = _context()
+    from tddhooks.policy.stored_index import record_prepared
+
+    record_prepared(root, state, index_file)  # git has just read the index it will commit
     if source == "message":
         from tddhooks.agenthooks.aider import complete_message, wants_completion
 
         if wants_completion():  # set by `tddhooks install --agent aider` (docs/agents.md)
-            root, _state, index_file = _context()
             return complete_message(message_file.absolute(), root, index_file)
     if source not in (*_FILLABLE_SOURCES, "message"):
         return 0
-    root, state, index_file = _context()
     path = message_file.absolute()
     from tddhooks.limits import read_message
 

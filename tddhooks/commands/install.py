@@ -49,6 +49,11 @@ def install(
     named, our entries in its hook configuration: docs/agents.md)."""
     root = git.require_root(work_dir)
     install_hooks(root, direct=direct, pre_commit=pre_commit)
+    from tddhooks.policy.snapshot import remove_legacy
+
+    removed = remove_legacy(git.tddhooks_dir(root))
+    if removed:
+        output.ok(f"removed the old gate snapshot from .git/tddhooks/: {', '.join(removed)}")
     if agents:
         from tddhooks.agenthooks.command import install_agents
 

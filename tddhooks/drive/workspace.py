@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tddhooks import git, proc
-from tddhooks.agents.edits import content_digest, created_by_agent, forget_created
+from tddhooks.agents.journal import content_digest, created_by_agent, forget_created
 from tddhooks.headstate import read_record, write_record
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.runners import get_runner

@@ -51,7 +51,8 @@ def run_gate(
     outcomes: dict[str, proc.ProcResult] = {}
 
     def run_step(name: str, cmd: tuple[str, ...]) -> None:
-        outcomes[name] = proc.run(cmd, cwd=workdir, env=env, timeout_s=settings.timeout_s)
+        run = _pinned(cmd, workdir, settings.language)
+        outcomes[name] = proc.run(run, cwd=workdir, env=env, timeout_s=settings.timeout_s)
 
     beside = threading.Thread(target=run_step, args=("fmt", settings.fmt_check))
     if settings.fmt_check:
@@ -73,7 +74,8 @@ def run_gate(
 
     steps: list[StepOutcome] = []
     report = TestReport()
-    names = runner.test_names(read_code_files(workdir, settings.language))
+    files = read_code_files(workdir, settings.language)
+    names = runner.test_names(files)
     for name, cmd, result in results:
         returncode = result.returncode
         if name == "test":
@@ -81,6 +83,7 @@ def run_gate(
             if result.timed_out:
                 report = report.model_copy(update={"timed_out": True})
             report = _require_tests_ran(report, names, cmd, runner)
+            report = _refuse_untrusted(report, workdir, settings, runner, files)
             # the runner knows what its exit codes mean (pytest's 5: no tests yet, a green start)
             returncode = report.exit_code if report.green else (returncode or report.exit_code)
         steps.append(
@@ -131,6 +134,41 @@ def _require_tests_ran(
         "committed tool configuration (.cargo/config.toml runner, conftest.py, pytest settings)"
     )
     return report.model_copy(update={"exit_code": 1, "error_lines": [line]})
+
+
+def _pinned(cmd: tuple[str, ...], workdir: Path, language: str) -> tuple[str, ...]:
+    """The command as run: pytest's and ruff's configuration pinned to the snapshot, so no
+    configuration file in a parent folder (the person's home) judges the tree."""
+    if language != "python":
+        return cmd
+    from tddhooks.runners.python_pins import pinned
+
+    return pinned(cmd, workdir)
+
+
+def _refuse_untrusted(
+    report: TestReport,
+    workdir: Path,
+    settings: PolicySettings,
+    runner: Runner,
+    files: dict[str, str],
+) -> TestReport:
+    """The test result is red when the tree reaches outside itself (a symlink or include! to a
+    file it does not hold), or, with the default test command, when it could fake the result: a
+    committed cargo runner, linker or compiler wrapper, a pytest hook that rewrites outcomes, a
+    module shadowing pytest (policy/tool_config.py). A kata that needs one of those says so with
+    its own ci.test_cmd."""
+    from tddhooks.policy.tool_config import outside_references, untrusted_settings
+
+    found = outside_references(workdir, files)
+    if settings.test == runner.default_commands().test:
+        found += untrusted_settings(workdir, settings.language, files)
+    if not found:
+        return report
+    lines = [f'{item} (docs/hooks.md, "Committed tool configuration")' for item in found]
+    return report.model_copy(
+        update={"exit_code": report.exit_code or 1, "error_lines": [*lines, *report.error_lines]}
+    )
 
 
 def _function_of(name: str) -> str:
@@ -189,7 +227,7 @@ def tree_verdict(
     """The verdict for a tree id: from the store when allowed, else by running the gate on it in
     the private snapshot folder `snapshot_kind` (see policy/snapshot.py: never in the work tree)."""
     from tddhooks.policy.facts import state_dir
-    from tddhooks.policy.snapshot import gate_dirs, materialize
+    from tddhooks.policy.snapshot import gate_dirs, materialize, remove_legacy
     from tddhooks.runners import get_runner
 
     runner = get_runner(settings.language)
@@ -204,6 +242,7 @@ def tree_verdict(
         cached = _stored(state, tree, key) if use_cache else None
         if cached is not None:
             return cached
+        remove_legacy(state)  # the snapshot of earlier versions, inside the repository
         workdir = materialize(root, tree, dest)
         verdict = run_gate(workdir, settings, runner, target)
         git.forget_index_trees()  # the index may have moved while the gate ran

@@ -48,6 +48,9 @@ class CommitFacts:
     merge: bool = False  # git is making a merge (MERGE_HEAD at commit time, two parents later)
     target_subject: str | None = None  # fixup!/squash!/amend!: the subject of the commit found
     first_commit: bool = False  # no parent: the repository's first commit
+    # a root commit that is not the repository's first (an orphan branch merged in): judged like
+    # any commit against the empty tree, without the first commit's or the scaffold's freedom
+    joined_root: bool = False
     revert_exact: bool = False  # the diff undoes exactly the commit "This reverts commit" names
     # source files outside the test globs whose test items / code items changed (policy/items.py)
     test_item_paths: frozenset[str] = frozenset()
@@ -61,6 +64,9 @@ class CommitFacts:
     commit_all: bool = False
     # what the hints' skeletons say instead of placeholders (the commit-msg hook fills them)
     hint: MessageHint | None = None
+    # path -> the paths the build makes of it: a symlink's target and the link, a file named by
+    # include!/#[path] and the Rust file naming it (policy/build_inputs.py)
+    stand_ins: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -89,39 +95,65 @@ def split_paths(changes: Sequence[Change], settings: PolicySettings) -> tuple[li
     return tests, [change.path for change in changes if change.path not in tests]
 
 
+def _built_as(path: str, facts: CommitFacts) -> frozenset[str]:
+    """The other paths the build makes of `path` (its symlink, the file including it, …)."""
+    return facts.stand_ins.get(path, frozenset())
+
+
 def changed_test_paths(facts: CommitFacts, cfg: PolicySettings) -> list[str]:
-    """The changed paths whose TEST items changed: test files (the test path globs), and
-    source files whose test items changed (unit tests beside the code, policy/items.py)."""
+    """The changed paths whose TEST items changed: test files (the test path globs, also when
+    only the build makes a test of them), and source files whose test items changed (unit tests
+    beside the code, policy/items.py)."""
     return [
         change.path
         for change in facts.changes
-        if is_test_path(change.path, cfg) or change.path in facts.test_item_paths
+        if is_test_path(change.path, cfg)
+        or change.path in facts.test_item_paths
+        or any(is_test_path(name, cfg) for name in _built_as(change.path, facts))
     ]
+
+
+def _is_build_file(path: str, cfg: PolicySettings) -> bool:
+    return matches_any(path, BUILD_FILES.get(cfg.language, ())) and not is_test_path(path, cfg)
 
 
 def changed_build_paths(facts: CommitFacts, cfg: PolicySettings) -> list[str]:
-    """Changed manifests, lock files, build scripts and toolchain configuration."""
-    globs = BUILD_FILES.get(cfg.language, ())
+    """Changed manifests, lock files, build scripts and toolchain configuration (also what the
+    build reads as one: a symlink's target)."""
     return [
         change.path
         for change in facts.changes
-        if matches_any(change.path, globs) and not is_test_path(change.path, cfg)
+        if _is_build_file(change.path, cfg)
+        or any(_is_build_file(name, cfg) for name in _built_as(change.path, facts))
     ]
+
+
+def _is_code_name(path: str, cfg: PolicySettings) -> bool:
+    """A source file by its name: the language's code suffix or the runner's source globs, and
+    neither a test path nor a build file."""
+    return (
+        not _is_build_file(path, cfg)
+        and not is_test_path(path, cfg)
+        and (
+            path.endswith(CODE_SUFFIXES.get(cfg.language, ()))
+            or matches_any(path, cfg.source_paths)
+        )
+    )
 
 
 def changed_code_paths(facts: CommitFacts, cfg: PolicySettings) -> list[str]:
     """The changed paths whose CODE items changed: source files (the runner's source globs or
     the language's code suffixes) that are neither test paths nor build files, and not a
-    source file of which only test items changed (a unit test added beside the code)."""
-    suffixes = CODE_SUFFIXES.get(cfg.language, ())
-    build = set(changed_build_paths(facts, cfg))
+    source file of which only test items changed (a unit test added beside the code); also a
+    file the build reads as a source file (a symlink target, an include!)."""
     return [
         change.path
         for change in facts.changes
-        if change.path not in build
-        and not is_test_path(change.path, cfg)
-        and (change.path.endswith(suffixes) or matches_any(change.path, cfg.source_paths))
-        and (change.path not in facts.test_item_paths or change.path in facts.code_item_paths)
+        if (
+            _is_code_name(change.path, cfg)
+            and (change.path not in facts.test_item_paths or change.path in facts.code_item_paths)
+        )
+        or any(_is_code_name(name, cfg) for name in _built_as(change.path, facts))
     ]
 
 
@@ -165,6 +197,8 @@ def creates_project(facts: CommitFacts, cfg: PolicySettings) -> bool:
     """The first commit, or the scaffold: it adds the project's manifest where no test exists yet
     (a project with tests cannot re-scaffold itself to lift the type rules)."""
     manifests = MANIFESTS.get(cfg.language, ())
+    if facts.joined_root:
+        return False
     return facts.first_commit or (
         not facts.test_names_before
         and any(change.status == "A" and change.path in manifests for change in facts.changes)

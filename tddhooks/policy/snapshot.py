@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import shutil
 import stat
 from pathlib import Path
 
@@ -40,6 +41,9 @@ GATE_TREE = "snapshot"
 AUDIT_TREE = "audit"
 TARGET = "target"
 _PRIVATE = 0o700
+# what tddhooks before the private folder kept in .git/tddhooks/: the snapshot, its index and
+# lock, and cargo's target folder (often gigabytes)
+LEGACY = ("snapshot", "snapshot.index", "snapshot.lock", "target")
 
 
 def cache_home() -> Path:
@@ -150,3 +154,22 @@ def _remove_untracked(root: Path, env: dict[str, str]) -> None:
     """Files not in the tree (left by earlier runs or tests) must not influence the verdict."""
     excludes = [arg for name in KEEP_GENERATED for arg in ("-e", name)]
     _git(root, env, "clean", "-ffdxq", *excludes)
+
+
+def remove_legacy(state: Path) -> list[str]:
+    """Remove the snapshot earlier versions kept in `.git/tddhooks/` (state); return the names
+    removed. Only those exact names: a symlink is removed itself, never followed, and a real
+    folder is removed without following any link inside it (shutil.rmtree's fd-based walk)."""
+    removed = []
+    for name in LEGACY:
+        path = state / name
+        try:
+            info = os.lstat(path)
+            if stat.S_ISDIR(info.st_mode):
+                shutil.rmtree(path)
+            else:
+                path.unlink()
+        except OSError:
+            continue  # absent, or not ours to remove: never an error
+        removed.append(name)
+    return removed

@@ -202,3 +202,36 @@ def test_facts_stay_whole_when_git_output_exceeds_the_capture_limit(make_repo: M
     assert all(padding.rstrip("\n") in facts.added_lines[path] for path in files)
     assert facts.test_names_before == facts.test_names_after
     assert len(facts.test_names_after) == 40
+
+
+def test_changes_carry_their_file_modes(make_repo: MakeRepo) -> None:
+    repo = make_repo({"src/lib.rs": LIB, "docs/lib.md": LIB, "run.sh": "true\n"})
+    (repo / "src/lib.rs").unlink()
+    (repo / "src/lib.rs").symlink_to("../docs/lib.md")
+    (repo / "run.sh").chmod(0o755)
+    write_files(repo, {"new.rs": "// new\n"})
+    git(repo, "add", "-A")
+
+    facts = staged_facts(repo, SETTINGS)
+
+    modes = {change.path: (change.old_mode, change.new_mode) for change in facts.changes}
+    assert modes == {
+        "src/lib.rs": ("100644", "120000"),
+        "run.sh": ("100644", "100755"),
+        "new.rs": ("", "100644"),
+    }
+    assert facts.stand_ins["docs/lib.md"] == {"src/lib.rs"}
+
+
+def test_a_tree_too_long_for_one_output_is_read_whole(make_repo: MakeRepo) -> None:
+    # thousands of files around the test: a listing cut in its middle would lose the test
+    files = {
+        f"{side}/{'n' * 40}{number:05}.txt": "" for side in ("aaa", "zzz") for number in range(2600)
+    }
+    repo = make_repo({**files, "tests/add.rs": TEST, "src/lib.rs": LIB})
+    write_files(repo, {"src/lib.rs": LIB.replace("a + b", "b + a")})
+    git(repo, "add", "src/lib.rs")
+
+    facts = staged_facts(repo, SETTINGS)
+
+    assert facts.test_names_before == facts.test_names_after == {"tests/add.rs::adds"}

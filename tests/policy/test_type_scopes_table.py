@@ -95,9 +95,12 @@ def test_path_classes() -> None:
         "M .cargo/config.toml, M sub/.cargo/config.toml, M README.md, M benches/b.rs"
     )
     assert changed_test_paths(diff, SETTINGS) == ["tests/a.rs"]
-    assert changed_code_paths(diff, SETTINGS) == ["src/lib.rs", "src/bin/x.rs", "benches/b.rs"]
+    # build.rs is code: cargo compiles and runs it, and it can write the crate's code
+    assert changed_code_paths(diff, SETTINGS) == [
+        "src/lib.rs", "src/bin/x.rs", "build.rs", "benches/b.rs",
+    ]  # fmt: skip
     assert changed_build_paths(diff, SETTINGS) == [
-        "build.rs", "Cargo.lock", ".cargo/config.toml", "sub/.cargo/config.toml",
+        "Cargo.lock", ".cargo/config.toml", "sub/.cargo/config.toml",
     ]  # fmt: skip
 
 

@@ -97,23 +97,21 @@ RED_ONE = _test("red_one", '"1"', 1)  # compiles, fails: add is 0 for everything
 UNTESTED = _code("0", "\npub fn untested() -> i32 {\n    7\n}\n")
 
 
-def test_a_committed_runner_that_filters_tests_cannot_land_a_red_test(kata: Path) -> None:
+def test_a_committed_runner_that_filters_tests_cannot_land(kata: Path) -> None:
     # a `build:` commit may change toolchain configuration; this runner passes `--skip red_` to
-    # every test binary, so a later red test named red_* never runs and the gate saw only greens
+    # every test binary, so a later red test named red_* would never run: the default test
+    # command runs under no committed runner at all (policy/tool_config.py)
     runner = (
         "[target.'cfg(all())']\n"
         'runner = ["/bin/sh", "-c", "exec \\"$0\\" \\"$@\\" --skip red_"]\n'
     )
     _write(kata, {".cargo/config.toml": runner})
     git(kata, "add", "-A")
-    assert commit(kata, "build: a test runner\n").returncode == 0
-    _write(kata, {"tests/add.rs": _test("empty_is_zero", '""', 0) + "\n" + RED_ONE})
-    git(kata, "add", "-A")
     before = head(kata)
 
-    text = refused(commit(kata, msg("feat", "one number")), "red_one", before, kata)
+    text = refused(commit(kata, "build: a test runner\n"), "[green]", before, kata)
 
-    assert "did not run" in text
+    assert "the committed .cargo/config.toml sets target.cfg(all()).runner" in text
 
 
 def test_a_hand_made_merge_head_that_descends_from_head_is_no_merge(kata: Path) -> None:
@@ -279,14 +277,6 @@ def test_a_committed_conftest_that_deselects_tests_cannot_land_a_red_test(
     assert "did not run" in text
 
 
-NOT_SOURCE = (
-    "code kept in a file that is not a source file by name (a symlink target, an include!) "
-    "is changed by a docs: commit without a test: the type scopes classify paths by name and "
-    "suffix only; closing it needs the build's real inputs (symlink targets from the tree's "
-    "modes, include!/#[path]/include_str! references)"
-)
-
-
 def _docs_change_of_code(repo: Path) -> str:
     """Add untested code to docs/lib.md in a docs: commit; HEAD before it."""
     before = head(repo)
@@ -297,7 +287,6 @@ def _docs_change_of_code(repo: Path) -> str:
     return before
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_SOURCE)
 def test_code_behind_a_symlink_cannot_change_in_a_docs_commit(kata: Path) -> None:
     (kata / "docs").mkdir()
     (kata / "src" / "lib.rs").rename(kata / "docs" / "lib.md")
@@ -308,7 +297,6 @@ def test_code_behind_a_symlink_cannot_change_in_a_docs_commit(kata: Path) -> Non
     _docs_change_of_code(kata)
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_SOURCE)
 def test_code_included_from_a_markdown_file_cannot_change_in_a_docs_commit(kata: Path) -> None:
     _write(
         kata,

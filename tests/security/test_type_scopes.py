@@ -73,12 +73,28 @@ def test_build_may_change_the_manifest_only(kata: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "path", ["Cargo.toml", "build.rs", ".cargo/config.toml", "rust-toolchain.toml", "clippy.toml"]
+    "path", ["Cargo.toml", ".cargo/config.toml", "rust-toolchain.toml", "clippy.toml"]
 )
 def test_docs_and_chore_may_not_change_build_files(kata: Path, path: str) -> None:
     before = _stage(kata, {path: "# changed\n"})
     text = rejected(commit_with(kata, "chore: tweak\n"), "type-rules", before, kata)
     assert "commit it as build:" in text
+
+
+BUILD_SCRIPT = 'fn main() {\n    println!("cargo::rustc-env=GREETING=hi");\n}\n'
+
+
+def test_a_build_script_is_code_a_build_commit_may_not_change(kata: Path) -> None:
+    # cargo compiles and runs build.rs first, and what it writes can be the crate's code
+    before = _stage(kata, {"build.rs": BUILD_SCRIPT})
+    text = rejected(commit_with(kata, "build: a build script\n"), "type-rules", before, kata)
+    assert "build: commits may not change source files: build.rs" in text
+    assert "commit it as refactor:" in text
+
+
+def test_a_build_script_lands_as_a_refactor_with_the_same_tests(kata: Path) -> None:
+    before = _stage(kata, {"build.rs": BUILD_SCRIPT})
+    accepted(commit_with(kata, tdd("refactor", "a build script")), before, kata)
 
 
 def test_style_changes_code_with_the_same_test_names(kata: Path) -> None:

@@ -1,0 +1,88 @@
+"""pytest's and ruff's configuration pinned to the tree being judged (reads the snapshot).
+
+Both tools look for configuration in every parent folder of where they run, and the gate's
+snapshot lives under the person's home (`~/.cache/tddhooks/snapshots/…`): a `~/pytest.ini` (with a
+`~/conftest.py` beside it) or a `~/ruff.toml` would judge the kata when the kata has no such file of
+its own. The gate therefore names the tree's own configuration file on the command line, or none
+at all (docs/hooks.md, "pytest and ruff configuration").
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from pathlib import Path
+
+# pytest's own order of configuration files in one folder (_pytest/config/findpaths.py)
+_PYTEST_ALWAYS = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini")
+_INI_SECTIONS = (("tox.ini", "pytest"), ("setup.cfg", "tool:pytest"))
+# ruff's order in one folder; a pyproject.toml without [tool.ruff] still gives requires-python
+_RUFF_FILES = (".ruff.toml", "ruff.toml", "pyproject.toml")
+_PYTEST_OWN = ("-c", "--config-file", "--rootdir", "--confcutdir")
+_RUFF_OWN = ("--config", "--isolated")
+
+
+def pinned(cmd: tuple[str, ...], workdir: Path) -> tuple[str, ...]:
+    """cmd with pytest's or ruff's configuration pinned to the tree at workdir; other commands,
+    and commands that already name their configuration, unchanged."""
+    at = _tool_at(cmd, "pytest", "py.test")
+    if at is not None and not _names_any(cmd, _PYTEST_OWN):
+        folder = str(workdir)
+        config = pytest_config(workdir)
+        extra = ("--rootdir", folder, "--confcutdir", folder, "-c", str(config or os.devnull))
+        return (*cmd[: at + 1], *extra, *cmd[at + 1 :])
+    at = _tool_at(cmd, "ruff")
+    if at is not None and at + 1 < len(cmd) and not _names_any(cmd, _RUFF_OWN):
+        config = ruff_config(workdir)
+        options = ("--config", str(config)) if config else ("--isolated",)
+        return (*cmd[: at + 2], *options, *cmd[at + 2 :])
+    return cmd
+
+
+def pytest_config(workdir: Path) -> Path | None:
+    """The file pytest would take as its configuration in the tree's top folder, or None."""
+    for name in _PYTEST_ALWAYS:
+        if (workdir / name).is_file():
+            return workdir / name
+    pyproject = workdir / "pyproject.toml"
+    tool = _toml(pyproject).get("tool")
+    if isinstance(tool, dict) and isinstance(tool.get("pytest"), dict):
+        return pyproject
+    for name, section in _INI_SECTIONS:
+        if _has_section(workdir / name, section):
+            return workdir / name
+    # pytest's last resort: a pyproject.toml without pytest settings still fixes the rootdir
+    return pyproject if pyproject.is_file() else None
+
+
+def ruff_config(workdir: Path) -> Path | None:
+    """The tree's own ruff configuration file in its top folder, or None."""
+    return next((workdir / n for n in _RUFF_FILES if (workdir / n).is_file()), None)
+
+
+def _tool_at(cmd: tuple[str, ...], *names: str) -> int | None:
+    """Where the tool's own arguments start: after `pytest`, or after `-m pytest`."""
+    for index, word in enumerate(cmd):
+        if Path(word).name in names or (index and cmd[index - 1] == "-m" and word in names):
+            return index
+    return None
+
+
+def _names_any(cmd: tuple[str, ...], options: tuple[str, ...]) -> bool:
+    return any(word in options or word.startswith(tuple(f"{o}=" for o in options)) for word in cmd)
+
+
+def _toml(path: Path) -> dict[str, object]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+
+
+def _has_section(path: Path, section: str) -> bool:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return re.search(rf"^\[{re.escape(section)}\]\s*$", text, re.MULTILINE) is not None
