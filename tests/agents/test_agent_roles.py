@@ -150,3 +150,13 @@ def test_prompt_states_the_roles_tdd_rule(role: str, phrases: list[str]) -> None
     for phrase in phrases:
         assert phrase in prompt
     assert "ONE JSON object" in prompt
+
+
+def test_the_testers_schema_offers_no_delete_and_always_content() -> None:
+    # a grammar-bound small model filled a delete with the new test's content (docs/agents.md)
+    tester_edit = answer_schema("tester")["properties"]["edits"]["items"]["properties"]
+    assert tester_edit["action"]["enum"] == ["upsert"]
+    assert tester_edit["content"] == {"type": "string"}
+    implementor_edit = answer_schema("implementor")["properties"]["edits"]["items"]["properties"]
+    assert implementor_edit["action"]["enum"] == ["upsert", "delete"]
+    assert implementor_edit["content"]["type"] == ["string", "null"]
