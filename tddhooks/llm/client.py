@@ -130,7 +130,8 @@ class ChatClient:
             # every answer is kept, a cut-off or empty one too: a replay must meet it again
             kept = {name: getattr(result, name) for name in CachedAnswer.__dataclass_fields__}
             self.cache.put(key, CachedAnswer(**kept))
-        self._check(result, role)
+        # a cut-off answer took the model's time too: the drive and bench count it
+        self._check(replace(result, latency_s=time.monotonic() - start), role)
         return self._deliver(result, messages, role, start, None)
 
     def _check(self, result: ChatResult, role: str) -> None:

@@ -180,7 +180,10 @@ def test_an_empty_answer_is_unusable_and_the_repeat_asks_the_model(
 def test_a_cut_off_answer_names_the_setting_to_raise(
     fake_openai: FakeOpenAI, make_settings: SettingsFactory, answer_cache: AnswerCache
 ) -> None:
-    fake_openai.enqueue(Reply('{"plan": "half', finish_reason="length"), '{"plan": "whole"}')
+    # the model's time is counted for a cut-off answer too (bench's model time)
+    fake_openai.enqueue(
+        Delay(0.2, Reply('{"plan": "half', finish_reason="length")), '{"plan": "whole"}'
+    )
     client = make_client(make_settings, answer_cache, role="implementor")
     with pytest.raises(TruncatedAnswer) as caught:
         client.complete(MESSAGES, role="implementor")
@@ -189,6 +192,8 @@ def test_a_cut_off_answer_names_the_setting_to_raise(
     assert "roles.implementor.max_tokens" in (caught.value.fix or "")
     assert caught.value.result is not None
     assert caught.value.result.completion_tokens == 7
+    assert caught.value.result.latency_s >= 0.2
+    assert not caught.value.result.cached
     # the next identical request of the drive is a new occurrence: it asks the model
     assert client.complete(MESSAGES, role="implementor").content == '{"plan": "whole"}'
 
