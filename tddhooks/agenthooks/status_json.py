@@ -37,20 +37,10 @@ def cached_verdict(
 ) -> tuple[str, list[str]] | None:
     """("green" | "red", verification lines) of a stored verdict for `tree`, without running
     anything or importing pydantic; None when no verdict is stored."""
-    from tddhooks.policy.stored import VERIFICATION_FIELD, memoized_key, verdict_file, verdicts_dir
+    from tddhooks.policy.stored import stored_verdict
 
-    key = memoized_key(root, state, settings)
-    if key is None:
-        return None
-    try:
-        data = json.loads(verdict_file(verdicts_dir(state), tree, key).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("tree") != tree:
-        return None
-    lines = data.get(VERIFICATION_FIELD)
-    shown = [str(line) for line in lines] if isinstance(lines, list) else []
-    return ("green" if data.get("green") is True else "red"), shown
+    found = stored_verdict(root, tree, settings, state)
+    return None if found is None else ("green" if found[0] else "red", found[1] or [])
 
 
 def live_handoff(state: Path, head: str | None) -> dict[str, Any] | None:

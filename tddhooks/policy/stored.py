@@ -37,11 +37,12 @@ def verdicts_dir(tddhooks_dir: Path) -> Path:
     return tddhooks_dir / "verdicts"
 
 
-def cached_green_lines(
+def stored_verdict(
     root: Path, tree: str, settings: PolicySettings, state: Path | None = None
-) -> list[str] | None:
-    """Verification lines of a stored green verdict for tree, without importing pydantic or
-    running any tool; None when the tree is not known to be green."""
+) -> tuple[bool, list[str] | None] | None:
+    """(green, verification lines or None when not recorded) of the verdict stored for tree
+    under the current commands and toolchain, without importing pydantic or running any tool;
+    None when none is stored."""
     state = state or git.tddhooks_dir(root)
     key = memoized_key(root, state, settings)
     if key is None:
@@ -53,9 +54,18 @@ def cached_green_lines(
     if not isinstance(data, dict) or data.get("tree") != tree or data.get("key") != key:
         return None
     lines = data.get(VERIFICATION_FIELD)
-    if data.get("green") is not True or not isinstance(lines, list):
-        return None
-    return [str(line) for line in lines]
+    return data.get("green") is True, [str(line) for line in lines] if isinstance(
+        lines, list
+    ) else []
+
+
+def cached_green_lines(
+    root: Path, tree: str, settings: PolicySettings, state: Path | None = None
+) -> list[str] | None:
+    """Verification lines of a stored green verdict for tree; None when the tree is not known
+    to be green."""
+    found = stored_verdict(root, tree, settings, state)
+    return found[1] if found is not None and found[0] else None
 
 
 def memoized_key(root: Path, state: Path, settings: PolicySettings) -> str | None:
