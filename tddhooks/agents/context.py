@@ -62,6 +62,7 @@ class TurnContext:
     work_dir: str = ""  # only to turn absolute paths in tool output into relative ones
     expectations: tuple[str, ...] = ()  # what the staged test calls and expects (implementor)
     unit_test_files: tuple[str, ...] = ()  # source files with tests beside the code (kata shape)
+    write_paths: tuple[str, ...] = ()  # the paths offered for this turn's edits (agents/offers.py)
 
 
 def estimate_tokens(text: str) -> int:
@@ -241,6 +242,23 @@ def next_requirement(kata: str, covered: Sequence[str]) -> str:
     return f"Requirement {index + 1} of {len(requirements)}: {requirements[index]}"
 
 
+def requirement_in_focus(kata: str, covered: Sequence[str]) -> str:
+    """The next requirement's first sentence ("" when none is open or the kata lists none)."""
+    from tddhooks.policy.goals import next_requirement as pick
+
+    requirements = kata_requirements(kata)
+    index = pick(requirements, covered) if requirements else None
+    return "" if index is None else requirements[index]
+
+
+def _write_to(ctx: TurnContext) -> str:
+    if not ctx.write_paths:
+        return ""
+    lines = [f"- {path}" + ("" if path in ctx.file_texts else " (new file)")
+             for path in ctx.write_paths]  # fmt: skip
+    return "\n".join(["Your edits may write only these paths:", *lines])
+
+
 def _crate_line(ctx: TurnContext) -> str:
     name = ctx.crate_name
     if name is None and "Cargo.toml" in ctx.file_texts:
@@ -281,6 +299,7 @@ def build_messages(ctx: TurnContext, *, budget_tokens: int) -> list[dict[str, st
             "Next requirement", next_requirement(ctx.kata, ctx.covered_behaviours), "next",
             trim_head,
         ),
+        "write": f"## Write to\n{_write_to(ctx)}" if ctx.write_paths else "",
         "commit": section("Last commit message", ctx.last_commit_message, "commit", trim_head),
         "diff": section("Last diff", _diff(ctx.last_diff), "diff", trim_head),
         "files": section("Files", "\n".join(ctx.files), "files", trim_head),

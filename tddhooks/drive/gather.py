@@ -7,9 +7,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tddhooks.agents.context import TurnContext, crate_name
+from tddhooks.agents.context import TurnContext, crate_name, requirement_in_focus
 from tddhooks.agents.edits import matches_any
 from tddhooks.agents.expectations import expectations
+from tddhooks.agents.offers import offered_paths
+from tddhooks.agents.roles import path_policy
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.runners import get_runner
 
@@ -90,10 +92,13 @@ def turn_context(
     files = project_files(root, settings, workspace)
     texts = read_texts(root, files)
     staged = tuple(staged)
+    kata = kata_text(root, settings)
+    covered = tuple(test_names(settings, texts))
+    units = unit_test_files(settings, texts)
     return TurnContext(
         role=role,
         cycle=cycle,
-        kata=kata_text(root, settings),
+        kata=kata,
         language=settings.language,
         last_commit_message=message,
         last_diff=diff,
@@ -103,13 +108,17 @@ def turn_context(
         hints=tuple(hints),
         previous_failure=None,
         handoff_intent=handoff_intent,
-        covered_behaviours=tuple(test_names(settings, texts)),
+        covered_behaviours=covered,
         staged_files=tuple(staged),
         test_globs=settings.test_paths,
         work_dir=str(root),
         expectations=staged_expectations(settings, texts, staged),
-        unit_test_files=unit_test_files(settings, texts),
-    )
+        unit_test_files=units,
+        write_paths=offered_paths(
+            role, path_policy(role, settings), files=files, unit_test_files=units,
+            requirement=requirement_in_focus(kata, covered), cycle=cycle,
+        ),
+    )  # fmt: skip
 
 
 def unit_test_files(settings: PolicySettings, texts: Mapping[str, str]) -> tuple[str, ...]:

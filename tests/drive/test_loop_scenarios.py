@@ -160,3 +160,30 @@ def test_a_stuck_implementor_has_the_test_set_aside_and_the_tester_told(side: Si
     assert side.subjects() == ["chore: scaffold the kata"]
     assert (root / ".tdd" / "set-aside").is_dir()
     assert not (root / "tests" / "test_add.py").exists()
+
+
+def test_each_role_is_offered_its_paths_in_the_schema_and_the_prompt(side: Side) -> None:
+    models = _models()
+    models["tester"].enqueue(_answer("add exists", "tests/test_add.py", TEST_ADD))
+    commit = {"type": "feat", "scope": "add", "summary": "add exists"}
+    models["implementor"].enqueue(
+        _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=commit)
+    )
+    models["refactorer"].enqueue(_answer("nothing to tidy"))
+
+    _drive(side, models)
+
+    def path_values(role: str) -> Any:
+        edits = models[role].asked[0].schema["properties"]["edits"]
+        return edits["items"]["properties"]["path"].get("enum"), edits.get("maxItems")
+
+    # the tester: one new file named after the next requirement; the implementor: the source
+    # files there are; the refactorer may start a module, so its path stays free
+    assert path_values("tester") == (["tests/test_add_exists.py"], 1)
+    assert path_values("implementor") == (["src/kata/__init__.py"], 1)
+    assert path_values("refactorer") == (None, None)
+    tester_prompt = models["tester"].asked[0].user
+    assert "## Write to\n" in tester_prompt
+    assert "- tests/test_add_exists.py (new file)" in tester_prompt
+    assert "- src/kata/__init__.py\n" in models["implementor"].asked[0].user
+    assert "## Write to" not in models["refactorer"].asked[0].user
