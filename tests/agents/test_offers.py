@@ -64,8 +64,9 @@ def test_the_implementor_gets_the_code_files_and_never_a_test_manifest_or_kata()
                             unit_test_files=(), requirement="x", cycle=1)  # fmt: skip
     assert offered == ("src/lib.rs", "src/parse.rs")
     python_files = ("src/kata/__init__.py", "tests/test_a.py", "test_b.py", "conftest.py", "x.md")
-    offered = offered_paths("implementor", path_policy("implementor", PYTHON),
-                            files=python_files, unit_test_files=(), requirement="x", cycle=1)  # fmt: skip
+    policy = path_policy("implementor", PYTHON)
+    offered = offered_paths("implementor", policy, files=python_files, unit_test_files=(),
+                            requirement="x", cycle=1)  # fmt: skip
     assert "src/kata/__init__.py" in offered
     assert not {"tests/test_a.py", "test_b.py", "x.md"} & set(offered)
 
