@@ -145,6 +145,15 @@ def staged_expectations(
     return tuple(expectations(tests, settings.language, package))
 
 
+def project_names(ctx: TurnContext) -> tuple[str, ...]:
+    """The names of the whole project (the crate, the Python packages under src/): never a
+    commit scope, they say nothing about the change."""
+    names = [ctx.crate_name or crate_name(ctx.file_texts.get("Cargo.toml", "")) or ""]
+    packages = (path.split("/") for path in ctx.files if path.endswith("/__init__.py"))
+    names += [parts[1] for parts in packages if len(parts) == 3 and parts[0] == "src"]
+    return tuple(name.lower() for name in dict.fromkeys(names) if name)
+
+
 def scope_from(expectations: Sequence[str]) -> str | None:
     """The first function the staged test calls (`add`): the implementor commit's scope when the
     model's is unusable."""

@@ -129,7 +129,7 @@ class ImplementorTurn(SourceTurn):
             handoff_intent=self.handoff.intent if self.handoff else None, test_names=self.tests,
             verification=verdict.verification_lines(),
             fallback_scope=gather.scope_from(self.ctx.expectations),
-            workspace=self.crew.workspace,
+            workspace=self.crew.workspace, project=gather.project_names(self.ctx),
         )  # fmt: skip
 
     def finish(self, tried: Tried | None) -> TurnResult:
