@@ -86,6 +86,7 @@ def turn_context(
     handoff_intent: str | None = None,
     hints: Sequence[str] = (),
     workspace: Workspace | None = None,
+    working: Sequence[int] = (),
 ) -> TurnContext:
     """Everything the role's prompt is built from, read from the repository now."""
     message, diff = last_commit(root, workspace)
@@ -116,8 +117,9 @@ def turn_context(
         unit_test_files=units,
         write_paths=offered_paths(
             role, path_policy(role, settings), files=files, unit_test_files=units,
-            requirement=requirement_in_focus(kata, covered), cycle=cycle,
+            requirement=requirement_in_focus(kata, covered, working), cycle=cycle,
         ),
+        working=tuple(sorted(working)),
     )  # fmt: skip
 
 

@@ -187,3 +187,27 @@ def test_each_role_is_offered_its_paths_in_the_schema_and_the_prompt(side: Side)
     assert "- tests/test_add_exists.py (new file)" in tester_prompt
     assert "- src/kata/__init__.py\n" in models["implementor"].asked[0].user
     assert "## Write to" not in models["refactorer"].asked[0].user
+
+
+def test_a_test_that_passes_at_once_points_the_tester_at_the_next_requirement(side: Side) -> None:
+    models = _models()
+    # the scaffold already says "The kata": this test passes at once (an overshoot), and its
+    # name matches no requirement, so the one the tester was pointed at is what already works
+    passing = "def test_something():  # needs: The kata\n    pass\n"
+    models["tester"].enqueue(
+        _answer("add exists", "tests/test_add_exists.py", passing),
+        _answer("all covered", done=True, reason="nothing left"),
+    )
+
+    _drive(side, models, steps=1)
+
+    first, second = models["tester"].asked[:2]
+    assert "Requirement 1 of 2: add() exists." in first.user
+    assert "Requirement 2 of 2: add(1) is 1." in second.user
+    assert "Already working, no test needed: requirement 1;" in second.user
+
+    def offered(asked: Any) -> Any:
+        return asked.schema["properties"]["edits"]["items"]["properties"]["path"]["enum"]
+
+    assert offered(first) == ["tests/test_add_exists.py"]
+    assert offered(second) == ["tests/test_add_1_1.py"]
