@@ -174,7 +174,9 @@ def test_each_role_is_offered_its_paths_in_the_schema_and_the_prompt(side: Side)
     _drive(side, models)
 
     def path_values(role: str) -> Any:
-        edits = models[role].asked[0].schema["properties"]["edits"]
+        schema = models[role].asked[0].schema
+        assert schema is not None
+        edits = schema["properties"]["edits"]
         return edits["items"]["properties"]["path"].get("enum"), edits.get("maxItems")
 
     # the tester: one new file named after the next requirement; the implementor: the source
@@ -207,7 +209,25 @@ def test_a_test_that_passes_at_once_points_the_tester_at_the_next_requirement(si
     assert "Already working, no test needed: requirement 1;" in second.user
 
     def offered(asked: Any) -> Any:
+        assert asked.schema is not None
         return asked.schema["properties"]["edits"]["items"]["properties"]["path"]["enum"]
 
     assert offered(first) == ["tests/test_add_exists.py"]
     assert offered(second) == ["tests/test_add_1_1.py"]
+
+
+def test_a_tester_offered_a_new_file_may_not_rewrite_an_existing_one(side: Side) -> None:
+    models = _models()
+    models["tester"].enqueue(
+        _answer("add exists", "tests/.gitkeep", TEST_ADD),
+        _answer("all covered", done=True, reason="nothing left"),
+    )
+
+    _drive(side, models, steps=1)
+
+    second = models["tester"].asked[1].user
+    assert "'tests/.gitkeep' is an existing test file not under \"Write to\"" in second
+    assert "put the new test in 'tests/test_add_exists.py'" in second
+    if side.memory is None:
+        assert (side.root / "tests" / ".gitkeep").read_text() == ""
+        assert _git(side.root, "status", "--porcelain").strip() == ""
