@@ -39,6 +39,7 @@ class Model(Protocol):
         role: str,
         on_delta: Callable[[str], None] | None = None,
         schema: dict[str, Any] | None = None,
+        temperature: float | None = None,
     ) -> ChatResult: ...
 
 

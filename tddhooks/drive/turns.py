@@ -5,9 +5,10 @@ turn is interrupted. What they share is in `drive/turnkit.py`."""
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 
 from tddhooks.agents.context import TurnContext
-from tddhooks.agents.edits import AgentAnswer, normalize_path
+from tddhooks.agents.edits import AgentAnswer, FileEdit, normalize_path
 from tddhooks.drive import gather
 from tddhooks.drive.attempts import Tried
 from tddhooks.drive.crew import Crew
@@ -138,6 +139,13 @@ class ImplementorTurn(SourceTurn):
         if not answer.edits:
             failure = "the answer has no edits: change the source so the staged test passes"
             return Tried(False, "no-edits", failure=failure)
+        if all(_unchanged(edit, self.ctx.file_texts) for edit in answer.edits):
+            # no gate run: the test fails as before (measured: the 1.5B implementor sent
+            # src/lib.rs back as it was on all five attempts of a turn)
+            paths = ", ".join(dict.fromkeys(edit.path for edit in answer.edits))
+            failure = (f"your edits leave {paths} exactly as it is, so the staged test still "
+                       "fails: change the code so it passes")  # fmt: skip
+            return Tried(False, "no-edits", failure=failure)
         return self.source_attempt(answer, record)
 
     def compose(self, answer: AgentAnswer, verdict: Verdict) -> str:
@@ -158,6 +166,19 @@ class ImplementorTurn(SourceTurn):
         self.log.outcome = "committed"
         return TurnResult(self.role, "committed", commit=tried.commit, subject=tried.subject,
                           test_names=tests)  # fmt: skip
+
+
+def _unchanged(edit: FileEdit, texts: Mapping[str, str]) -> bool:
+    """An upsert that sends back the file as the turn found it (line ends aside)."""
+    try:
+        before = texts.get(normalize_path(edit.path))
+    except ValueError:
+        return False  # the path rules say what is wrong with it
+    return (
+        edit.action == "upsert"
+        and before is not None
+        and ((edit.content or "").rstrip("\n") == before.rstrip("\n"))
+    )
 
 
 class RefactorerTurn(SourceTurn):

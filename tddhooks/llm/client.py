@@ -90,6 +90,7 @@ class ChatClient:
         self.formats = formats if formats is not None else FormatMemory()
         self._sdk: openai.OpenAI | None = None
         self._secrets = [settings.api_key] if settings.api_key else []
+        self._temperature = settings.temperature  # this call's (complete() may raise it)
 
     def complete(
         self,
@@ -98,12 +99,15 @@ class ChatClient:
         role: str,
         on_delta: Delta | None = None,
         schema: dict[str, Any] | None = None,
+        temperature: float | None = None,
     ) -> ChatResult:
         """One completion from the replay session, the cache, or the model (with retries); raises
         LLMError (the endpoint) or UnusableAnswer/TruncatedAnswer (the answer). `schema` is the
-        answer's JSON schema, sent in the most precise form the endpoint takes (llm/formats.py)."""
+        answer's JSON schema, sent in the most precise form the endpoint takes (llm/formats.py);
+        `temperature` overrides the role's for this call (a retry asks with more variety)."""
         start = time.monotonic()
         settings = self.settings
+        self._temperature = settings.temperature if temperature is None else temperature
         if self.replay is not None:
             entry = self.replay.next_entry(role, messages)
             result = _fresh(messages, entry.answer, "stop", entry)
@@ -112,7 +116,7 @@ class ChatClient:
         # cache knows nothing of the fallback and must find the same answers
         asked = request_format(settings.response_format, schema, _schema_name(role))
         key = AnswerCache.key_for(
-            settings.base_url, settings.model, settings.temperature, messages, asked,
+            settings.base_url, settings.model, self._temperature, messages, asked,
             settings.max_tokens,
         )  # fmt: skip
         # the n-th identical request of this drive gets the n-th stored answer (cache.py)
@@ -237,7 +241,7 @@ class ChatClient:
         options: dict[str, Any] = {
             "model": settings.model,
             "messages": cast(Any, messages),
-            "temperature": settings.temperature,
+            "temperature": self._temperature,
             limit_name: settings.max_tokens or omit,
             "response_format": cast(Any, response_format) if response_format else omit,
         }

@@ -252,3 +252,34 @@ def test_a_refactor_that_sends_the_file_back_unchanged_is_nothing_to_refactor(
     assert side.subjects()[0] == "feat(add): add exists"
     assert len(side.subjects()) == 2  # the scaffold and the feature: no refactor commit
     assert side.clean()
+
+
+def test_an_implementor_sending_the_file_back_unchanged_is_told_and_asked_hotter(
+    side: Side,
+) -> None:
+    models = _models()
+    models["tester"].enqueue(_answer("add exists", "tests/test_add.py", TEST_ADD))
+    commit = {"type": "feat", "scope": "add", "summary": "add exists"}
+    same = _answer("add a test", "src/kata/__init__.py", '"""The kata."""\n', commit=commit)
+    models["implementor"].enqueue(
+        same, _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=commit)
+    )
+    models["refactorer"].enqueue(_answer("nothing to tidy"))
+
+    summary, _crew = _drive(side, models)
+
+    assert summary.stop_reason == "steps"
+    assert side.subjects()[0] == "feat(add): add exists"
+    first, second = models["implementor"].asked
+    assert "your edits leave src/kata/__init__.py exactly as it is" in second.user
+    # a retry asks with more variety: the same prompt at the same temperature got the same answer
+    base = models["implementor"].settings.temperature
+    assert (first.temperature, second.temperature) == (base, round(base + 0.2, 2))
+
+
+def test_retry_temperatures_rise_to_one_and_never_fall_below_the_roles() -> None:
+    from tddhooks.drive.asking import retry_temperature
+
+    assert [retry_temperature(0.2, n) for n in range(1, 6)] == [0.2, 0.4, 0.6, 0.8, 1.0]
+    assert retry_temperature(0.4, 9) == 1.0
+    assert retry_temperature(1.3, 2) == 1.3

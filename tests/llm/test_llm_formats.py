@@ -192,3 +192,20 @@ def test_strict_json_schema_drops_the_array_limits_the_grammar_form_keeps() -> N
     # everything else is the role's schema, the offered paths included
     assert sent["properties"]["edits"]["items"] == schema["properties"]["edits"]["items"]
     assert schema["properties"]["edits"]["maxItems"] == 1  # the role's schema is not changed
+
+
+def test_a_temperature_override_is_sent_and_keys_its_own_cache_slot(
+    fake_openai: FakeOpenAI, make_settings: SettingsFactory, answer_cache: AnswerCache
+) -> None:
+    fake_openai.enqueue(ANSWER, ANSWER)
+    client = make_client(make_settings, answer_cache, temperature=0.2, response_format="text")
+    first = client.complete(MESSAGES, role="implementor")
+    hotter = client.complete(MESSAGES, role="implementor", temperature=0.6)
+    assert [(r.body or {})["temperature"] for r in fake_openai.chat_requests] == [0.2, 0.6]
+    assert first.cache_key != hotter.cache_key
+    # a second drive asks the same two requests: both come from the cache, nothing is sent
+    again = make_client(make_settings, AnswerCache(answer_cache.directory), temperature=0.2,
+                        response_format="text")  # fmt: skip
+    assert again.complete(MESSAGES, role="implementor").cached
+    assert again.complete(MESSAGES, role="implementor", temperature=0.6).cached
+    assert len(fake_openai.chat_requests) == 2

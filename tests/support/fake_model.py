@@ -21,6 +21,7 @@ class Asked:
     role: str
     messages: list[dict[str, str]]
     schema: dict[str, Any] | None
+    temperature: float | None = None
 
     @property
     def user(self) -> str:
@@ -50,8 +51,9 @@ class FakeModel:
         role: str,
         on_delta: Callable[[str], None] | None = None,
         schema: dict[str, Any] | None = None,
+        temperature: float | None = None,
     ) -> ChatResult:
-        self.asked.append(Asked(role, messages, schema))
+        self.asked.append(Asked(role, messages, schema, temperature))
         if not self.answers:
             raise AssertionError(f"FakeModel: no answer queued for {role}")
         answer = self.answers.popleft()
