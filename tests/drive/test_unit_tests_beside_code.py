@@ -34,7 +34,8 @@ def _answer(plan: str, content: str, **extra: Any) -> dict[str, Any]:
 
 
 def _feat(summary: str) -> dict[str, Any]:
-    return {"type": "feat", "scope": "calc", "summary": summary, "rationale": ["minimal"]}
+    # not the crate's own name: `calc` would be no scope (docs/agents.md)
+    return {"type": "feat", "scope": "sub", "summary": summary, "rationale": ["minimal"]}
 
 
 @pytest.fixture
@@ -87,7 +88,7 @@ def test_a_cycle_with_the_test_inside_the_source_files_test_module(kata: Path) -
     # the implementor was refused for changing the handed-over test, then landed
     assert "it changes the tests in src/lib.rs" in implementor.asked[1].user
     head = message(kata)
-    assert head.startswith("feat(calc): subtract two numbers"), head
+    assert head.startswith("feat(sub): subtract two numbers"), head
     assert "- Role: Implementor" in head
     assert (kata / "src/lib.rs").read_text(encoding="utf-8") == WITH_CODE
     assert run(kata, "git", "status", "--porcelain").stdout == ""
@@ -114,7 +115,7 @@ def test_a_failed_implementor_attempt_keeps_the_handed_over_test_staged(kata: Pa
     _drive(kata, {"tester": tester, "implementor": implementor, "refactorer": refactorer})
     assert "it changes the tests in src/lib.rs" in implementor.asked[2].user
     assert "fn subtracts()" in run(kata, "git", "show", "HEAD:src/lib.rs").stdout
-    assert message(kata).startswith("feat(calc): subtract")
+    assert message(kata).startswith("feat(sub): subtract")
 
 
 def test_the_hooks_refuse_an_implementor_commit_that_changed_the_handed_over_test_item(
