@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 
 SYMLINK_MODE = "120000"
@@ -22,6 +21,12 @@ _RUST_INCLUDE = re.compile(
 )
 _RUST_PATH = re.compile(r"#\s*\[\s*path\s*=\s*r?(?P<hashes>#*)\"(?P<path>[^\"]+)\"(?P=hashes)")
 _MAX_DEPTH = 4  # a symlink to an included file to a symlink …: deeper chains are not a real case
+
+# a text that contains none of these cannot name a file the build reads (the pre-check of
+# tree_stand_ins): the include macros and #[path] in Rust; a manifest's `path` and `build` keys,
+# or a key spelt with an escape (TOML allows "p\u0061th" = "…" as a quoted key, and cargo reads it)
+_SOURCE_WORDS = ("include", "path")
+_MANIFEST_WORDS = ("include", "path", "build", "\\")
 
 StandIns = dict[str, set[str]]
 Tree = dict[str, tuple[str, str]]  # path -> (mode, blob id)
@@ -55,6 +60,8 @@ def cargo_targets(manifest: str, text: str) -> list[tuple[str, str]]:
     """(file, what it is built as) for the paths a Cargo.toml names: `package.build` (a build
     script, source code like build.rs), `[lib] path`, `[[bin]]`/`[[example]]`/`[[bench]]`/
     `[[test]]` paths; resolved from the manifest's folder."""
+    import tomllib  # not at the top: ~8 ms (with typing) the hooks pay only for such a manifest
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
@@ -174,12 +181,7 @@ def tree_stand_ins(
         blobs = {p: b for p, (m, b) in tree.items() if p.rsplit("/", 1)[-1] == "Cargo.toml"}
         texts.update(read(sorted(set(blobs.values()) - set(texts))))
         manifests = {path: texts.get(blob, "") for path, blob in blobs.items()}
-    names = ("include", "path")
-    if (
-        not links
-        and not any(word in t for t in sources.values() for word in names)
-        and not any(word in t for t in manifests.values() for word in (*names, "build"))
-    ):
+    if not links and not may_name_files(sources.values(), manifests.values()):
         return {}
     built: StandIns = {}
     for _ in range(_MAX_DEPTH):
@@ -194,6 +196,14 @@ def tree_stand_ins(
             break
         sources.update(more)  # an included file may include or name another one
     return built
+
+
+def may_name_files(sources: Iterable[str], manifests: Iterable[str]) -> bool:
+    """Whether any Rust source or manifest text may name a file the build reads (a cheap
+    textual pre-check: False means stand_ins would find nothing)."""
+    return any(word in text for text in sources for word in _SOURCE_WORDS) or any(
+        word in text for text in manifests for word in _MANIFEST_WORDS
+    )
 
 
 def texts_wanted(texts: Mapping[str, str], *trees: tuple[Tree, StandIns]) -> list[str]:
