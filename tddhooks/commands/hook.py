@@ -35,7 +35,8 @@ TIMEOUT_NEXT_STEP = (
     "make the suite finish (look for an endless loop or a blocking call in the tests), or raise "
     "ci.timeout_s in tdd.yaml"
 )
-_AUTO_COMMENT_RE = re.compile(r"^(\S+) Please enter the commit message", re.MULTILINE)
+# compiled where used: only `core.commentChar=auto` needs it
+_AUTO_COMMENT = r"^(\S+) Please enter the commit message"
 
 
 def _context() -> tuple[Path, Path, str | None]:
@@ -174,7 +175,7 @@ def comment_char(root: Path, text: str, config: dict[str, str] | None = None) ->
     values = git_config(root) if config is None else config
     value = values.get("core.commentstring") or values.get("core.commentchar") or "#"
     if value == "auto":  # git picked a character no message line starts with; its help shows it
-        found = _AUTO_COMMENT_RE.search(text)
+        found = re.search(_AUTO_COMMENT, text, re.MULTILINE)
         return found.group(1) if found else "#"
     return value
 

@@ -16,10 +16,11 @@ from collections.abc import Callable, Iterable, Mapping
 SYMLINK_MODE = "120000"
 # the literal file argument of the include macros (raw strings too), anywhere in the text: a
 # mention inside a comment only makes the judgement stricter
-_RUST_INCLUDE = re.compile(
+# (pattern texts: re compiles them on first use, and only a text that names files uses them)
+_RUST_INCLUDE = (
     r"\binclude(?:_str|_bytes)?\s*!\s*[(\[{]\s*r?(?P<hashes>#*)\"(?P<path>[^\"]+)\"(?P=hashes)"
 )
-_RUST_PATH = re.compile(r"#\s*\[\s*path\s*=\s*r?(?P<hashes>#*)\"(?P<path>[^\"]+)\"(?P=hashes)")
+_RUST_PATH = r"#\s*\[\s*path\s*=\s*r?(?P<hashes>#*)\"(?P<path>[^\"]+)\"(?P=hashes)"
 _MAX_DEPTH = 4  # a symlink to an included file to a symlink …: deeper chains are not a real case
 
 # a text that contains none of these cannot name a file the build reads (the pre-check of
@@ -45,8 +46,8 @@ def resolve(directory: str, target: str) -> str | None:
 
 def rust_references(text: str) -> list[str]:
     """The literal paths a Rust file includes or names as a module file, as written."""
-    found = [match["path"] for match in _RUST_INCLUDE.finditer(text)]
-    return found + [match["path"] for match in _RUST_PATH.finditer(text)]
+    found = [match["path"] for match in re.finditer(_RUST_INCLUDE, text)]
+    return found + [match["path"] for match in re.finditer(_RUST_PATH, text)]
 
 
 # what a manifest's target is built as: a name the type rules classify as that kind of file
@@ -122,7 +123,7 @@ def stand_ins(
                 resolved = resolve(folder, written)
                 if resolved is not None and resolved != source:
                     found.setdefault(resolved, set()).add(source)
-            for match in _RUST_PATH.finditer(text):
+            for match in re.finditer(_RUST_PATH, text):
                 # inside an inline `mod a { #[path = …] mod b; }` the path is taken from the
                 # folder a/: every folder below counts, since which one is not read here
                 for below in _nested_dirs(listed, folder):

@@ -182,3 +182,32 @@ def test_a_manifest_that_names_a_file_is_parsed(rust_kata: tuple[Path, Path]) ->
         _run(repo, "git", "add", "Cargo.toml")
 
     assert probe == {"code": 0, "heavy": ["tomllib"]}
+
+
+GC_PROBE = """
+import gc, json, sys
+from tddhooks.entry import main
+before = sum(generation["collections"] for generation in gc.get_stats())
+sys.argv = ["tddhooks", *sys.argv[1:]]
+try:
+    main()
+except SystemExit as done:
+    code = done.code
+after = sum(generation["collections"] for generation in gc.get_stats())
+sys.stderr.write("PROBE=" + json.dumps({"code": code, "collections": after - before}) + "\\n")
+"""
+
+
+def test_a_hook_process_runs_no_cyclic_garbage_collection(rust_kata: tuple[Path, Path]) -> None:
+    """The console script raises the collector's threshold for a hook (entry.py): importing
+    the hook path would otherwise pay ~19 collections. The CLI keeps Python's default."""
+    repo, message = rust_kata
+    hook = _run(repo, sys.executable, "-c", GC_PROBE, "hook", "commit-msg", str(message))
+    cli = _run(repo, sys.executable, "-c", GC_PROBE, "--version")
+
+    found = [json.loads(next(ln for ln in r.stderr.splitlines() if ln.startswith("PROBE="))[6:])
+             for r in (hook, cli)]  # fmt: skip
+
+    assert found[0] == {"code": 0, "collections": 0}
+    assert found[1]["code"] == 0
+    assert found[1]["collections"] > 0  # click's import: the probe can see collections
