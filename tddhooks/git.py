@@ -141,7 +141,8 @@ def run_git(
     if found is not None:
         result = found
     else:
-        env = dict(os.environ) if keep_env else clean_env()
+        # no key scrub here: proc.run scrubs every child's environment itself (once is enough)
+        env = {k: v for k, v in os.environ.items() if keep_env or not k.startswith("GIT_")}
         env.update(env_extra or {})
         result = proc.run(["git", *args], cwd=cwd, env=env, stdin=stdin, output_cap=output_cap)
     if check and not result.ok:
