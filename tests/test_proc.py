@@ -5,6 +5,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tddhooks import proc
 
 
@@ -71,3 +73,24 @@ def test_stdin_and_env_and_cwd(tmp_path: Path) -> None:
         stdin="piped",
     )
     assert result.stdout.split() == [str(tmp_path), "ünïcode", "piped"]
+
+
+def test_a_command_with_a_timeout_is_not_polled_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Popen.wait(timeout) sleeps up to 50 ms between looks, so a gate step was seen to end up to
+    50 ms late; proc.run waits on a pidfd instead (Linux), and the timeout still cuts."""
+    naps: list[float] = []
+    real_sleep = time.sleep
+
+    def sleep(seconds: float) -> None:
+        naps.append(seconds)
+        real_sleep(seconds)
+
+    monkeypatch.setattr(time, "sleep", sleep)
+    done = proc.run([sys.executable, "-c", "import time; time.sleep(0.3)"], timeout_s=30)
+    cut = proc.run([sys.executable, "-c", "import time; time.sleep(30)"], timeout_s=0.5)
+
+    assert done.ok
+    assert not done.timed_out
+    assert cut.timed_out
+    assert cut.returncode == proc.TIMED_OUT
+    assert naps == []
