@@ -56,6 +56,11 @@ def answer_limit_options() -> list[Callable[[F], F]]:
             type=click.IntRange(min=1),
             help="Answer length limit for one call (default: tdd.yaml, 4096).",
         ),
+        click.option(
+            "--response-format",
+            type=click.Choice(["json_schema", "json_object_schema", "json_object", "text"]),
+            help="Structured-answer form to ask first (default: tdd.yaml, else the preset's).",
+        ),
     ]
 
 
@@ -349,7 +354,7 @@ def bench(**options: Any) -> None:
     from tddhooks.commands import bench as bench_cmd
 
     llm_names = ("provider", "api_key", "base_url", "role_model", "no_cache", "refresh_cache",
-                 "max_tokens_total", "timeout_s", "max_tokens")  # fmt: skip
+                 "max_tokens_total", "timeout_s", "max_tokens", "response_format")  # fmt: skip
     llm = {name: options.pop(name) for name in llm_names}
     llm["role_model"] = tuple(llm["role_model"])
     _finish(lambda: bench_cmd.run(llm=bench_cmd.BenchLLM(**llm), **options))

@@ -62,6 +62,8 @@ class TurnContext:
     work_dir: str = ""  # only to turn absolute paths in tool output into relative ones
     expectations: tuple[str, ...] = ()  # what the staged test calls and expects (implementor)
     unit_test_files: tuple[str, ...] = ()  # source files with tests beside the code (kata shape)
+    write_paths: tuple[str, ...] = ()  # the paths offered for this turn's edits (agents/offers.py)
+    working: tuple[int, ...] = ()  # requirements found already working this drive (0-based)
 
 
 def estimate_tokens(text: str) -> int:
@@ -222,7 +224,7 @@ def _covered(ctx: TurnContext) -> str:
     return ", ".join(names)
 
 
-def next_requirement(kata: str, covered: Sequence[str]) -> str:
+def next_requirement(kata: str, covered: Sequence[str], working: Sequence[int] = ()) -> str:
     """The requirement the tester's cycle should take on, quoted whole with its examples: the
     first one no covered test is about (policy/goals.py), so a small model is pointed at one
     behaviour instead of picking among all of them (measured: Qwen2.5-Coder 1.5B opened the
@@ -232,13 +234,55 @@ def next_requirement(kata: str, covered: Sequence[str]) -> str:
     requirements = kata_requirements(kata, whole=True)
     if not requirements:
         return ""
-    index = pick(kata_requirements(kata), covered)
+    index = pick(kata_requirements(kata), covered, working)
     if index is None:
         return (
             f"Every one of the {len(requirements)} requirements seems to have a test. Check the "
             "covered tests: test one that none of them checks yet, or answer done."
         )
-    return f"Requirement {index + 1} of {len(requirements)}: {requirements[index]}"
+    found = ", ".join(str(number + 1) for number in sorted(working))
+    already = (f"\n(Already working, no test needed: requirement{'s' if len(working) > 1 else ''} "
+               f"{found}; a test for it passed at once.)" if working else "")  # fmt: skip
+    return f"Requirement {index + 1} of {len(requirements)}: {requirements[index]}{already}"
+
+
+def requirement_in_focus(kata: str, covered: Sequence[str], working: Sequence[int] = ()) -> str:
+    """The next requirement's first sentence ("" when none is open or the kata lists none)."""
+    index = focus_index(kata, covered, working)
+    return "" if index is None else kata_requirements(kata)[index]
+
+
+def focus_index(kata: str, covered: Sequence[str], working: Sequence[int] = ()) -> int | None:
+    """Index of the requirement the tester is pointed at (policy/goals.py), None when none."""
+    from tddhooks.policy.goals import next_requirement as pick
+
+    requirements = kata_requirements(kata)
+    return pick(requirements, covered, working) if requirements else None
+
+
+def found_working(kata: str, covered: Sequence[str], working: Sequence[int],
+                  passed: Sequence[str]) -> set[int]:  # fmt: skip
+    """The requirements the tests that `passed` at once show already working: the one each
+    test's name is about (policy/goals.py), else the one the tester was pointed at."""
+    from tddhooks.policy.goals import about
+
+    requirements = kata_requirements(kata)
+    found: set[int] = set()
+    for name in passed:
+        match = about(requirements, name.rsplit("::", 1)[-1])
+        if match is not None:
+            found.add(match[1])
+        elif (focus := focus_index(kata, covered, working)) is not None:
+            found.add(focus)
+    return found
+
+
+def _write_to(ctx: TurnContext) -> str:
+    if not ctx.write_paths:
+        return ""
+    lines = [f"- {path}" + ("" if path in ctx.file_texts else " (new file)")
+             for path in ctx.write_paths]  # fmt: skip
+    return "\n".join(["Your edits may write only these paths:", *lines])
 
 
 def _crate_line(ctx: TurnContext) -> str:
@@ -278,9 +322,11 @@ def build_messages(ctx: TurnContext, *, budget_tokens: int) -> list[dict[str, st
         "cycle": f"## Cycle\n{ctx.cycle} · you are the {spec.title} · language: {ctx.language}"
         + _crate_line(ctx),
         "next": section(
-            "Next requirement", next_requirement(ctx.kata, ctx.covered_behaviours), "next",
+            "Next requirement", next_requirement(ctx.kata, ctx.covered_behaviours, ctx.working),
+            "next",
             trim_head,
         ),
+        "write": f"## Write to\n{_write_to(ctx)}" if ctx.write_paths else "",
         "commit": section("Last commit message", ctx.last_commit_message, "commit", trim_head),
         "diff": section("Last diff", _diff(ctx.last_diff), "diff", trim_head),
         "files": section("Files", "\n".join(ctx.files), "files", trim_head),

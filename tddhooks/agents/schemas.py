@@ -5,6 +5,7 @@ they steer the model, and `agents.edits` still validates and sandboxes every ans
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from tddhooks.agents.roles import role_spec
@@ -22,18 +23,20 @@ def _object(properties: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _edits(actions: list[str]) -> dict[str, Any]:
+def _edits(actions: list[str], paths: Sequence[str], most: int | None) -> dict[str, Any]:
     # without a delete, content is always there: a model bound by the schema cannot send a
     # delete with content (measured: Qwen2.5-Coder 1.5B under a llama.cpp grammar sent
     # `{"action": "delete", "content": …}` in 7 of its first 10 tester answers)
     edit = _object(
         {
-            "path": _STRING,
+            "path": {"type": "string", "enum": list(paths)} if paths else _STRING,
             "action": {"type": "string", "enum": actions},
             "content": _NULLABLE_STRING if "delete" in actions else _STRING,
         }
     )
-    return {"type": "array", "items": edit}
+    # a length limit ends the array where a small model would repeat its edit until max_tokens
+    # (measured: 1.5B, 4 of 15 tester answers); llm/formats.py drops it for strict json_schema
+    return {"type": "array", "items": edit, **({"maxItems": most} if most else {})}
 
 
 def _commit(types: list[str] | None) -> dict[str, Any]:
@@ -46,19 +49,23 @@ def _commit(types: list[str] | None) -> dict[str, Any]:
     return _object(fields)
 
 
-def answer_schema(role: str) -> dict[str, Any]:
-    """The JSON schema of `role`'s answer."""
+def answer_schema(role: str, paths: Sequence[str] = ()) -> dict[str, Any]:
+    """The JSON schema of `role`'s answer; `paths` (agents/offers.py), when given, are the only
+    values `path` may take."""
     name = role_spec(role).name
     if name == "tester":
         return _object(
             {
                 "plan": _STRING,
-                "edits": _edits(["upsert"]),  # a tester adds one test; it never deletes
+                # a tester adds one test in one file; it never deletes
+                "edits": _edits(["upsert"], paths, 1),
                 "done": {"type": "boolean"},
                 "reason": _NULLABLE_STRING,
             }
         )
+    if name == "implementor" and paths:  # it edits the files there are, so it needs no delete
+        edits = _edits(["upsert"], paths, len(paths))
+    else:
+        edits = _edits(["upsert", "delete"], paths, None)
     types = ["feat", "fix"] if name == "implementor" else None
-    return _object(
-        {"plan": _STRING, "edits": _edits(["upsert", "delete"]), "commit": _commit(types)}
-    )
+    return _object({"plan": _STRING, "edits": edits, "commit": _commit(types)})

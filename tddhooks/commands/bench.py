@@ -57,6 +57,7 @@ class BenchLLM:
     max_tokens_total: int | None = None
     timeout_s: float | None = None
     max_tokens: int | None = None
+    response_format: str | None = None
 
     def args(self) -> tuple[str, ...]:
         args: list[str] = []
@@ -76,6 +77,8 @@ class BenchLLM:
             args += ["--timeout", f"{self.timeout_s:g}"]
         if self.max_tokens:
             args += ["--max-tokens", str(self.max_tokens)]
+        if self.response_format:
+            args += ["--response-format", self.response_format]
         if self.api_key and _ENV_NAME.fullmatch(self.api_key) and os.environ.get(self.api_key):
             args += ["--api-key", self.api_key]  # a variable's name: the child reads it
         return tuple(args)

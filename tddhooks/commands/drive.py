@@ -17,6 +17,7 @@ from tddhooks.vocabulary import ROLE_NAMES
 if TYPE_CHECKING:
     from tddhooks.config import TddConfig
     from tddhooks.drive.console import Display
+    from tddhooks.llm.formats import ResponseForm
     from tddhooks.llm.settings import ModelSettings
     from tddhooks.policy.settings import PolicySettings
 
@@ -53,6 +54,7 @@ class LLMFlags:
     role_model: tuple[str, ...]
     timeout_s: float | None = None  # --timeout: overrides every role's tdd.yaml timeout
     max_tokens: int | None = None  # --max-tokens: likewise for the answer length
+    response_format: ResponseForm | None = None  # --response-format: likewise for the form
 
     def resolve(self, config: TddConfig, roles: Sequence[str]) -> dict[str, ModelSettings]:
         """Settings per agent role; a missing model or key fails here, before any work."""
@@ -75,6 +77,8 @@ class LLMFlags:
             limits["timeout_s"] = self.timeout_s
         if self.max_tokens is not None:
             limits["max_tokens"] = self.max_tokens
+        if self.response_format is not None:
+            limits["response_format"] = self.response_format
         return {role: replace(found, **limits) for role, found in resolved.items()}
 
 
@@ -147,6 +151,7 @@ def run(
     max_tokens_total: int | None = None,
     timeout_s: float | None = None,
     max_tokens: int | None = None,
+    response_format: ResponseForm | None = None,
     record: Path | None = None,
     quiet: bool = False,
     as_json: bool = False,
@@ -162,7 +167,7 @@ def run(
     ordered = [role for role in ALL_ROLES if role in agent_roles]
     flags = LLMFlags(
         model, provider, api_key, base_url, tuple(role_model), timeout_s=timeout_s,
-        max_tokens=max_tokens,
+        max_tokens=max_tokens, response_format=response_format,
     )  # fmt: skip
     root = prepare_work_dir(
         work_dir, kata=kata, language=language, flags=flags, roles=ordered, as_json=as_json

@@ -28,7 +28,7 @@ def ask(
     try:
         with crew.display.thinking(role, crew.model_of(role)):
             result = client.complete(
-                messages, role=role, on_delta=on_delta, schema=answer_schema(role)
+                messages, role=role, on_delta=on_delta, schema=answer_schema(role, ctx.write_paths)
             )
     except UnusableAnswer as error:
         if error.result is None:

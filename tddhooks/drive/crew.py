@@ -37,6 +37,8 @@ class Crew:
     workspace: Workspace = field(default_factory=GitWorkspace)
     decisions: list[Decision] = field(default_factory=list)
     failed_attempts: int = 0
+    # requirements (0-based) a tester's test found already working: the tester moves on
+    working: set[int] = field(default_factory=set)
 
     def model_of(self, role: str) -> str:
         return model_label(self.clients[role].settings)

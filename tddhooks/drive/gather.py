@@ -7,9 +7,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tddhooks.agents.context import TurnContext, crate_name
+from tddhooks.agents.context import TurnContext, crate_name, requirement_in_focus
 from tddhooks.agents.edits import matches_any
 from tddhooks.agents.expectations import expectations
+from tddhooks.agents.offers import offered_paths
+from tddhooks.agents.roles import path_policy
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.runners import get_runner
 
@@ -84,16 +86,20 @@ def turn_context(
     handoff_intent: str | None = None,
     hints: Sequence[str] = (),
     workspace: Workspace | None = None,
+    working: Sequence[int] = (),
 ) -> TurnContext:
     """Everything the role's prompt is built from, read from the repository now."""
     message, diff = last_commit(root, workspace)
     files = project_files(root, settings, workspace)
     texts = read_texts(root, files)
     staged = tuple(staged)
+    kata = kata_text(root, settings)
+    covered = tuple(test_names(settings, texts))
+    units = unit_test_files(settings, texts)
     return TurnContext(
         role=role,
         cycle=cycle,
-        kata=kata_text(root, settings),
+        kata=kata,
         language=settings.language,
         last_commit_message=message,
         last_diff=diff,
@@ -103,13 +109,18 @@ def turn_context(
         hints=tuple(hints),
         previous_failure=None,
         handoff_intent=handoff_intent,
-        covered_behaviours=tuple(test_names(settings, texts)),
+        covered_behaviours=covered,
         staged_files=tuple(staged),
         test_globs=settings.test_paths,
         work_dir=str(root),
         expectations=staged_expectations(settings, texts, staged),
-        unit_test_files=unit_test_files(settings, texts),
-    )
+        unit_test_files=units,
+        write_paths=offered_paths(
+            role, path_policy(role, settings), files=files, unit_test_files=units,
+            requirement=requirement_in_focus(kata, covered, working), cycle=cycle,
+        ),
+        working=tuple(sorted(working)),
+    )  # fmt: skip
 
 
 def unit_test_files(settings: PolicySettings, texts: Mapping[str, str]) -> tuple[str, ...]:
@@ -134,6 +145,15 @@ def staged_expectations(
     package = crate_name(texts["Cargo.toml"]) if "Cargo.toml" in texts else None
     tests = {path: texts[path] for path in staged if path in texts}
     return tuple(expectations(tests, settings.language, package))
+
+
+def project_names(ctx: TurnContext) -> tuple[str, ...]:
+    """The names of the whole project (the crate, the Python packages under src/): never a
+    commit scope, they say nothing about the change."""
+    names = [ctx.crate_name or crate_name(ctx.file_texts.get("Cargo.toml", "")) or ""]
+    packages = (path.split("/") for path in ctx.files if path.endswith("/__init__.py"))
+    names += [parts[1] for parts in packages if len(parts) == 3 and parts[0] == "src"]
+    return tuple(name.lower() for name in dict.fromkeys(names) if name)
 
 
 def scope_from(expectations: Sequence[str]) -> str | None:

@@ -31,12 +31,23 @@ _TESTERS_WORDS = re.compile(
 _PLACEHOLDER = re.compile(r"\b[A-Z]{3,}(?:_[A-Z]+)+\b|\b(?:WHAT|WHY) [A-Z ]+\b")
 
 
-def usable_scope(scope: str | None) -> str | None:
-    """The scope as one lowercase word, or None when it is a path, a phrase or a placeholder."""
+def usable_scope(scope: str | None, project: Sequence[str] = ()) -> str | None:
+    """The scope as one lowercase word, or None when it is a path, a phrase, a placeholder or
+    the name of the whole project (`project`: the crate or package name says nothing)."""
     text = (scope or "").strip().lower()
-    if _SCOPE.fullmatch(text) and text not in _NOT_A_SCOPE:
+    if _SCOPE.fullmatch(text) and text not in _NOT_A_SCOPE and text not in project:
         return text
     return None
+
+
+def test_summary(test_names: Sequence[str]) -> str | None:
+    """The one new test's name as words (`empty_string_sums_to_0` -> "empty string sums to
+    0"): what now works, the implementor's summary when the model's says the tester's work."""
+    names = {bare(name) for name in test_names}
+    if len(names) != 1:
+        return None
+    words = next(iter(names)).removeprefix("test_").replace("_", " ").strip()
+    return words or None
 
 
 def usable_summary(summary: str | None, role: str) -> str | None:
@@ -117,11 +128,12 @@ def _compose(
     fallback_scope: str | None = None,
     added_tests: Sequence[str] = (),
     workspace: Workspace | None = None,
+    project: Sequence[str] = (),
 ) -> str:
     goal = _cycle_goal(root, settings, added_tests, refactor=type == "refactor",
                        workspace=workspace_or_git(workspace))  # fmt: skip
-    scope = usable_scope(answer.commit.scope if answer.commit else None)
-    scope = scope or usable_scope(fallback_scope)
+    scope = usable_scope(answer.commit.scope if answer.commit else None, project)
+    scope = scope or usable_scope(fallback_scope, project)
 
     def compose(scope: str | None) -> str:
         return compose_message(
@@ -154,13 +166,19 @@ def feature_message(
     verification: list[str],
     fallback_scope: str | None = None,
     workspace: Workspace | None = None,
+    project: Sequence[str] = (),
 ) -> str:
     """The implementor's `feat:`/`fix:` message for the staged test plus its code; a scope or
-    summary the model got wrong is derived (the test's item, the tester's intent)."""
+    summary the model got wrong is derived (the test's item; the tester's intent, else the test's
+    name when the intent too says "add a test")."""
     intent = answer.commit
     kind = intent.type if intent and intent.type in FEATURE_TYPES else "feat"
-    summary = usable_summary(intent.summary if intent else None, "implementor")
-    summary = summary or first_sentence(handoff_intent or answer.plan)
+    summary = (
+        usable_summary(intent.summary if intent else None, "implementor")
+        or first_sentence(usable_summary(handoff_intent, "implementor") or "")
+        or test_summary(test_names)
+        or first_sentence(handoff_intent or answer.plan)
+    )
     rationale = []
     if handoff_intent:
         rationale.append(f"Test: {one_line(handoff_intent)}")
@@ -186,6 +204,7 @@ def feature_message(
         fallback_scope=fallback_scope,
         added_tests=test_names,
         workspace=workspace,
+        project=project,
     )
 
 

@@ -93,7 +93,8 @@ class Turn:
 
         crew = self.crew
         return gather.turn_context(self.root, crew.settings, role=self.role,
-                                   cycle=self.info.cycle, workspace=crew.workspace)  # fmt: skip
+                                   cycle=self.info.cycle, workspace=crew.workspace,
+                                   working=tuple(crew.working))  # fmt: skip
 
     def judge(self, answer: AgentAnswer, record: AttemptRecord) -> Tried:
         raise NotImplementedError
@@ -118,7 +119,20 @@ class Turn:
                 landed = attempts.settle(tried, record, result.cache_key if result else "")
                 if landed is not None:
                     return self.finish(landed)
+                if tried.overshoot is not None and self.learn_working(tried.overshoot):
+                    self.ctx = self.context()  # pointed at the next requirement, new file offered
             return self.finish(None)
+
+    def learn_working(self, passed: tuple[str, ...]) -> bool:
+        """Remember the requirements a test that passed at once shows working; True when that
+        is news (the tester is then pointed past them)."""
+        from tddhooks.agents.context import found_working
+
+        ctx, crew = self.ctx, self.crew
+        found = found_working(ctx.kata, ctx.covered_behaviours, ctx.working, passed)
+        news = found - crew.working
+        crew.working |= news
+        return bool(news)
 
     def refused(self, answer: AgentAnswer, record: AttemptRecord) -> Tried | None:
         """The role's path rules, checked before anything is written."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from tddhooks.agents.context import TurnContext
-from tddhooks.agents.edits import AgentAnswer
+from tddhooks.agents.edits import AgentAnswer, normalize_path
 from tddhooks.drive import gather
 from tddhooks.drive.attempts import Tried
 from tddhooks.drive.crew import Crew
@@ -35,6 +35,23 @@ __all__ = ["AgentTurns", "TurnResult", "implementor_turn", "refactorer_turn", "t
 class TesterTurn(Turn):
     """Ask for one new failing test; stage it and hand it over when it is red for its own reason."""
 
+    def not_offered(self, answer: AgentAnswer) -> Tried | None:
+        """When the tester was offered paths (agents/offers.py), an existing file it was not
+        offered is not rewritten: an answer without a schema could otherwise rewrite an old test
+        file whole (measured: the 1.5B model rewrote the last cycle's test file instead of
+        writing the new one, 3 times in one turn). A new file of its own naming is fine."""
+        offered, listed = self.ctx.write_paths, set(self.ctx.files)
+        stray = [
+            path for edit in answer.edits
+            if (path := normalize_path(edit.path)) not in offered and path in listed
+        ]  # fmt: skip
+        if not offered or not stray:
+            return None
+        failure = (f"edits refused, nothing was written: {stray[0]!r} is an existing test file "
+                   f"not under \"Write to\"; leave it as it is and put the new test in "
+                   f"{offered[0]!r}")  # fmt: skip
+        return Tried(False, "refused", failure=failure)
+
     role: Role = "tester"
 
     def __init__(self, crew: Crew, info: PhaseInfo, hints: tuple[str, ...] = ()) -> None:
@@ -48,7 +65,7 @@ class TesterTurn(Turn):
             failure = ("the answer has no edits: write exactly one new failing test, or answer "
                        "done with a reason")  # fmt: skip
             return Tried(False, "no-edits", failure=failure)
-        refused = self.refused(answer, record)
+        refused = self.refused(answer, record) or self.not_offered(answer)
         if refused is not None:
             return refused
         crew, root = self.crew, self.root
@@ -129,7 +146,7 @@ class ImplementorTurn(SourceTurn):
             handoff_intent=self.handoff.intent if self.handoff else None, test_names=self.tests,
             verification=verdict.verification_lines(),
             fallback_scope=gather.scope_from(self.ctx.expectations),
-            workspace=self.crew.workspace,
+            workspace=self.crew.workspace, project=gather.project_names(self.ctx),
         )  # fmt: skip
 
     def finish(self, tried: Tried | None) -> TurnResult:

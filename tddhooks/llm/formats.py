@@ -29,7 +29,22 @@ def request_format(
         return {"type": "json_object"}
     if form == "json_object_schema":
         return {"type": "json_object", "schema": schema}
-    return {"type": "json_schema", "json_schema": {"name": name, "strict": True, "schema": schema}}
+    strict = _without_lengths(schema)
+    return {"type": "json_schema", "json_schema": {"name": name, "strict": True, "schema": strict}}
+
+
+_LENGTHS = ("maxItems", "minItems")
+
+
+def _without_lengths(node: Any) -> Any:
+    """The schema without array length limits: OpenAI's strict mode has not always taken them
+    (a 400 would cost the whole form), and a grammar-bound small model is the one that needs
+    them (agents/schemas.py)."""
+    if isinstance(node, dict):
+        return {key: _without_lengths(value) for key, value in node.items() if key not in _LENGTHS}
+    if isinstance(node, list):
+        return [_without_lengths(value) for value in node]
+    return node
 
 
 def next_form(form: ResponseForm) -> ResponseForm:

@@ -100,11 +100,14 @@ def cycle_goal(
     return found if found is not None else kata_goal(kata_text)
 
 
-def next_requirement(requirements: Sequence[str], tree_tests: Iterable[str]) -> int | None:
+def next_requirement(
+    requirements: Sequence[str], tree_tests: Iterable[str], working: Iterable[int] = ()
+) -> int | None:
     """Index of the requirement the tester's next test should take on; None when every one has
     a test. A test whose name matches a requirement covers it; each test that matches none is
     taken to cover the earliest requirement still open (tests are written in the kata's order),
-    so an oddly named test never sends the tester back to a requirement it already did."""
+    so an oddly named test never sends the tester back to a requirement it already did; the
+    `working` ones are taken as covered."""
     covered: set[int] = set()
     unmatched = 0
     for name in tree_tests:
@@ -113,5 +116,7 @@ def next_requirement(requirements: Sequence[str], tree_tests: Iterable[str]) -> 
             unmatched += 1
         else:
             covered.add(found[1])
+    # `working`: requirements a drive found already working (a test for it passed at once)
+    covered.update(working)
     open_ones = [index for index in range(len(requirements)) if index not in covered]
     return open_ones[unmatched] if unmatched < len(open_ones) else None

@@ -418,3 +418,25 @@ def test_only_the_tester_sees_a_next_requirement(role: str) -> None:
 def test_a_kata_without_numbered_requirements_gets_no_next_requirement() -> None:
     user = _user(_ctx("tester", cycle=1, kata="# Free kata\n\nDo something useful.\n"))
     assert "Next requirement" not in user
+
+
+STRING_KATA = (
+    "# K\n\n## Requirements\n\n1. An empty string sums to 0.\n"
+    '2. One number is itself: "7" gives 7.\n3. Two numbers are added: "3,4" gives 7.\n'
+)
+
+
+def test_a_test_that_passed_at_once_marks_what_its_name_is_about_else_the_focus() -> None:
+    from tddhooks.agents.context import found_working, requirement_in_focus
+
+    covered = ["empty_string_sums_to_0"]
+    assert requirement_in_focus(STRING_KATA, covered) == 'One number is itself: "7" gives 7.'
+    # named after requirement 3: that one works; named after nothing: the focus (2) works
+    assert found_working(STRING_KATA, covered, (), ["t.rs::two_numbers_are_added"]) == {2}
+    assert found_working(STRING_KATA, covered, (), ["t.rs::it_works"]) == {1}
+    # a copy of a covered test says nothing new
+    assert found_working(STRING_KATA, covered, (), ["t.rs::empty_string_sums_to_0"]) == {0}
+    assert requirement_in_focus(STRING_KATA, covered, (1,)) == (
+        'Two numbers are added: "3,4" gives 7.'
+    )
+    assert requirement_in_focus(STRING_KATA, covered, (1, 2)) == ""

@@ -189,7 +189,9 @@ def test_the_rust_suites_pass_on_a_reference_solution(tmp_path: Path) -> None:
 
 
 def test_the_answer_limits_reach_every_child_drive() -> None:
-    args = BenchLLM(timeout_s=900.0, max_tokens=1500).args()
+    args = BenchLLM(timeout_s=900.0, max_tokens=1500, response_format="text").args()
     assert args[args.index("--timeout") + 1] == "900"
     assert args[args.index("--max-tokens") + 1] == "1500"
+    assert args[args.index("--response-format") + 1] == "text"
     assert "--timeout" not in BenchLLM().args()
+    assert "--response-format" not in BenchLLM().args()

@@ -210,10 +210,13 @@ def test_timeout_and_max_tokens_flags_reach_the_request(
 
     result = run_cli(
         "step", "-C", str(kata_repo),
-        *drive_args(fake_openai, "--max-tokens", "321", "--timeout", "45"),
+        *drive_args(fake_openai, "--max-tokens", "321", "--timeout", "45",
+                    "--response-format", "text"),
     )  # fmt: skip
 
     assert result.exit_code == 0, result.output
     bodies = [r.body for r in fake_openai.chat_requests]
     assert bodies
     assert all(body is not None and body["max_tokens"] == 321 for body in bodies)
+    # --response-format text: no structured-output request at all, whatever the preset says
+    assert all(body is not None and "response_format" not in body for body in bodies)

@@ -349,6 +349,31 @@ def test_a_scope_is_one_word_never_a_path(scope: str | None, usable: str | None)
     assert usable_scope(scope) == usable
 
 
+def test_the_projects_own_name_is_no_scope() -> None:
+    # measured: the 1.5B implementor scoped its commit with the crate's name, `feat(t3): …`
+    assert usable_scope("t3", ("t3",)) is None
+    assert usable_scope("Kata_Py", ("kata_py",)) is None
+    assert usable_scope("add", ("t3",)) == "add"
+
+
+def test_a_testers_intent_as_summary_gives_way_to_the_tests_name(make_repo: MakeRepo) -> None:
+    repo = make_repo({"kata.md": "# K\n\n## Requirements\n\n1. Add.\n", "src/lib.rs": "// s\n"})
+    write_files(repo, {"src/lib.rs": "pub fn add() {}\n", "tests/t.rs": "#[test]\n"})
+    git(repo, "add", "-A")
+    said = "Add a new test for the empty string summing to 0"
+    reply = AgentAnswer.model_validate(
+        answer(said, commit={"type": "feat", "scope": "t3", "summary": said})
+    )
+
+    text = feature_message(
+        repo, SETTINGS, cycle=1, answer=reply, handoff_intent=said + ".",
+        test_names=["tests/t.rs::empty_string_sums_to_0"], verification=["ok"],
+        fallback_scope="add", project=("t3",),
+    )  # fmt: skip
+
+    assert parse_message(text).subject == "feat(add): empty string sums to 0"
+
+
 @pytest.mark.parametrize(
     ("summary", "role", "usable"),
     [

@@ -160,3 +160,74 @@ def test_a_stuck_implementor_has_the_test_set_aside_and_the_tester_told(side: Si
     assert side.subjects() == ["chore: scaffold the kata"]
     assert (root / ".tdd" / "set-aside").is_dir()
     assert not (root / "tests" / "test_add.py").exists()
+
+
+def test_each_role_is_offered_its_paths_in_the_schema_and_the_prompt(side: Side) -> None:
+    models = _models()
+    models["tester"].enqueue(_answer("add exists", "tests/test_add.py", TEST_ADD))
+    commit = {"type": "feat", "scope": "add", "summary": "add exists"}
+    models["implementor"].enqueue(
+        _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=commit)
+    )
+    models["refactorer"].enqueue(_answer("nothing to tidy"))
+
+    _drive(side, models)
+
+    def path_values(role: str) -> Any:
+        schema = models[role].asked[0].schema
+        assert schema is not None
+        edits = schema["properties"]["edits"]
+        return edits["items"]["properties"]["path"].get("enum"), edits.get("maxItems")
+
+    # the tester: one new file named after the next requirement; the implementor: the source
+    # files there are; the refactorer may start a module, so its path stays free
+    assert path_values("tester") == (["tests/test_add_exists.py"], 1)
+    assert path_values("implementor") == (["src/kata/__init__.py"], 1)
+    assert path_values("refactorer") == (None, None)
+    tester_prompt = models["tester"].asked[0].user
+    assert "## Write to\n" in tester_prompt
+    assert "- tests/test_add_exists.py (new file)" in tester_prompt
+    assert "- src/kata/__init__.py\n" in models["implementor"].asked[0].user
+    assert "## Write to" not in models["refactorer"].asked[0].user
+
+
+def test_a_test_that_passes_at_once_points_the_tester_at_the_next_requirement(side: Side) -> None:
+    models = _models()
+    # the scaffold already says "The kata": this test passes at once (an overshoot), and its
+    # name matches no requirement, so the one the tester was pointed at is what already works
+    passing = "def test_something():  # needs: The kata\n    pass\n"
+    models["tester"].enqueue(
+        _answer("add exists", "tests/test_add_exists.py", passing),
+        _answer("all covered", done=True, reason="nothing left"),
+    )
+
+    _drive(side, models, steps=1)
+
+    first, second = models["tester"].asked[:2]
+    assert "Requirement 1 of 2: add() exists." in first.user
+    assert "Requirement 2 of 2: add(1) is 1." in second.user
+    assert "Already working, no test needed: requirement 1;" in second.user
+
+    def offered(asked: Any) -> Any:
+        assert asked.schema is not None
+        return asked.schema["properties"]["edits"]["items"]["properties"]["path"]["enum"]
+
+    assert offered(first) == ["tests/test_add_exists.py"]
+    assert offered(second) == ["tests/test_add_1_1.py"]
+
+
+def test_a_tester_offered_a_new_file_may_not_rewrite_an_existing_one(side: Side) -> None:
+    models = _models()
+    models["tester"].enqueue(
+        _answer("add exists", "tests/.gitkeep", TEST_ADD),
+        _answer("all covered", done=True, reason="nothing left"),
+    )
+
+    _drive(side, models, steps=1)
+
+    second = models["tester"].asked[1].user
+    assert "'tests/.gitkeep' is an existing test file not under \"Write to\"" in second
+    assert "put the new test in 'tests/test_add_exists.py'" in second
+    if side.memory is None:
+        assert (side.root / "tests" / ".gitkeep").read_text() == ""
+        assert _git(side.root, "status", "--porcelain").strip() == ""

@@ -178,3 +178,17 @@ def test_tdd_yaml_overrides_the_form_for_every_role_or_one(tmp_path: Any) -> Non
 def test_an_unknown_form_in_tdd_yaml_is_a_config_error(tmp_path: Any) -> None:
     with pytest.raises(ConfigError, match=r"llm\.response_format"):
         parse_config("llm: {response_format: xml}\n", tmp_path / "tdd.yaml")
+
+
+def test_strict_json_schema_drops_the_array_limits_the_grammar_form_keeps() -> None:
+    schema = answer_schema("tester", ("tests/empty.rs",))
+    assert schema["properties"]["edits"]["maxItems"] == 1
+    grammar = request_format("json_object_schema", schema, "tester_answer")
+    assert grammar == {"type": "json_object", "schema": schema}
+    strict = request_format("json_schema", schema, "tester_answer")
+    assert strict is not None
+    sent = strict["json_schema"]["schema"]
+    assert "maxItems" not in sent["properties"]["edits"]
+    # everything else is the role's schema, the offered paths included
+    assert sent["properties"]["edits"]["items"] == schema["properties"]["edits"]["items"]
+    assert schema["properties"]["edits"]["maxItems"] == 1  # the role's schema is not changed

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tddhooks.errors import LLMAnswerError
-from tddhooks.llm.jsonanswer import extract_json_object
+from tddhooks.llm.jsonanswer import escape_inner_quotes, extract_json_object
 
 PLAN = {"plan": "add a test for «römisch» numerals", "edits": [], "done": False}
 WITH_FENCE_INSIDE = {
@@ -66,3 +66,43 @@ def test_the_error_quotes_a_short_excerpt_of_the_answer() -> None:
         extract_json_object(answer)
     assert "Voilà: {xxx" in caught.value.message
     assert len(caught.value.message) < 400
+
+
+# Qwen2.5-Coder 1.5B's answer to the first String Calculator test, as it wrote it in text form
+UNESCAPED = (
+    '```json\n{"plan": "empty string", "edits": [{"path": "tests/empty.rs", "action": "upsert", '
+    '"content": "use k::add;\\n\\n#[test]\\nfn empty() {\\n    assert_eq!(add(""), 0, '
+    '\\"The empty string sums to 0\\");\\n}\\n"}], "done": false, "reason": null}\n```'
+)
+
+
+def test_the_codes_own_unescaped_quotes_inside_a_string_are_taken_as_code() -> None:
+    answer = extract_json_object(UNESCAPED)
+    assert answer["edits"][0]["content"] == (
+        'use k::add;\n\n#[test]\nfn empty() {\n    assert_eq!(add(""), 0, '
+        '"The empty string sums to 0");\n}\n'
+    )
+    assert answer["done"] is False
+    assert answer["reason"] is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": "b\\"c", "d": ["x", "y"], "e": {"f": "g"}, "h": null}',
+        '{"content": "say \\"hi\\" and \\\\ back"}',
+        "{}",
+    ],
+)
+def test_valid_json_is_never_changed_by_the_repair(text: str) -> None:
+    assert escape_inner_quotes(text) == text
+
+
+def test_a_raw_line_end_inside_a_string_is_taken_as_one() -> None:
+    assert extract_json_object('{"content": "line 1\nline 2"}') == {"content": "line 1\nline 2"}
+
+
+def test_a_quote_that_can_only_end_the_string_still_ends_it() -> None:
+    # `"a", "b"` inside code looks like two elements: the guess does not parse, so it is an error
+    with pytest.raises(LLMAnswerError, match="invalid JSON"):
+        extract_json_object('{"content": "f("a", "b")", "x": 1}')
