@@ -20,6 +20,7 @@ DEFAULT_OUTPUT_CAP = 256_000
 MISSING_EXECUTABLE = 127
 TIMED_OUT = 124
 _CHUNK = 65_536
+_SIGNAL_LOOK_S = 0.05  # a wait on a command returns to Python this often (signals)
 
 
 # The value types the hooks build are NamedTuples, not dataclasses: importing dataclasses (with
@@ -116,7 +117,9 @@ def _ended_within(process: subprocess.Popen[bytes], timeout_s: float | None) -> 
 
     Popen.wait(timeout) polls, sleeping up to 50 ms between looks, so a command with a timeout
     (each gate step) was seen to end up to 50 ms late. A pidfd (Linux 5.3+) wakes as it ends;
-    elsewhere Popen.wait polls as before. A signal interrupts either wait alike."""
+    elsewhere Popen.wait polls as before. Either way the wait returns to Python every 50 ms at
+    the most: a signal (Ctrl-C) may be delivered to another thread, and only then does this one
+    raise it."""
     if timeout_s is None:
         process.wait()
         return True
@@ -128,15 +131,17 @@ def _ended_within(process: subprocess.Popen[bytes], timeout_s: float | None) -> 
         except subprocess.TimeoutExpired:
             return False
         return True
+    deadline = time.monotonic() + timeout_s
     try:
         poller = select.poll()
         poller.register(pidfd, select.POLLIN)
-        ended = bool(poller.poll(max(timeout_s, 0.0) * 1000))
+        while not poller.poll(min(max(deadline - time.monotonic(), 0.0), _SIGNAL_LOOK_S) * 1000):
+            if time.monotonic() >= deadline:
+                return False
     finally:
         os.close(pidfd)
-    if ended:
-        process.wait()
-    return ended
+    process.wait()
+    return True
 
 
 def child_env(env: Mapping[str, str] | None) -> dict[str, str]:

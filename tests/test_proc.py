@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -94,3 +96,34 @@ def test_a_command_with_a_timeout_is_not_polled_for(monkeypatch: pytest.MonkeyPa
     assert cut.timed_out
     assert cut.returncode == proc.TIMED_OUT
     assert naps == []
+
+
+CTRL_C_IN_ANOTHER_THREAD = """
+import signal, sys, threading
+from tddhooks import proc
+ready = threading.Event()
+threading.Thread(target=lambda: (ready.set(), threading.Event().wait(60)), daemon=True).start()
+ready.wait()
+# only the helper thread may take SIGINT now: the waiting thread must still see it
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+try:
+    up = "import pathlib, sys, time; pathlib.Path(sys.argv[1]).touch(); time.sleep(30)"
+    proc.run([sys.executable, "-c", up, sys.argv[1]], timeout_s=60)
+except KeyboardInterrupt:
+    sys.exit(42)
+sys.exit(0)
+"""
+
+
+def test_ctrl_c_taken_by_another_thread_stops_the_wait(tmp_path: Path) -> None:
+    """A signal may be delivered to any thread; the thread waiting for a command must raise it
+    all the same, not when the command ends (proc.py waits on a pidfd in short slices)."""
+    started = tmp_path / "started"
+    waiting = subprocess.Popen([sys.executable, "-c", CTRL_C_IN_ANOTHER_THREAD, str(started)])
+    deadline = time.monotonic() + 20
+    while not started.exists():
+        assert time.monotonic() < deadline, "the command never started"
+        time.sleep(0.05)
+    waiting.send_signal(signal.SIGINT)
+
+    assert waiting.wait(timeout=20) == 42
