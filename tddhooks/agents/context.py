@@ -15,7 +15,9 @@ from tddhooks.policy.compose import kata_requirements
 DEFAULT_TEST_GLOBS = ("tests/**", "test_*.py", "*_test.py")
 # share of the budget each section may take at most; relevant files get whatever is left
 _CAPS: dict[str, dict[str, float]] = {
-    "tester": {"kata": 0.22, "commit": 0.06, "diff": 0.06, "files": 0.05, "output": 0.05,
+    # the tester gets no last commit or diff: the covered tests' names say what is done, and a
+    # small model copied the last cycle's test from them (Qwen2.5-Coder 1.5B, String Calculator)
+    "tester": {"kata": 0.22, "commit": 0.0, "diff": 0.0, "files": 0.05, "output": 0.05,
                "covered": 0.12, "hints": 0.06, "failure": 0.10, "handoff": 0.0, "expects": 0.0,
                "next": 0.08},
     "implementor": {"kata": 0.12, "commit": 0.04, "diff": 0.03, "files": 0.04, "output": 0.12,
@@ -176,8 +178,13 @@ def _ranked(ctx: TurnContext) -> list[tuple[str, str, str]]:
 
     order = sorted(ctx.file_texts, key=group)  # sorted() is stable
     ranked = []
+    hide_tests = _offered_new_file(ctx)
     for path in order:
         text = ctx.file_texts[path]
+        if hide_tests and group(path) == 1:
+            # a tester writing a new file sees the covered tests' names, not their code: the
+            # 1.5B model copied the last test, name and all, into the new file 3 times in a turn
+            continue
         if ctx.role == "tester" and path in ctx.unit_test_files:
             ranked.append((path, f"{path} ({UNIT_TESTS_LABEL})", text))
         elif ctx.role == "tester" and group(path) == 0:
@@ -280,9 +287,21 @@ def found_working(kata: str, covered: Sequence[str], working: Sequence[int],
 def _write_to(ctx: TurnContext) -> str:
     if not ctx.write_paths:
         return ""
-    lines = [f"- {path}" + ("" if path in ctx.file_texts else " (new file)")
+    lines = [f"- {path}" + ("" if path in ctx.files else _new_file(ctx, path))
              for path in ctx.write_paths]  # fmt: skip
     return "\n".join(["Your edits may write only these paths:", *lines])
+
+
+def _new_file(ctx: TurnContext, path: str) -> str:
+    # the test's name too: a small model otherwise names it after a test it has seen
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    if ctx.role != "tester" or not stem.isidentifier():
+        return " (new file)"
+    return f" (new file; name its test `{stem}`)"
+
+
+def _offered_new_file(ctx: TurnContext) -> bool:
+    return ctx.role == "tester" and any(path not in ctx.files for path in ctx.write_paths)
 
 
 def _crate_line(ctx: TurnContext) -> str:

@@ -440,3 +440,14 @@ def test_a_test_that_passed_at_once_marks_what_its_name_is_about_else_the_focus(
         'Two numbers are added: "3,4" gives 7.'
     )
     assert requirement_in_focus(STRING_KATA, covered, (1, 2)) == ""
+
+
+def test_a_tester_offered_a_new_file_sees_covered_names_not_the_old_tests_code() -> None:
+    offered = _user(_ctx("tester", write_paths=("tests/five.rs",)))
+    assert "- tests/five.rs (new file; name its test `five`)" in offered
+    assert "### tests/one.rs" not in offered
+    assert "## Covered tests\none, two" in offered
+    assert "## Last commit message" not in offered
+    assert "## Last diff" not in offered
+    # without an offer (e.g. a kata of unit tests beside the code) the tests are shown as before
+    assert "### tests/one.rs" in _user(_ctx("tester"))

@@ -186,7 +186,7 @@ def test_each_role_is_offered_its_paths_in_the_schema_and_the_prompt(side: Side)
     assert path_values("refactorer") == (None, None)
     tester_prompt = models["tester"].asked[0].user
     assert "## Write to\n" in tester_prompt
-    assert "- tests/test_add_exists.py (new file)" in tester_prompt
+    assert "- tests/test_add_exists.py (new file; name its test `test_add_exists`)" in tester_prompt
     assert "- src/kata/__init__.py\n" in models["implementor"].asked[0].user
     assert "## Write to" not in models["refactorer"].asked[0].user
 
