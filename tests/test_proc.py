@@ -101,6 +101,7 @@ def test_a_command_with_a_timeout_is_not_polled_for(monkeypatch: pytest.MonkeyPa
 CTRL_C_IN_ANOTHER_THREAD = """
 import signal, sys, threading
 from tddhooks import proc
+signal.signal(signal.SIGINT, signal.default_int_handler)  # a background job starts with it ignored
 ready = threading.Event()
 threading.Thread(target=lambda: (ready.set(), threading.Event().wait(60)), daemon=True).start()
 ready.wait()
