@@ -69,6 +69,11 @@ class Drive:
         except TddhooksError as error:
             self._stop("error", error.message)
             raise
+        except Exception as error:  # a bug: the crash log has it; the summary says it too
+            from tddhooks.keys import redact
+
+            self._stop("error", redact(f"unexpected {type(error).__name__}: {error}"))
+            raise
         finally:
             self._finish(time.monotonic() - start)
         return self.summary

@@ -181,6 +181,10 @@ class RefactorerTurn(SourceTurn):
         return self.source_attempt(answer, record)
 
     def compose(self, answer: AgentAnswer, verdict: Verdict) -> str | Tried:
+        if not self.crew.workspace.numstat_staged(self.root):
+            # the whole file sent back as it was (or as the formatter makes it): nothing to tidy
+            self.crew.display.emit("refactor-empty", role=self.role, plan=answer.plan)
+            return Tried(True, "empty")
         changed = changed_behaviour(self.baseline, verdict)
         if changed is not None:
             return Tried(False, "tests-changed", failure=changed)

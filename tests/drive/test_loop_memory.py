@@ -271,3 +271,27 @@ def test_an_error_in_a_turn_stops_the_drive_and_propagates(tmp_path: Path) -> No
     turns = ScriptedTurns().enqueue("tester", fails)  # type: ignore[arg-type]
     with pytest.raises(LLMError, match="the endpoint is gone"):
         _drive(tmp_path, turns)
+
+
+def test_a_bug_in_a_turn_ends_the_drive_with_error_and_says_what(tmp_path: Path) -> None:
+    def broken(crew: Crew, info: object) -> object:
+        raise ValueError("the Diff summary section needs at least one non-empty bullet")
+
+    turns = ScriptedTurns().enqueue("tester", broken)  # type: ignore[arg-type]
+    root = tmp_path / "kata"
+    ws = MemoryWorkspace(root, SCAFFOLD, "chore: scaffold the kata")
+    supervisor = Supervisor(max_attempts=3, max_failed_cycles=3, steps=1, budget_tokens=None)
+    crew = Crew(
+        root=root, settings=load_settings(root), clients={r: FakeModel(r) for r in ROLES},
+        supervisor=supervisor, ledger=UsageLedger(), display=QuietDisplay(),
+        steps=StepWriter(root), context_tokens=1800, max_attempts=3,
+        gate=MemoryGate(ws), workspace=ws,
+    )  # fmt: skip
+    drive = Drive(crew, DrivePlan(agent_roles=frozenset(ROLES)), turns)
+    with no_processes(), pytest.raises(ValueError, match="Diff summary"):
+        drive.run()  # the crash log and exit 3 are the CLI's (tests/commands)
+    # the bench reads the stop reason from the summary's drive-finished event
+    assert drive.summary.stop_reason == "error"
+    assert drive.summary.stop_detail == (
+        "unexpected ValueError: the Diff summary section needs at least one non-empty bullet"
+    )

@@ -231,3 +231,24 @@ def test_a_tester_offered_a_new_file_may_not_rewrite_an_existing_one(side: Side)
     if side.memory is None:
         assert (side.root / "tests" / ".gitkeep").read_text() == ""
         assert _git(side.root, "status", "--porcelain").strip() == ""
+
+
+def test_a_refactor_that_sends_the_file_back_unchanged_is_nothing_to_refactor(
+    side: Side,
+) -> None:
+    models = _models()
+    models["tester"].enqueue(_answer("add exists", "tests/test_add.py", TEST_ADD))
+    commit = {"type": "feat", "scope": "add", "summary": "add exists"}
+    models["implementor"].enqueue(
+        _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=commit)
+    )
+    # measured: the 1.5B refactorer sent src/lib.rs back as it was, and composing a commit
+    # message with an empty diff summary crashed the drive
+    models["refactorer"].enqueue(_answer("tidy", "src/kata/__init__.py", SOURCE_ADD))
+
+    summary, _crew = _drive(side, models)
+
+    assert summary.stop_reason == "steps"
+    assert side.subjects()[0] == "feat(add): add exists"
+    assert len(side.subjects()) == 2  # the scaffold and the feature: no refactor commit
+    assert side.clean()
