@@ -6,9 +6,9 @@ import os
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from tddhooks import keys, proc
 from tddhooks.errors import GitError
@@ -141,7 +141,8 @@ def run_git(
     if found is not None:
         result = found
     else:
-        env = dict(os.environ) if keep_env else clean_env()
+        # no key scrub here: proc.run scrubs every child's environment itself (once is enough)
+        env = {k: v for k, v in os.environ.items() if keep_env or not k.startswith("GIT_")}
         env.update(env_extra or {})
         result = proc.run(["git", *args], cwd=cwd, env=env, stdin=stdin, output_cap=output_cap)
     if check and not result.ok:
@@ -218,17 +219,29 @@ def tree_of(root: Path, rev: str) -> str:
     return out(["rev-parse", f"{rev}^{{tree}}"], root)
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(NamedTuple):
     """One path changed between two trees: status letter A/M/D/T (renames split in two), and
     its file modes before and after ("100644", "100755", "120000" a symlink, "" unknown or
-    absent): a source file turned into a symlink is a T change of that source file."""
+    absent): a source file turned into a symlink is a T change of that source file. (A
+    NamedTuple, not a dataclass: see proc.ProcResult.)"""
 
     status: str
     path: str
     # not part of equality: a change is its status and path; the modes say what kind of file
-    old_mode: str = field(default="", compare=False)
-    new_mode: str = field(default="", compare=False)
+    old_mode: str = ""
+    new_mode: str = ""
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Change):
+            return NotImplemented
+        return (self.status, self.path) == (other.status, other.path)
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash((self.status, self.path))
 
 
 def parse_name_status(text: str) -> list[Change]:

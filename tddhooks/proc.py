@@ -6,27 +6,28 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import subprocess
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, NamedTuple
 
 from tddhooks import keys, reaper
-
-TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~4 ms; mypy reads it
-if TYPE_CHECKING:
-    from typing import IO
 
 DEFAULT_OUTPUT_CAP = 256_000
 MISSING_EXECUTABLE = 127
 TIMED_OUT = 124
 _CHUNK = 65_536
+_SIGNAL_LOOK_S = 0.05  # a wait on a command returns to Python this often (signals)
 
 
-@dataclass(frozen=True)
-class ProcResult:
+# The value types the hooks build are NamedTuples, not dataclasses: importing dataclasses (with
+# inspect) and generating each class's methods cost a commit-msg hook ~20 ms of its ~100
+# (tests/hooks/test_hook_imports.py keeps dataclasses off the hook path). Copy one with
+# `._replace(...)`.
+class ProcResult(NamedTuple):
     """What a finished (or killed) command left behind."""
 
     cmd: tuple[str, ...]
@@ -111,6 +112,38 @@ def _feed(process: subprocess.Popen[bytes], text: str) -> None:
         process.stdin.close()
 
 
+def _ended_within(process: subprocess.Popen[bytes], timeout_s: float | None) -> bool:
+    """Wait for the process to end, at most timeout_s; False when it is still running.
+
+    Popen.wait(timeout) polls, sleeping up to 50 ms between looks, so a command with a timeout
+    (each gate step) was seen to end up to 50 ms late. A pidfd (Linux 5.3+) wakes as it ends;
+    elsewhere Popen.wait polls as before. Either way the wait returns to Python every 50 ms at
+    the most: a signal (Ctrl-C) may be delivered to another thread, and only then does this one
+    raise it."""
+    if timeout_s is None:
+        process.wait()
+        return True
+    try:
+        pidfd = os.pidfd_open(process.pid)
+    except (AttributeError, OSError):  # not Linux, an old kernel, or already collected
+        try:
+            process.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+    deadline = time.monotonic() + timeout_s
+    try:
+        poller = select.poll()
+        poller.register(pidfd, select.POLLIN)
+        while not poller.poll(min(max(deadline - time.monotonic(), 0.0), _SIGNAL_LOOK_S) * 1000):
+            if time.monotonic() >= deadline:
+                return False
+    finally:
+        os.close(pidfd)
+    process.wait()
+    return True
+
+
 def child_env(env: Mapping[str, str] | None) -> dict[str, str]:
     """What a child sees: `env` (or ours) without any variable that holds an API key, plus the
     mark that lets the reaper find its descendants however they detach."""
@@ -165,13 +198,9 @@ def run(
     err = _Capture(process.stderr, output_cap)
     if stdin is not None:
         threading.Thread(target=_feed, args=(process, stdin), daemon=True).start()
-    timed_out = False
     killed: set[int] = set()
     try:
-        try:
-            process.wait(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            timed_out = True
+        timed_out = not _ended_within(process, timeout_s)
         if timed_out or timeout_s is not None:  # a command that may run someone's code
             killed = reaper.kill_tree(process.pid, mark)
         process.wait()

@@ -1,9 +1,13 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from tddhooks import proc
 
@@ -71,3 +75,56 @@ def test_stdin_and_env_and_cwd(tmp_path: Path) -> None:
         stdin="piped",
     )
     assert result.stdout.split() == [str(tmp_path), "ünïcode", "piped"]
+
+
+def test_a_command_with_a_timeout_is_not_polled_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Popen.wait(timeout) sleeps up to 50 ms between looks, so a gate step was seen to end up to
+    50 ms late; proc.run waits on a pidfd instead (Linux), and the timeout still cuts."""
+    naps: list[float] = []
+    real_sleep = time.sleep
+
+    def sleep(seconds: float) -> None:
+        naps.append(seconds)
+        real_sleep(seconds)
+
+    monkeypatch.setattr(time, "sleep", sleep)
+    done = proc.run([sys.executable, "-c", "import time; time.sleep(0.3)"], timeout_s=30)
+    cut = proc.run([sys.executable, "-c", "import time; time.sleep(30)"], timeout_s=0.5)
+
+    assert done.ok
+    assert not done.timed_out
+    assert cut.timed_out
+    assert cut.returncode == proc.TIMED_OUT
+    assert naps == []
+
+
+CTRL_C_IN_ANOTHER_THREAD = """
+import signal, sys, threading
+from tddhooks import proc
+signal.signal(signal.SIGINT, signal.default_int_handler)  # a background job starts with it ignored
+ready = threading.Event()
+threading.Thread(target=lambda: (ready.set(), threading.Event().wait(60)), daemon=True).start()
+ready.wait()
+# only the helper thread may take SIGINT now: the waiting thread must still see it
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+try:
+    up = "import pathlib, sys, time; pathlib.Path(sys.argv[1]).touch(); time.sleep(30)"
+    proc.run([sys.executable, "-c", up, sys.argv[1]], timeout_s=60)
+except KeyboardInterrupt:
+    sys.exit(42)
+sys.exit(0)
+"""
+
+
+def test_ctrl_c_taken_by_another_thread_stops_the_wait(tmp_path: Path) -> None:
+    """A signal may be delivered to any thread; the thread waiting for a command must raise it
+    all the same, not when the command ends (proc.py waits on a pidfd in short slices)."""
+    started = tmp_path / "started"
+    waiting = subprocess.Popen([sys.executable, "-c", CTRL_C_IN_ANOTHER_THREAD, str(started)])
+    deadline = time.monotonic() + 20
+    while not started.exists():
+        assert time.monotonic() < deadline, "the command never started"
+        time.sleep(0.05)
+    waiting.send_signal(signal.SIGINT)
+
+    assert waiting.wait(timeout=20) == 42

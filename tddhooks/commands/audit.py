@@ -70,8 +70,6 @@ def message_findings(
     """Violations of the message and type rules by one commit; a merge is judged by its own
     resolution only (policy/merges.py); a `joined` root commit (not the repository's first)
     like any commit, against the empty tree."""
-    from dataclasses import replace
-
     from tddhooks.policy.facts import commit_facts
     from tddhooks.policy.lineage import exemption_facts
     from tddhooks.policy.message import STORED, parse_message
@@ -84,7 +82,7 @@ def message_findings(
     base = commit.parents[0] if commit.parents else None
     facts = commit_facts(root, commit.sha, settings)
     if joined:
-        facts = replace(facts, first_commit=False, joined_root=True)
+        facts = facts._replace(first_commit=False, joined_root=True)
     facts = exemption_facts(root, message, facts, base=base, tip=commit.sha)
     violations = check_message(message, facts, settings)
     return [

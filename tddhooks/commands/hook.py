@@ -35,7 +35,8 @@ TIMEOUT_NEXT_STEP = (
     "make the suite finish (look for an endless loop or a blocking call in the tests), or raise "
     "ci.timeout_s in tdd.yaml"
 )
-_AUTO_COMMENT_RE = re.compile(r"^(\S+) Please enter the commit message", re.MULTILINE)
+# compiled where used: only `core.commentChar=auto` needs it
+_AUTO_COMMENT = r"^(\S+) Please enter the commit message"
 
 
 def _context() -> tuple[Path, Path, str | None]:
@@ -174,7 +175,7 @@ def comment_char(root: Path, text: str, config: dict[str, str] | None = None) ->
     values = git_config(root) if config is None else config
     value = values.get("core.commentstring") or values.get("core.commentchar") or "#"
     if value == "auto":  # git picked a character no message line starts with; its help shows it
-        found = _AUTO_COMMENT_RE.search(text)
+        found = re.search(_AUTO_COMMENT, text, re.MULTILINE)
         return found.group(1) if found else "#"
     return value
 
@@ -234,20 +235,18 @@ def _commit_msg(message_file: Path, root: Path, state: Path, index_file: str | N
             judged.setdefault(message.text, message)
     if not judged:
         return 0
-    from dataclasses import replace
-
     from tddhooks.policy.amend import commit_all_in_progress
 
     amend = base != git.head(root)
     facts = staged_facts(root, settings, index_file, amend=amend)
-    facts = replace(facts, commit_all=commit_all_in_progress())
+    facts = facts._replace(commit_all=commit_all_in_progress())
     violations = _judge(root, judged, facts, index_file, settings)
     if violations and any(m.header and m.header.type == "fix" for m in judged.values()):
         from tddhooks.policy.facts import base_failing_tests
 
         failing = base_failing_tests(root, settings, index_file, amend=amend)
         if failing:
-            facts = replace(facts, base_failing=failing)
+            facts = facts._replace(base_failing=failing)
             violations = _judge(root, judged, facts, index_file, settings)
     from tddhooks.policy.skips import report_violations
 
@@ -261,7 +260,7 @@ def _commit_msg(message_file: Path, root: Path, state: Path, index_file: str | N
         from tddhooks.commands.hook_context import message_context
 
         context = message_context(root, state, settings, index_file, facts, amend=amend)
-        facts = replace(facts, hint=context.hint())
+        facts = facts._replace(hint=context.hint())
         violations = _judge(root, judged, facts, index_file, settings)
     kept = state / LAST_MESSAGE
     kept.write_text(next(iter(judged)).rstrip("\n") + "\n", encoding="utf-8")
@@ -379,12 +378,10 @@ def _exemption_facts(
 ) -> CommitFacts:
     """A real merge (MERGE_HEAD, a file test), a fixup's target, an exact revert: looked up only
     for messages of that shape."""
-    from dataclasses import replace
-
     from tddhooks.policy import lineage
 
     if lineage.merging(root):
-        return replace(facts, merge=True)
+        return facts._replace(merge=True)
     if message.exempt is None and (message.header is None or message.header.type != "revert"):
         return facts
     return lineage.exemption_facts(root, message, facts, base=git.head(root), index_file=index_file)

@@ -11,17 +11,23 @@ from __future__ import annotations
 
 import posixpath
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 
 SYMLINK_MODE = "120000"
 # the literal file argument of the include macros (raw strings too), anywhere in the text: a
 # mention inside a comment only makes the judgement stricter
-_RUST_INCLUDE = re.compile(
+# (pattern texts: re compiles them on first use, and only a text that names files uses them)
+_RUST_INCLUDE = (
     r"\binclude(?:_str|_bytes)?\s*!\s*[(\[{]\s*r?(?P<hashes>#*)\"(?P<path>[^\"]+)\"(?P=hashes)"
 )
-_RUST_PATH = re.compile(r"#\s*\[\s*path\s*=\s*r?(?P<hashes>#*)\"(?P<path>[^\"]+)\"(?P=hashes)")
+_RUST_PATH = r"#\s*\[\s*path\s*=\s*r?(?P<hashes>#*)\"(?P<path>[^\"]+)\"(?P=hashes)"
 _MAX_DEPTH = 4  # a symlink to an included file to a symlink …: deeper chains are not a real case
+
+# a text that contains none of these cannot name a file the build reads (the pre-check of
+# tree_stand_ins): the include macros and #[path] in Rust; a manifest's `path` and `build` keys,
+# or a key spelt with an escape (TOML allows "p\u0061th" = "…" as a quoted key, and cargo reads it)
+_SOURCE_WORDS = ("include", "path")
+_MANIFEST_WORDS = ("include", "path", "build", "\\")
 
 StandIns = dict[str, set[str]]
 Tree = dict[str, tuple[str, str]]  # path -> (mode, blob id)
@@ -40,8 +46,8 @@ def resolve(directory: str, target: str) -> str | None:
 
 def rust_references(text: str) -> list[str]:
     """The literal paths a Rust file includes or names as a module file, as written."""
-    found = [match["path"] for match in _RUST_INCLUDE.finditer(text)]
-    return found + [match["path"] for match in _RUST_PATH.finditer(text)]
+    found = [match["path"] for match in re.finditer(_RUST_INCLUDE, text)]
+    return found + [match["path"] for match in re.finditer(_RUST_PATH, text)]
 
 
 # what a manifest's target is built as: a name the type rules classify as that kind of file
@@ -55,6 +61,8 @@ def cargo_targets(manifest: str, text: str) -> list[tuple[str, str]]:
     """(file, what it is built as) for the paths a Cargo.toml names: `package.build` (a build
     script, source code like build.rs), `[lib] path`, `[[bin]]`/`[[example]]`/`[[bench]]`/
     `[[test]]` paths; resolved from the manifest's folder."""
+    import tomllib  # not at the top: ~8 ms (with typing) the hooks pay only for such a manifest
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
@@ -115,7 +123,7 @@ def stand_ins(
                 resolved = resolve(folder, written)
                 if resolved is not None and resolved != source:
                     found.setdefault(resolved, set()).add(source)
-            for match in _RUST_PATH.finditer(text):
+            for match in re.finditer(_RUST_PATH, text):
                 # inside an inline `mod a { #[path = …] mod b; }` the path is taken from the
                 # folder a/: every folder below counts, since which one is not read here
                 for below in _nested_dirs(listed, folder):
@@ -174,12 +182,7 @@ def tree_stand_ins(
         blobs = {p: b for p, (m, b) in tree.items() if p.rsplit("/", 1)[-1] == "Cargo.toml"}
         texts.update(read(sorted(set(blobs.values()) - set(texts))))
         manifests = {path: texts.get(blob, "") for path, blob in blobs.items()}
-    names = ("include", "path")
-    if (
-        not links
-        and not any(word in t for t in sources.values() for word in names)
-        and not any(word in t for t in manifests.values() for word in (*names, "build"))
-    ):
+    if not links and not may_name_files(sources.values(), manifests.values()):
         return {}
     built: StandIns = {}
     for _ in range(_MAX_DEPTH):
@@ -194,6 +197,14 @@ def tree_stand_ins(
             break
         sources.update(more)  # an included file may include or name another one
     return built
+
+
+def may_name_files(sources: Iterable[str], manifests: Iterable[str]) -> bool:
+    """Whether any Rust source or manifest text may name a file the build reads (a cheap
+    textual pre-check: False means stand_ins would find nothing)."""
+    return any(word in text for text in sources for word in _SOURCE_WORDS) or any(
+        word in text for text in manifests for word in _MANIFEST_WORDS
+    )
 
 
 def texts_wanted(texts: Mapping[str, str], *trees: tuple[Tree, StandIns]) -> list[str]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import replace
 from pathlib import Path
 
 from tddhooks import git
@@ -124,11 +123,11 @@ def exemption_facts(
     from tddhooks.policy.message import parse_header
 
     if message.target is not None and parse_header(message.target) is None:
-        return replace(facts, target_subject=fixup_target_subject(root, message.target, base))
+        return facts._replace(target_subject=fixup_target_subject(root, message.target, base))
     reverting = message.exempt == "revert" or (
         message.header is not None and message.header.type == "revert"
     )
     if reverting and message.reverts is not None:
         exact = undoes_exactly(root, message.reverts, base=base, tip=tip, index_file=index_file)
-        return replace(facts, revert_exact=exact)
+        return facts._replace(revert_exact=exact)
     return facts

@@ -6,7 +6,7 @@ Pure (stdlib only): the commit-msg hook calls this on every commit.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from tddhooks.vocabulary import ROLES as ROLES
 
@@ -41,9 +41,8 @@ _EXEMPT_PREFIXES = (
 )
 
 
-@dataclass(frozen=True)
-class Header:
-    """A parsed Conventional Commits header."""
+class Header(NamedTuple):
+    """A parsed Conventional Commits header (NamedTuples here, see proc.ProcResult)."""
 
     type: str
     scope: str | None
@@ -51,24 +50,22 @@ class Header:
     summary: str
 
 
-@dataclass(frozen=True)
-class CommitMessage:
+class CommitMessage(NamedTuple):
     """A commit message as git will store it, split into the parts the rules read."""
 
     text: str
     subject: str
     body: str
     header: Header | None
-    sections: dict[str, list[str]] = field(default_factory=dict)
-    fields: dict[str, str] = field(default_factory=dict)
+    sections: dict[str, list[str]]
+    fields: dict[str, str]
     exempt: str | None = None
     subject_lines: int = 1  # lines git joins into the subject (a missing blank line after it)
     target: str | None = None  # fixup!/squash!/amend!: the subject of the commit it fixes
     reverts: str | None = None  # Revert/revert: the commit id named by "This reverts commit …"
 
 
-@dataclass(frozen=True)
-class Cleanup:
+class Cleanup(NamedTuple):
     """How git cleans a message before storing it (`git commit --cleanup`, `commit.cleanup`).
 
     mode: "strip" (drop comment lines, then `whitespace`), "whitespace" (trailing whitespace,

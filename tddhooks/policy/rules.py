@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
+from types import MappingProxyType
+from typing import NamedTuple
 
 from tddhooks.git import Change
 from tddhooks.policy.globs import glob_regex as glob_regex  # re-exported for callers
@@ -25,8 +26,11 @@ _STEP_RE = re.compile(r"^[0-9]+$")
 _MAX_LISTED = 8
 
 
-@dataclass(frozen=True)
-class Violation:
+# NamedTuples, not dataclasses (see proc.ProcResult); copy one with `._replace(...)`; the empty
+# mappings a CommitFacts defaults to are read-only (MappingProxyType), since they are shared
+
+
+class Violation(NamedTuple):
     """One broken rule: its id (config.RULE_NAMES), what is wrong, and the next legal step."""
 
     rule: str
@@ -34,17 +38,16 @@ class Violation:
     hint: str
 
 
-@dataclass(frozen=True)
-class CommitFacts:
+class CommitFacts(NamedTuple):
     """What the rules know about the diff being committed (staged, or a commit vs its parent)."""
 
     changes: tuple[Change, ...]
     test_names_before: frozenset[str]
     test_names_after: frozenset[str]
     added_lines: Mapping[str, Sequence[str]]
-    removed_lines: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    removed_lines: Mapping[str, Sequence[str]] = MappingProxyType({})
     handoff_blobs: Mapping[str, str] | None = None
-    staged_blobs: Mapping[str, str] = field(default_factory=dict)
+    staged_blobs: Mapping[str, str] = MappingProxyType({})
     merge: bool = False  # git is making a merge (MERGE_HEAD at commit time, two parents later)
     target_subject: str | None = None  # fixup!/squash!/amend!: the subject of the commit found
     first_commit: bool = False  # no parent: the repository's first commit
@@ -66,11 +69,10 @@ class CommitFacts:
     hint: MessageHint | None = None
     # path -> the paths the build makes of it: a symlink's target and the link, a file named by
     # include!/#[path] and the Rust file naming it (policy/build_inputs.py)
-    stand_ins: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    stand_ins: Mapping[str, frozenset[str]] = MappingProxyType({})
 
 
-@dataclass(frozen=True)
-class MessageHint:
+class MessageHint(NamedTuple):
     """Real values for a message skeleton: the cycle, the goal, the runner's verification."""
 
     step: int
@@ -205,8 +207,7 @@ def creates_project(facts: CommitFacts, cfg: PolicySettings) -> bool:
     )
 
 
-@dataclass(frozen=True)
-class TypeScope:
+class TypeScope(NamedTuple):
     """What a commit type may change (the README's policy table)."""
 
     tests: bool  # may change test files

@@ -1,4 +1,4 @@
-"""The policy settings the hooks need, as a plain dataclass.
+"""The policy settings the hooks need, as a plain NamedTuple (see proc.ProcResult: no dataclass).
 
 The commit-msg hook must answer in well under 0.15 s; building pydantic models costs ~0.2 s, so the
 validated tdd.yaml is cached as JSON in `.git/tddhooks/settings/<blob id>.json`.
@@ -12,14 +12,13 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from tddhooks import __version__, git
 from tddhooks.errors import ConfigError
 from tddhooks.vocabulary import LANGUAGE_FILES, languages_of
 
-TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~10 ms; mypy reads it
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
@@ -30,8 +29,7 @@ SETTINGS_CACHE = "settings"
 CONFIG_NAME = "tdd.yaml"
 
 
-@dataclass(frozen=True)
-class PolicySettings:
+class PolicySettings(NamedTuple):
     """What the policy rules and the gate read from tdd.yaml (runner defaults filled in)."""
 
     language: str = "rust"
@@ -50,7 +48,7 @@ class PolicySettings:
     timeout_s: float = 300.0
     author_name: str = "TDD Machine"
     author_email: str = "tdd@local"
-    skip_markers: tuple[str, ...] = field(default=())
+    skip_markers: tuple[str, ...] = ()
 
     def enabled(self, rule: str) -> bool:
         return rule not in self.disabled_rules
@@ -71,10 +69,7 @@ def resolve_tool(cmd: Sequence[str], root: Path) -> tuple[str, ...]:
 
 def with_resolved_tools(settings: PolicySettings, root: Path) -> PolicySettings:
     """settings with every command's relative program resolved against the work tree at root."""
-    from dataclasses import replace
-
-    return replace(
-        settings,
+    return settings._replace(
         fmt_check=resolve_tool(settings.fmt_check, root),
         fmt_fix=resolve_tool(settings.fmt_fix, root),
         lint=resolve_tool(settings.lint, root),
@@ -240,7 +235,7 @@ def settings_at(
                     {
                         "version": __version__,
                         "python": sys.executable,
-                        "settings": asdict(settings),
+                        "settings": settings._asdict(),
                     }
                 ),
                 encoding="utf-8",

@@ -10,7 +10,6 @@ without trailing blanks and without blank lines; the item spans come from policy
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 
 ITEMS_PREFIX = "items:"
@@ -40,5 +39,7 @@ def has_test_items(language: str, path: str, text: str, files: Mapping[str, str]
 def items_token(language: str, path: str, text: str, files: Mapping[str, str]) -> str:
     """`items:<sha256 of the test items>`: what a handoff records for a source file whose tests
     were handed over (a test file as a whole is recorded by its blob id instead)."""
+    import hashlib  # not at the top: OpenSSL's load costs the hooks ~3 ms, and few need a digest
+
     tests = split(language, path, text, files)[0]
     return ITEMS_PREFIX + hashlib.sha256(tests.encode("utf-8")).hexdigest()

@@ -35,13 +35,6 @@ _NOISE = re.compile(
     """,
     re.VERBOSE | re.DOTALL,
 )
-_TEST_FN = re.compile(
-    r"#\s*\[\s*test\s*\]"
-    r"(?:\s*#\s*\[[^\]]*\])*"  # further attributes: #[should_panic], #[ignore], ...
-    r"\s*(?:pub(?:\s*\([^)]*\))?\s+)?"
-    r"(?:(?:const|async|unsafe|extern(?:\s*\"\")?)\s+)*"
-    r"fn\s+(?:r\#)?(?P<name>[^\W\d]\w*)"
-)
 
 
 def _block_comment_end(text: str, start: int) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from tddhooks.runners.rust import _NOISE, _block_comment_end
 
@@ -62,17 +62,16 @@ def is_cfg_not_test(content: str) -> bool:
     return match is not None and bool(_NOT_TEST.search(match["body"]))
 
 
-@dataclass(frozen=True)
-class RustTest:
-    """A `#[test]` function: its name qualified by the modules of its file, and its lines."""
+class RustTest(NamedTuple):
+    """A `#[test]` function: its name qualified by the modules of its file, and its lines.
+    (NamedTuples here, not dataclasses: this runs in the commit-msg hook, see proc.ProcResult.)"""
 
     name: str
     start: int
     end: int
 
 
-@dataclass(frozen=True)
-class RustItems:
+class RustItems(NamedTuple):
     """The tests of one file, the line spans that are test-only code (1-based, inclusive), and
     the out-of-line modules it declares test-only (`#[cfg(test)] mod tests;`)."""
 
@@ -86,8 +85,7 @@ class RustItems:
         return self.whole_file_test or any(a <= line <= b for a, b in self.item_spans)
 
 
-@dataclass
-class _Frame:
+class _Frame(NamedTuple):
     kind: str  # "mod", "fn" or "block"
     name: str
     test: bool
@@ -96,11 +94,15 @@ class _Frame:
     dead: bool = False  # inside `#[cfg(not(test))]`: no test here ever runs
 
 
-@dataclass
 class _Pending:
-    attrs: list[str] = field(default_factory=list)
-    start: int | None = None
-    fn: tuple[str, bool, bool, int] | None = None  # name, #[test], cfg(test), first line
+    """The attributes and `fn` header read since the last item: they belong to the next one."""
+
+    __slots__ = ("attrs", "fn", "start")
+
+    def __init__(self) -> None:
+        self.attrs: list[str] = []
+        self.start: int | None = None
+        self.fn: tuple[str, bool, bool, int] | None = None  # name, #[test], cfg(test), first line
 
     def clear(self) -> None:
         self.attrs, self.start, self.fn = [], None, None

@@ -3,7 +3,6 @@ sequential, fresh audit, on real histories (Python: ruff and pytest; Rust: real 
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import stat
@@ -111,7 +110,7 @@ def test_the_store_key_follows_the_commands_and_the_tools(
 
     repo = make_repo(FILES)
     settings = load_settings(repo)
-    other = dataclasses.replace(settings, test=(*settings.test, "-x"))
+    other = settings._replace(test=(*settings.test, "-x"))
     with AuditGate(repo, jobs=1, reuse=True) as gate:
         before = gate._key(settings)
         assert gate._key(other) != before

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import stat
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -77,7 +76,7 @@ def test_restore_to_head_undoes_only_the_named_paths(make_repo: MakeRepo) -> Non
 
 def test_the_formatter_keeps_its_changes_to_the_turns_files_only(make_repo: MakeRepo) -> None:
     repo = make_repo({"own.rs": "a\n", "other.rs": "b\n"})
-    settings = replace(SETTINGS, fmt_fix=("sh", "-c", "echo fmt >> own.rs; echo fmt >> other.rs"))
+    settings = SETTINGS._replace(fmt_fix=("sh", "-c", "echo fmt >> own.rs; echo fmt >> other.rs"))
 
     assert workspace.format_files(repo, settings, ["own.rs"]) is None
 
@@ -90,7 +89,7 @@ def test_the_formatter_keeps_its_changes_to_the_turns_files_only(make_repo: Make
     assert (repo / "own.rs").read_text(encoding="utf-8") == "a\nfmt\n"  # not run again
     assert (repo / "other.rs").read_text(encoding="utf-8") == "b\nthe person is typing\n"
     git(repo, "checkout", "other.rs")
-    failing = replace(SETTINGS, fmt_fix=("sh", "-c", "echo syntax error >&2; exit 1"))
+    failing = SETTINGS._replace(fmt_fix=("sh", "-c", "echo syntax error >&2; exit 1"))
     assert "syntax error" in (workspace.format_files(repo, failing, ["own.rs"]) or "")
 
 
@@ -149,7 +148,7 @@ def test_agent_commits_use_the_agent_identity_and_surface_hook_rejections(
     make_repo: MakeRepo,
 ) -> None:
     repo = make_repo({"a.txt": "a\n"})
-    settings = replace(SETTINGS, author_name="Máquina TDD", author_email="tdd@example.org")
+    settings = SETTINGS._replace(author_name="Máquina TDD", author_email="tdd@example.org")
     write_files(repo, {"a.txt": "b\n"})
     git(repo, "add", "a.txt")
     hook = repo / ".git" / "hooks" / "commit-msg"

@@ -1,7 +1,10 @@
 """The git hooks stay cheap on an already-verified tree: none of them imports click, pydantic,
 rich, openai, diskcache or PyYAML, nor the gate (policy/gate.py: threads, locks, snapshots), nor
-the validated config, nor the runner of a language the kata does not use, nor shutil. (typing is
-loaded in a Python kata: tomllib needs it to read pytest's python_files from pyproject.toml.)
+the validated config, nor the runner of a language the kata does not use, nor shutil, nor
+dataclasses (with inspect: the hook path's value types are NamedTuples), nor hashlib (OpenSSL).
+A Rust kata's commit-msg hook does not load tomllib either: a manifest is parsed only when its text
+may name a file the build reads (policy/build_inputs.py). (A Python kata loads tomllib: pytest's
+python_files is read from pyproject.toml.)
 A structural check of what the hook path loads, not a timed one (the timings are in
 tests/bench/bench_hooks.py)."""
 
@@ -14,6 +17,9 @@ from pathlib import Path
 
 import pytest
 from commands.pykata import FILES, feat_message
+from hooks.hookkit import CRATE, tdd_message
+from hooks.hookkit import SUB_CODE as RUST_CODE
+from hooks.hookkit import SUB_TEST as RUST_TEST
 
 HEAVY = (
     "click",
@@ -32,6 +38,9 @@ HEAVY = (
     "tddhooks.llm",
     "tddhooks.drive",
     "shutil",  # stdlib, but ~3 ms with its compression modules (policy/stored.which)
+    "dataclasses",  # with inspect, ~10 ms, and ~1 ms per class for its generated methods
+    "inspect",
+    "hashlib",  # ~3 ms (OpenSSL): only the handoff's items token needs a digest
 )
 # what each hook does not need either, on a verified tree and a `-F` message
 NOT_NEEDED = {
@@ -113,3 +122,92 @@ def test_the_probe_sees_a_heavy_import(verified_kata: tuple[Path, Path]) -> None
         _run(repo, "git", "add", "tests/test_sub.py")
     line = next(ln for ln in result.stderr.splitlines() if ln.startswith("PROBE="))
     assert json.loads(line.removeprefix("PROBE="))["heavy"] == ["tddhooks.policy.gate"]
+
+
+@pytest.fixture(scope="module")
+def rust_kata(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A Rust kata (default install, scaffold committed) with a green feature staged, and its
+    message; commit-msg judges it without running cargo."""
+    repo = tmp_path_factory.mktemp("rust-imports") / "kata"
+    repo.mkdir()
+    for relative, text in CRATE.items():
+        (repo / relative).parent.mkdir(parents=True, exist_ok=True)
+        (repo / relative).write_text(text, encoding="utf-8")
+    identity = ("-c", "user.name=Test Person", "-c", "user.email=person@example.com")
+    _run(repo, "git", "init", "-q", "-b", "main")
+    installed = _run(repo, "tddhooks", "install")
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    _run(repo, "git", "add", "-A")
+    scaffold = _run(repo, "git", *identity, "commit", "-q", "--no-verify", "-m", "chore: kata")
+    assert scaffold.returncode == 0, scaffold.stderr
+    for relative, text in {**RUST_TEST, **RUST_CODE}.items():
+        (repo / relative).write_text(text, encoding="utf-8")
+    _run(repo, "git", "add", "-A")
+    message_file = repo / ".git" / "PROBE_MSG"
+    message_file.write_text(tdd_message("feat", "subtract"), encoding="utf-8")
+    return repo, message_file
+
+
+def _probe(repo: Path, watched: tuple[str, ...], *args: str) -> dict[str, object]:
+    for _ in range(2):  # the first run may validate tdd.yaml (pydantic) and cache it
+        result = _run(repo, sys.executable, "-c", PROBE % (watched,), *args)
+    line = next((ln for ln in result.stderr.splitlines() if ln.startswith("PROBE=")), None)
+    assert line is not None, result.stdout + result.stderr
+    found: dict[str, object] = json.loads(line.removeprefix("PROBE="))
+    return found
+
+
+def test_a_rust_kata_commit_msg_loads_no_toml_parser(rust_kata: tuple[Path, Path]) -> None:
+    repo, message = rust_kata
+
+    watched = tuple(name for name in HEAVY if name != "tddhooks.runners.rust")  # its own runner
+
+    probe = _probe(repo, (*watched, "tomllib"), "commit-msg", str(message))
+
+    assert probe == {"code": 0, "heavy": []}
+
+
+def test_a_manifest_that_names_a_file_is_parsed(rust_kata: tuple[Path, Path]) -> None:
+    """The other side of the pre-check: a manifest naming the library's path (an escaped key,
+    as TOML allows) is parsed, and the probe sees tomllib."""
+    repo, message = rust_kata
+    manifest = repo / "Cargo.toml"
+    plain = manifest.read_text(encoding="utf-8")
+    manifest.write_text(plain + '\n[lib]\n"p\\u0061th" = "src/lib.rs"\n', encoding="utf-8")
+    _run(repo, "git", "add", "Cargo.toml")
+    try:
+        probe = _probe(repo, ("tomllib", "dataclasses"), "commit-msg", str(message))
+    finally:
+        manifest.write_text(plain, encoding="utf-8")
+        _run(repo, "git", "add", "Cargo.toml")
+
+    assert probe == {"code": 0, "heavy": ["tomllib"]}
+
+
+GC_PROBE = """
+import gc, json, sys
+from tddhooks.entry import main
+before = sum(generation["collections"] for generation in gc.get_stats())
+sys.argv = ["tddhooks", *sys.argv[1:]]
+try:
+    main()
+except SystemExit as done:
+    code = done.code
+after = sum(generation["collections"] for generation in gc.get_stats())
+sys.stderr.write("PROBE=" + json.dumps({"code": code, "collections": after - before}) + "\\n")
+"""
+
+
+def test_a_hook_process_runs_no_cyclic_garbage_collection(rust_kata: tuple[Path, Path]) -> None:
+    """The console script raises the collector's threshold for a hook (entry.py): importing
+    the hook path would otherwise pay ~19 collections. The CLI keeps Python's default."""
+    repo, message = rust_kata
+    hook = _run(repo, sys.executable, "-c", GC_PROBE, "hook", "commit-msg", str(message))
+    cli = _run(repo, sys.executable, "-c", GC_PROBE, "--version")
+
+    found = [json.loads(next(ln for ln in r.stderr.splitlines() if ln.startswith("PROBE="))[6:])
+             for r in (hook, cli)]  # fmt: skip
+
+    assert found[0] == {"code": 0, "collections": 0}
+    assert found[1]["code"] == 0
+    assert found[1]["collections"] > 0  # click's import: the probe can see collections

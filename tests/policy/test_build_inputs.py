@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from tddhooks.policy.build_inputs import resolve, rust_references, stand_ins
+from tddhooks.policy.build_inputs import (
+    cargo_targets,
+    may_name_files,
+    resolve,
+    rust_references,
+    stand_ins,
+    tree_stand_ins,
+)
 
 
 @pytest.mark.parametrize(
@@ -73,3 +80,44 @@ def test_includes_are_read_only_for_rust_and_escaping_targets_are_ignored() -> N
 
     assert stand_ins(["src/lib.rs"], {}, sources, rust=False) == {}
     assert stand_ins(["src/lib.rs"], {"src/lib.rs": "../../x.rs"}, {}, rust=True) == {}
+
+
+PACKAGE = '[package]\nname = "k"\nversion = "0.1.0"\nedition = "2021"\n'
+# every spelling cargo reads as `[lib] path` or `package.build`: quoted keys may use escapes
+LIB = ("docs/lib.md", "src/lib.rs")
+MANIFESTS_THAT_NAME_FILES = {
+    "lib path": (PACKAGE + '[lib]\npath = "docs/lib.md"\n', *LIB),
+    "dotted key": ('lib.path = "docs/lib.md"\n' + PACKAGE, *LIB),
+    "literal key": (PACKAGE + "[lib]\n'path' = \"docs/lib.md\"\n", *LIB),
+    "escaped key": (PACKAGE + '[lib]\n"p\\u0061th" = "docs/lib.md"\n', *LIB),
+    "long escape": (PACKAGE + '[lib]\n"\\U00000070ath" = "docs/lib.md"\n', *LIB),
+    "escaped build": (
+        PACKAGE.replace("[package]\n", '[package]\n"b\\u0075ild" = "tools/gen.txt"\n'),
+        "tools/gen.txt",
+        "build.rs",
+    ),
+    "escaped table": (PACKAGE + '["\\u006cib"]\npath = "docs/lib.md"\n', *LIB),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MANIFESTS_THAT_NAME_FILES))
+def test_the_textual_pre_check_never_skips_a_manifest_that_names_a_file(case: str) -> None:
+    """tree_stand_ins skips parsing the manifest (tomllib) when no text can name a file: each
+    spelling cargo reads must still be found, through the real tree_stand_ins."""
+    manifest, named, built_as = MANIFESTS_THAT_NAME_FILES[case]
+    tree = {"Cargo.toml": ("100644", "m"), named: ("100644", "n"), "src/x.rs": ("100644", "x")}
+    texts = {"m": manifest, "n": "pub fn f() {}\n", "x": "pub fn g() {}\n"}
+
+    built = tree_stand_ins(tree, {"src/x.rs": "x"}, texts, lambda blobs: {}, rust=True)
+
+    assert built == {named: {built_as}}
+    assert cargo_targets("Cargo.toml", manifest) == [(named, built_as)]
+
+
+def test_a_plain_manifest_and_source_are_not_parsed() -> None:
+    manifest = PACKAGE + "\n[dependencies]\n"
+    tree = {"Cargo.toml": ("100644", "m"), "src/lib.rs": ("100644", "x")}
+    texts = {"m": manifest, "x": "pub fn add(a: i32) -> i32 { a }\n"}
+
+    assert not may_name_files([texts["x"]], [manifest])
+    assert tree_stand_ins(tree, {"src/lib.rs": "x"}, texts, lambda blobs: {}, rust=True) == {}

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -246,7 +244,7 @@ def test_prefill_with_unknown_goal_asks_for_it_only_where_a_kata_exists() -> Non
     assert [v.message for v in violations] == [
         "the Context section has no 'Kata goal:' bullet (one sentence from the kata)"
     ]
-    assert check_message(message, replace(FEATURE, has_kata=False), SETTINGS) == []
+    assert check_message(message, FEATURE._replace(has_kata=False), SETTINGS) == []
 
 
 def test_prefill_other_comment_char() -> None:
@@ -349,7 +347,7 @@ def test_infer_role_and_type(paths: list[str], role: str, kind: str) -> None:
 
 
 def test_suggest_type_respects_configured_types() -> None:
-    settings = dataclasses.replace(SETTINGS, types=("chore", "feat"))
+    settings = SETTINGS._replace(types=("chore", "feat"))
     assert suggest_type([Change("M", "src/lib.rs")], settings) == "chore"
 
 

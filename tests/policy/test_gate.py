@@ -3,7 +3,6 @@ the real cargo runs in tests/hooks/."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import subprocess
 import threading
@@ -83,9 +82,7 @@ def test_run_gate_runs_every_step_even_after_a_failure(
 
 
 def test_a_missing_tool_is_an_environment_problem(tmp_path: Path) -> None:
-    settings = dataclasses.replace(
-        _settings(tmp_path / "log"), lint=("no-such-linter-ß", "--strict")
-    )
+    settings = _settings(tmp_path / "log")._replace(lint=("no-such-linter-ß", "--strict"))
     with pytest.raises(EnvironmentProblem, match="lint step `no-such-linter-ß --strict`") as info:
         run_gate(tmp_path, settings, get_runner("rust"), None)
     assert info.value.fix is not None
@@ -99,9 +96,7 @@ def test_a_python_without_ruff_is_told_to_install_it_with_its_own_pip(tmp_path: 
         ["python3", "-m", "venv", "--without-pip", str(tmp_path / "bare venv")], check=True
     )
     python = str(tmp_path / "bare venv" / "bin" / "python")
-    settings = dataclasses.replace(
-        _settings(tmp_path / "log"), lint=(python, "-m", "ruff", "check", ".")
-    )
+    settings = _settings(tmp_path / "log")._replace(lint=(python, "-m", "ruff", "check", "."))
     with pytest.raises(EnvironmentProblem, match="No module named ruff") as info:
         run_gate(tmp_path, settings, get_runner("python"), None)
     assert info.value.fix == (
@@ -179,7 +174,7 @@ def test_the_key_memo_follows_commands_and_toolchain_selection(
     assert memoized_key(repo, state, settings) is None
     verdict = tree_verdict(repo, _tree(repo), settings)
     assert memoized_key(repo, state, settings) == verdict.key
-    assert memoized_key(repo, state, dataclasses.replace(settings, lint=("x",))) is None
+    assert memoized_key(repo, state, settings._replace(lint=("x",))) is None
     monkeypatch.setenv("RUSTUP_TOOLCHAIN", "nightly")
     assert memoized_key(repo, state, settings) is None
     monkeypatch.delenv("RUSTUP_TOOLCHAIN")
@@ -207,8 +202,9 @@ def test_concurrent_gates_on_one_tree_run_once(make_repo: MakeRepo) -> None:
 
 
 def test_the_runner_decides_what_the_test_exit_code_means(tmp_path: Path) -> None:
-    settings = dataclasses.replace(
-        _settings(tmp_path / "log", test="echo '====== no tests ran in 0.01s ======'; exit 5"),
+    settings = _settings(
+        tmp_path / "log", test="echo '====== no tests ran in 0.01s ======'; exit 5"
+    )._replace(
         language="python",
     )
     verdict = run_gate(tmp_path, settings, get_runner("python"), None)

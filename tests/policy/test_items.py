@@ -171,8 +171,7 @@ def test_hints_for_a_file_holding_a_unit_test_and_code(make_repo: MakeRepo) -> N
 def test_the_kata_file_is_looked_up_in_the_tree_only_inside_it(
     make_repo: MakeRepo, kata: str
 ) -> None:
-    from dataclasses import replace
 
     repo = make_repo({"src/lib.rs": CODE, "kata.md": "# K\n"})
-    facts = _facts(repo, {"src/lib.rs": CODE + "// x\n"}, replace(RUST, kata_description=kata))
+    facts = _facts(repo, {"src/lib.rs": CODE + "// x\n"}, RUST._replace(kata_description=kata))
     assert facts.has_kata is (kata in ("kata.md", "./kata.md"))

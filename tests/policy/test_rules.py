@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -127,7 +125,7 @@ FEATURE = facts("A tests/roman.rs, M src/lib.rs", after=["tests/roman.rs::four"]
     ],
 )
 def test_is_test_path(globs: tuple[str, ...], path: str, expected: bool) -> None:
-    settings = dataclasses.replace(SETTINGS, test_paths=globs)
+    settings = SETTINGS._replace(test_paths=globs)
     assert is_test_path(path, settings) is expected
 
 
@@ -192,13 +190,13 @@ def test_empty_subject_suggests_type_from_diff(changes: str, example: str) -> No
 
 
 def test_configured_types_only() -> None:
-    settings = dataclasses.replace(SETTINGS, types=("feat", "chore"))
+    settings = SETTINGS._replace(types=("feat", "chore"))
     assert check("docs: readme\n", facts("M README.md"), settings)[0].rule == "prefixed"
     assert check("chore: bump\n", facts("M .gitignore"), settings) == []
 
 
 def test_empty_type_list_allows_any_lowercase_type() -> None:
-    settings = dataclasses.replace(SETTINGS, types=())
+    settings = SETTINGS._replace(types=())
     assert check("anything: goes\n", facts("M README.md"), settings) == []
     assert check("Anything goes\n", facts("M README.md"), settings)[0].rule == "prefixed"
 
@@ -231,12 +229,12 @@ def test_sections_missing_shows_the_skeleton_to_add() -> None:
 
 
 def test_the_skeleton_carries_the_real_values_when_known() -> None:
-    known = replace(FEATURE, hint=MessageHint(3, "Numbers up to 10.", ("pytest: 4 passed",)))
+    known = FEATURE._replace(hint=MessageHint(3, "Numbers up to 10.", ("pytest: 4 passed",)))
     hint = check("feat(roman): convert 4\n\nSome prose.\n", known)[0].hint
     assert "- Step: 3\n- Kata goal: Numbers up to 10.\n" in hint
     assert "Verification:\n- pytest: 4 passed" in hint
     assert "e.g." not in hint
-    without_kata = replace(FEATURE, has_kata=False)
+    without_kata = FEATURE._replace(has_kata=False)
     assert "Kata goal" not in check("feat(roman): convert 4\n", without_kata)[0].hint
 
 
@@ -372,7 +370,7 @@ def test_feat_with_new_test_name_in_source_counts_as_test_change() -> None:
 
 
 def test_require_test_with_is_configurable() -> None:
-    settings = dataclasses.replace(SETTINGS, require_test_with=("feat",))
+    settings = SETTINGS._replace(require_test_with=("feat",))
     assert check(msg("fix: four"), facts("M src/lib.rs"), settings) == []
 
 
@@ -447,7 +445,7 @@ def test_marker_moved_to_another_file_is_rejected() -> None:
 
 
 def test_invalid_marker_regex_matches_literally() -> None:
-    settings = dataclasses.replace(SETTINGS, skip_markers=("skip(",))
+    settings = SETTINGS._replace(skip_markers=("skip(",))
     diff = facts("M tests/a.rs", added={"tests/a.rs": ["skip(now)"]})
     assert [v.rule for v in check(msg("test: x", role="Tester"), diff, settings)] == ["no-skip"]
 
@@ -456,8 +454,7 @@ def test_invalid_marker_regex_matches_literally() -> None:
 
 
 def test_handoff_respected() -> None:
-    diff = dataclasses.replace(
-        FEATURE,
+    diff = FEATURE._replace(
         handoff_blobs={"tests/roman.rs": "a" * 40},
         staged_blobs={"tests/roman.rs": "a" * 40},
     )
@@ -465,12 +462,11 @@ def test_handoff_respected() -> None:
 
 
 def test_handoff_absent_is_not_checked() -> None:
-    assert check(msg("feat: four"), dataclasses.replace(FEATURE, handoff_blobs=None)) == []
+    assert check(msg("feat: four"), FEATURE._replace(handoff_blobs=None)) == []
 
 
 def test_handoff_changed_test() -> None:
-    diff = dataclasses.replace(
-        FEATURE,
+    diff = FEATURE._replace(
         handoff_blobs={"tests/roman.rs": "a" * 40},
         staged_blobs={"tests/roman.rs": "b" * 40},
     )
@@ -487,8 +483,7 @@ def test_handoff_changed_test() -> None:
 
 
 def test_handoff_dropped_test() -> None:
-    diff = dataclasses.replace(
-        FEATURE,
+    diff = FEATURE._replace(
         handoff_blobs={"tests/roman.rs": "a" * 40, "tests/ñ.rs": "c" * 40},
         staged_blobs={"tests/roman.rs": "a" * 40},
     )
@@ -510,8 +505,7 @@ def test_handoff_hint_restages_without_touching_the_work_tree(make_repo: Any, dr
     if drop:
         git(repo, "rm", "-q", "--cached", "tests/roman.rs")
     staged = git(repo, "ls-files", "-s", "tests/roman.rs").stdout.split()
-    diff = dataclasses.replace(
-        FEATURE,
+    diff = FEATURE._replace(
         handoff_blobs={"tests/roman.rs": handed},
         staged_blobs={"tests/roman.rs": staged[1]} if staged else {},
     )
@@ -550,7 +544,7 @@ def test_all_rules_report_in_order() -> None:
 
 @pytest.mark.parametrize("rule", [name for name in RULE_NAMES if name != "green"])
 def test_disabled_rules_are_skipped(rule: str) -> None:
-    settings = dataclasses.replace(SETTINGS, disabled_rules=(rule,))
+    settings = SETTINGS._replace(disabled_rules=(rule,))
     for text in ("refactor: tidy\n", "Tidy up\n"):
         rules = {v.rule for v in check(text, EVERYTHING_WRONG, settings)}
         assert rule not in rules
@@ -567,7 +561,7 @@ def test_git_shaped_messages_exempt_nothing_by_their_shape(subject: str) -> None
 
 
 def test_a_real_merge_skips_all_rules_but_no_skip() -> None:
-    merging = dataclasses.replace(EVERYTHING_WRONG, merge=True)
+    merging = EVERYTHING_WRONG._replace(merge=True)
     assert [v.rule for v in check("Merge branch 'roman'\n", merging)] == ["no-skip"]
     assert [v.rule for v in check("anything at all\n", merging)] == ["no-skip"]
 

@@ -3,8 +3,6 @@ other files, who may remove a test, and how git-shaped messages are judged."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 from policy.test_rules import SETTINGS, check, facts, msg
 
@@ -107,7 +105,7 @@ def test_path_classes() -> None:
 def test_the_scaffold_may_touch_everything() -> None:
     scaffold = facts("A Cargo.toml, A src/lib.rs, A tests/.gitkeep")
     assert not _type_rules("chore: scaffold kata\n", scaffold)
-    first = dataclasses.replace(facts("A src/lib.rs, A tests/a.rs"), first_commit=True)
+    first = facts("A src/lib.rs, A tests/a.rs")._replace(first_commit=True)
     assert not _type_rules("chore: initial files\n", first)
     assert _type_rules("chore: later\n", facts("A src/lib.rs"))
     # a project that has tests cannot lift the rules by adding a manifest again
@@ -131,7 +129,7 @@ def test_the_scaffold_may_touch_everything() -> None:
     ],
 )
 def test_effective_type(subject: str, target: str | None, expected: str | None) -> None:
-    diff = dataclasses.replace(facts(CODE), target_subject=target)
+    diff = facts(CODE)._replace(target_subject=target)
     assert effective_type(parse_message(subject + "\n"), diff) == expected
 
 
@@ -139,15 +137,13 @@ def test_an_exact_revert_passes_the_type_rules_and_nothing_else_does() -> None:
     removal = facts(f"D tests/a.rs, {CODE}", before=["tests/a.rs::a"])
     text = 'Revert "feat: a"\n\nThis reverts commit 0123456789abcdef.\n'
     assert [v.rule for v in check(text, removal)] == ["type-rules"]
-    assert check(text, dataclasses.replace(removal, revert_exact=True)) == []
+    assert check(text, removal._replace(revert_exact=True)) == []
     skip = facts(TEST, added={"tests/a.rs": ["#[ignore]"]})
-    assert [v.rule for v in check(text, dataclasses.replace(skip, revert_exact=True))] == [
-        "no-skip"
-    ]
+    assert [v.rule for v in check(text, skip._replace(revert_exact=True))] == ["no-skip"]
 
 
 def test_a_merge_being_made_is_judged_by_no_skip_only() -> None:
-    merge = dataclasses.replace(facts(f"{TEST}, {CODE}", before=["x"]), merge=True)
+    merge = facts(f"{TEST}, {CODE}", before=["x"])._replace(merge=True)
     assert check("whatever\n", merge) == []
-    with_skip = dataclasses.replace(merge, added_lines={"tests/a.rs": ["#[ignore]"]})
+    with_skip = merge._replace(added_lines={"tests/a.rs": ["#[ignore]"]})
     assert [v.rule for v in check("Merge branch 'x'\n", with_skip)] == ["no-skip"]

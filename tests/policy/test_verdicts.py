@@ -182,14 +182,14 @@ def test_verdict_key_depends_on_commands_toolchain_and_language() -> None:
     assert key == verdict_key(settings, runner)
     assert len(key) == 20
     variants = [
-        (dataclasses.replace(settings, test=("cargo", "test")), runner),
-        (dataclasses.replace(settings, lint=("cargo", "clippy")), runner),
-        (dataclasses.replace(settings, fmt_check=("rustfmt", "--check")), runner),
-        (dataclasses.replace(settings, language="python"), runner),
+        (settings._replace(test=("cargo", "test")), runner),
+        (settings._replace(lint=("cargo", "clippy")), runner),
+        (settings._replace(fmt_check=("rustfmt", "--check")), runner),
+        (settings._replace(language="python"), runner),
         (settings, cast(Runner, _Toolchain("rustc 1.96.0"))),
     ]
     keys = {verdict_key(changed, toolchain) for changed, toolchain in variants}
     assert key not in keys
     assert len(keys) == len(variants)
     # what does not change a verdict does not change the key
-    assert verdict_key(dataclasses.replace(settings, types=("feat",), timeout_s=1), runner) == key
+    assert verdict_key(settings._replace(types=("feat",), timeout_s=1), runner) == key

@@ -4,7 +4,6 @@ after a failed attempt never deletes a file the agent did not create. Real git r
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
@@ -112,7 +111,7 @@ def test_the_undo_removes_what_the_agent_created_and_staged(kata: Path) -> None:
 
 
 def test_a_trailing_slash_test_glob_means_the_same_to_hooks_and_agents(kata: Path) -> None:
-    settings = dataclasses.replace(SETTINGS, test_paths=("tests/",))
+    settings = SETTINGS._replace(test_paths=("tests/",))
     assert is_test_path("tests/a.rs", settings)
     # the tester may write it, the implementor may not: both read it as a test
     apply_edits(

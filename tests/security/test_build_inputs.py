@@ -186,6 +186,23 @@ def test_a_library_path_named_in_the_manifest_is_code(kata: Path) -> None:
     assert "docs: commits may not change source files: docs/lib.md" in text
 
 
+def test_a_library_path_under_an_escaped_key_is_code(kata: Path) -> None:
+    # TOML lets a quoted key use escapes and cargo reads `"p\u0061th"` as `path`: the hooks'
+    # cheap pre-check (no manifest parse when no text can name a file) must not skip it
+    manifest = (kata / "Cargo.toml").read_text(encoding="utf-8")
+    manifest += '\n[lib]\n"p\\u0061th" = "docs/lib.md"\n'
+    lib = (kata / "src/lib.rs").read_text(encoding="utf-8")
+    (kata / "src/lib.rs").unlink()
+    _land(kata, {"Cargo.toml": manifest, "docs/lib.md": lib}, msg("refactor", "the lib moves"))
+    before = head(kata)
+    changed = _append(kata, "docs/lib.md", UNTESTED)
+
+    text = refused(commit(kata, "docs: notes\n"), "[type-rules]", before, kata)
+
+    assert "docs: commits may not change source files: docs/lib.md" in text
+    assert (kata / "docs/lib.md").read_text(encoding="utf-8") == changed
+
+
 def test_a_build_script_named_in_the_manifest_is_code(kata: Path) -> None:
     manifest = (kata / "Cargo.toml").read_text(encoding="utf-8")
     manifest = manifest.replace("[package]\n", '[package]\nbuild = "tools/gen.txt"\n', 1)
