@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from tddhooks.agents.edits import PathPolicy
 
 MAX_WORDS = 5
+MAX_STEM = 60  # a kata's 10,000-letter word must not become a file name the system refuses
 _WORD_RE = re.compile(r"[a-z0-9]+")
 # words that name nothing: dropped so the file name is the behaviour ("empty_string_sums_to_0")
 _FILLER = frozenset(
@@ -37,7 +38,7 @@ def behaviour_slug(requirement: str, fallback: str) -> str:
     head = re.split(r"[:.](?:\s|$)", requirement.lower(), maxsplit=1)[0]
     head = re.sub(r'"[^"]*"|`[^`]*`', " ", head)  # examples are not names
     words = [word for word in _WORD_RE.findall(head) if word not in _FILLER][:MAX_WORDS]
-    slug = "_".join(words)
+    slug = "_".join(words)[:MAX_STEM].rstrip("_")
     if not slug or not slug[0].isalpha():
         slug = f"{fallback}_{slug}" if slug else fallback
     return slug

@@ -37,6 +37,12 @@ def test_a_requirement_names_its_test_file(requirement: str, slug: str) -> None:
     assert behaviour_slug(requirement, "cycle_3") == slug
 
 
+def test_a_huge_word_in_a_kata_never_makes_a_file_name_too_long() -> None:
+    slug = behaviour_slug("Sums " + "x" * 10_000 + " numbers.", "cycle_1")
+    assert slug == ("sums_" + "x" * 10_000)[:60]
+    assert behaviour_slug("\u0000../../etc/passwd: gives 1", "cycle_1") == "etc_passwd"
+
+
 def test_the_new_test_file_never_exists_already_whatever_its_case() -> None:
     taken = ["tests/empty_string.rs", "tests/Empty_String_2.rs"]
     path = new_test_path("rust", "Empty string.", 1, taken, path_policy("tester", RUST))
