@@ -69,16 +69,14 @@ class Run:
         return self.ws.phase(self.crew.root, self.crew.settings, self.crew.gate)[0].phase
 
 
-def _drive(
+def _memory_crew(
     tmp_path: Path,
-    turns: ScriptedTurns,
     *,
     steps: int = 1,
     budget: int | None = None,
     failed_cycles: int = 3,
-    roles: tuple[str, ...] = ROLES,
     before: Callable[[MemoryWorkspace], None] | None = None,
-) -> Run:
+) -> tuple[Crew, MemoryWorkspace]:
     root = tmp_path / "kata"
     ws = MemoryWorkspace(root, SCAFFOLD, "chore: scaffold the kata")
     if before is not None:
@@ -92,6 +90,21 @@ def _drive(
         steps=StepWriter(root), context_tokens=1800, max_attempts=3,
         gate=MemoryGate(ws), workspace=ws,
     )  # fmt: skip
+    return crew, ws
+
+
+def _drive(
+    tmp_path: Path,
+    turns: ScriptedTurns,
+    *,
+    steps: int = 1,
+    budget: int | None = None,
+    failed_cycles: int = 3,
+    roles: tuple[str, ...] = ROLES,
+    before: Callable[[MemoryWorkspace], None] | None = None,
+) -> Run:
+    crew, ws = _memory_crew(tmp_path, steps=steps, budget=budget, failed_cycles=failed_cycles,
+                            before=before)  # fmt: skip
     with no_processes():  # no git, no suite, nothing: checked, not assumed
         summary = Drive(crew, DrivePlan(agent_roles=frozenset(roles)), turns).run()
     return Run(summary, crew, ws, turns)
@@ -278,15 +291,7 @@ def test_a_bug_in_a_turn_ends_the_drive_with_error_and_says_what(tmp_path: Path)
         raise ValueError("the Diff summary section needs at least one non-empty bullet")
 
     turns = ScriptedTurns().enqueue("tester", broken)  # type: ignore[arg-type]
-    root = tmp_path / "kata"
-    ws = MemoryWorkspace(root, SCAFFOLD, "chore: scaffold the kata")
-    supervisor = Supervisor(max_attempts=3, max_failed_cycles=3, steps=1, budget_tokens=None)
-    crew = Crew(
-        root=root, settings=load_settings(root), clients={r: FakeModel(r) for r in ROLES},
-        supervisor=supervisor, ledger=UsageLedger(), display=QuietDisplay(),
-        steps=StepWriter(root), context_tokens=1800, max_attempts=3,
-        gate=MemoryGate(ws), workspace=ws,
-    )  # fmt: skip
+    crew, _ws = _memory_crew(tmp_path)
     drive = Drive(crew, DrivePlan(agent_roles=frozenset(ROLES)), turns)
     with no_processes(), pytest.raises(ValueError, match="Diff summary"):
         drive.run()  # the crash log and exit 3 are the CLI's (tests/commands)

@@ -119,6 +119,23 @@ def _models() -> dict[str, FakeModel]:
     return {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
 
 
+FEAT_ADD = {"type": "feat", "scope": "add", "summary": "add exists"}
+
+
+def _cycle_models(*implementor: dict[str, Any], refactor: dict[str, Any] | None = None
+                  ) -> dict[str, FakeModel]:  # fmt: skip
+    """One cycle: the tester hands over test_add.py, the implementor answers `implementor`
+    (default: defines add), the refactorer `refactor` (default: nothing to tidy)."""
+    models = _models()
+    models["tester"].enqueue(_answer("add exists", "tests/test_add.py", TEST_ADD))
+    models["implementor"].enqueue(
+        *(implementor or (_answer("define add", "src/kata/__init__.py", SOURCE_ADD,
+                                  commit=FEAT_ADD),))
+    )  # fmt: skip
+    models["refactorer"].enqueue(refactor or _answer("nothing to tidy"))
+    return models
+
+
 def test_one_cycle_hands_over_commits_and_refactors_nothing(side: Side) -> None:
     models = _models()
     models["tester"].enqueue(_answer("add exists", "tests/test_add.py", TEST_ADD))
@@ -163,13 +180,7 @@ def test_a_stuck_implementor_has_the_test_set_aside_and_the_tester_told(side: Si
 
 
 def test_each_role_is_offered_its_paths_in_the_schema_and_the_prompt(side: Side) -> None:
-    models = _models()
-    models["tester"].enqueue(_answer("add exists", "tests/test_add.py", TEST_ADD))
-    commit = {"type": "feat", "scope": "add", "summary": "add exists"}
-    models["implementor"].enqueue(
-        _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=commit)
-    )
-    models["refactorer"].enqueue(_answer("nothing to tidy"))
+    models = _cycle_models()
 
     _drive(side, models)
 
@@ -236,15 +247,9 @@ def test_a_tester_offered_a_new_file_may_not_rewrite_an_existing_one(side: Side)
 def test_a_refactor_that_sends_the_file_back_unchanged_is_nothing_to_refactor(
     side: Side,
 ) -> None:
-    models = _models()
-    models["tester"].enqueue(_answer("add exists", "tests/test_add.py", TEST_ADD))
-    commit = {"type": "feat", "scope": "add", "summary": "add exists"}
-    models["implementor"].enqueue(
-        _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=commit)
-    )
     # measured: the 1.5B refactorer sent src/lib.rs back as it was, and composing a commit
     # message with an empty diff summary crashed the drive
-    models["refactorer"].enqueue(_answer("tidy", "src/kata/__init__.py", SOURCE_ADD))
+    models = _cycle_models(refactor=_answer("tidy", "src/kata/__init__.py", SOURCE_ADD))
 
     summary, _crew = _drive(side, models)
 
@@ -257,14 +262,10 @@ def test_a_refactor_that_sends_the_file_back_unchanged_is_nothing_to_refactor(
 def test_an_implementor_sending_the_file_back_unchanged_is_told_and_asked_hotter(
     side: Side,
 ) -> None:
-    models = _models()
-    models["tester"].enqueue(_answer("add exists", "tests/test_add.py", TEST_ADD))
-    commit = {"type": "feat", "scope": "add", "summary": "add exists"}
-    same = _answer("add a test", "src/kata/__init__.py", '"""The kata."""\n', commit=commit)
-    models["implementor"].enqueue(
-        same, _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=commit)
+    same = _answer("add a test", "src/kata/__init__.py", '"""The kata."""\n', commit=FEAT_ADD)
+    models = _cycle_models(
+        same, _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
     )
-    models["refactorer"].enqueue(_answer("nothing to tidy"))
 
     summary, _crew = _drive(side, models)
 

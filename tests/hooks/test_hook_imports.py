@@ -65,19 +65,27 @@ def _run(repo: Path, *args: str, stdin: str | None = None) -> subprocess.Complet
     return subprocess.run(args, cwd=repo, capture_output=True, text=True, input=stdin)
 
 
+IDENTITY = ("-c", "user.name=Test Person", "-c", "user.email=person@example.com")
+
+
+def _installed_repo(repo: Path, files: dict[str, str]) -> Path:
+    """`files` in a new git repository with the default install (our own shims)."""
+    repo.mkdir()
+    for relative, text in files.items():
+        (repo / relative).parent.mkdir(parents=True, exist_ok=True)
+        (repo / relative).write_text(text, encoding="utf-8")
+    _run(repo, "git", "init", "-q", "-b", "main")
+    installed = _run(repo, "tddhooks", "install")
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    return repo
+
+
 @pytest.fixture(scope="module")
 def verified_kata(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A Python kata with the default install whose staged feature went through a real
     `git commit` (so its tree is verified) and was then uncommitted again; and its message."""
-    repo = tmp_path_factory.mktemp("imports") / "kata"
-    repo.mkdir()
-    for relative, text in FILES.items():
-        (repo / relative).parent.mkdir(parents=True, exist_ok=True)
-        (repo / relative).write_text(text, encoding="utf-8")
-    identity = ("-c", "user.name=Test Person", "-c", "user.email=person@example.com")
-    _run(repo, "git", "init", "-q", "-b", "main")
-    installed = _run(repo, "tddhooks", "install")  # the default install: our own shims
-    assert installed.returncode == 0, installed.stdout + installed.stderr
+    repo = _installed_repo(tmp_path_factory.mktemp("imports") / "kata", FILES)
+    identity = IDENTITY
     _run(repo, "git", "add", "-A")
     scaffold = _run(repo, "git", *identity, "commit", "-q", "--no-verify", "-m", "chore: kata")
     assert scaffold.returncode == 0, scaffold.stderr
@@ -128,15 +136,8 @@ def test_the_probe_sees_a_heavy_import(verified_kata: tuple[Path, Path]) -> None
 def rust_kata(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A Rust kata (default install, scaffold committed) with a green feature staged, and its
     message; commit-msg judges it without running cargo."""
-    repo = tmp_path_factory.mktemp("rust-imports") / "kata"
-    repo.mkdir()
-    for relative, text in CRATE.items():
-        (repo / relative).parent.mkdir(parents=True, exist_ok=True)
-        (repo / relative).write_text(text, encoding="utf-8")
-    identity = ("-c", "user.name=Test Person", "-c", "user.email=person@example.com")
-    _run(repo, "git", "init", "-q", "-b", "main")
-    installed = _run(repo, "tddhooks", "install")
-    assert installed.returncode == 0, installed.stdout + installed.stderr
+    repo = _installed_repo(tmp_path_factory.mktemp("rust-imports") / "kata", CRATE)
+    identity = IDENTITY
     _run(repo, "git", "add", "-A")
     scaffold = _run(repo, "git", *identity, "commit", "-q", "--no-verify", "-m", "chore: kata")
     assert scaffold.returncode == 0, scaffold.stderr
