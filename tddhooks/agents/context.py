@@ -20,7 +20,8 @@ _CAPS: dict[str, dict[str, float]] = {
     "tester": {"kata": 0.22, "commit": 0.0, "diff": 0.0, "files": 0.05, "output": 0.05,
                "covered": 0.12, "hints": 0.06, "failure": 0.10, "handoff": 0.0, "expects": 0.0,
                "next": 0.08},
-    "implementor": {"kata": 0.12, "commit": 0.04, "diff": 0.03, "files": 0.04, "output": 0.12,
+    # nor does the implementor: the staged test, its failure and the code are its whole task
+    "implementor": {"kata": 0.12, "commit": 0.0, "diff": 0.0, "files": 0.04, "output": 0.12,
                     "covered": 0.0, "hints": 0.05, "failure": 0.14, "handoff": 0.05,
                     "expects": 0.08, "next": 0.0},
     "refactorer": {"kata": 0.10, "commit": 0.06, "diff": 0.10, "files": 0.04, "output": 0.04,
@@ -66,6 +67,7 @@ class TurnContext:
     unit_test_files: tuple[str, ...] = ()  # source files with tests beside the code (kata shape)
     write_paths: tuple[str, ...] = ()  # the paths offered for this turn's edits (agents/offers.py)
     working: tuple[int, ...] = ()  # requirements found already working this drive (0-based)
+    put_off: tuple[int, ...] = ()  # requirements whose test the implementor gave up on
 
 
 def estimate_tokens(text: str) -> int:
@@ -179,8 +181,13 @@ def _ranked(ctx: TurnContext) -> list[tuple[str, str, str]]:
     order = sorted(ctx.file_texts, key=group)  # sorted() is stable
     ranked = []
     hide_tests = _offered_new_file(ctx)
+    # an implementor offered its source files sees the staged test and the code, not the other
+    # tests or the manifest: the 1.5B model copied an old test's "add a test" into its plan
+    only_task = ctx.role == "implementor" and bool(ctx.write_paths)
     for path in order:
         text = ctx.file_texts[path]
+        if only_task and group(path) > 1:
+            continue
         if hide_tests and group(path) == 1:
             # a tester writing a new file sees the covered tests' names, not their code: the
             # 1.5B model copied the last test, name and all, into the new file 3 times in a turn
@@ -231,55 +238,72 @@ def _covered(ctx: TurnContext) -> str:
     return ", ".join(names)
 
 
-def next_requirement(kata: str, covered: Sequence[str], working: Sequence[int] = ()) -> str:
+def next_requirement(
+    kata: str, covered: Sequence[str], working: Sequence[int] = (), put_off: Sequence[int] = ()
+) -> str:
     """The requirement the tester's cycle should take on, quoted whole with its examples: the
     first one no covered test is about (policy/goals.py), so a small model is pointed at one
     behaviour instead of picking among all of them (measured: Qwen2.5-Coder 1.5B opened the
     String Calculator with its requirement 7). Every one covered: check and finish."""
-    from tddhooks.policy.goals import next_requirement as pick
-
     requirements = kata_requirements(kata, whole=True)
     if not requirements:
         return ""
-    index = pick(kata_requirements(kata), covered, working)
+    index = focus_index(kata, covered, working, put_off)
     if index is None:
         return (
             f"Every one of the {len(requirements)} requirements seems to have a test. Check the "
             "covered tests: test one that none of them checks yet, or answer done."
         )
-    found = ", ".join(str(number + 1) for number in sorted(working))
-    already = (f"\n(Already working, no test needed: requirement{'s' if len(working) > 1 else ''} "
-               f"{found}; a test for it passed at once.)" if working else "")  # fmt: skip
-    return f"Requirement {index + 1} of {len(requirements)}: {requirements[index]}{already}"
+    notes = [
+        _note("Already working, no test needed", working, "a test for it passed at once"),
+        _note("Put off for now", put_off, "the implementor could not make its test pass"),
+    ]
+    shown = "".join(f"\n({note})" for note in notes if note)
+    return f"Requirement {index + 1} of {len(requirements)}: {requirements[index]}{shown}"
 
 
-def requirement_in_focus(kata: str, covered: Sequence[str], working: Sequence[int] = ()) -> str:
+def _note(title: str, indices: Sequence[int], why: str) -> str:
+    if not indices:
+        return ""
+    numbers = ", ".join(str(number + 1) for number in sorted(indices))
+    return f"{title}: requirement{'s' if len(indices) > 1 else ''} {numbers}; {why}."
+
+
+def requirement_in_focus(
+    kata: str, covered: Sequence[str], working: Sequence[int] = (), put_off: Sequence[int] = ()
+) -> str:
     """The next requirement's first sentence ("" when none is open or the kata lists none)."""
-    index = focus_index(kata, covered, working)
+    index = focus_index(kata, covered, working, put_off)
     return "" if index is None else kata_requirements(kata)[index]
 
 
-def focus_index(kata: str, covered: Sequence[str], working: Sequence[int] = ()) -> int | None:
-    """Index of the requirement the tester is pointed at (policy/goals.py), None when none."""
+def focus_index(
+    kata: str, covered: Sequence[str], working: Sequence[int] = (), put_off: Sequence[int] = ()
+) -> int | None:
+    """Index of the requirement the tester is pointed at (policy/goals.py), None when none:
+    past the ones found `working`, and past the `put_off` ones while another is open (then
+    back to them)."""
     from tddhooks.policy.goals import next_requirement as pick
 
     requirements = kata_requirements(kata)
-    return pick(requirements, covered, working) if requirements else None
+    if not requirements:
+        return None
+    index = pick(requirements, covered, {*working, *put_off})
+    return pick(requirements, covered, working) if index is None and put_off else index
 
 
-def found_working(kata: str, covered: Sequence[str], working: Sequence[int],
-                  passed: Sequence[str]) -> set[int]:  # fmt: skip
-    """The requirements the tests that `passed` at once show already working: the one each
-    test's name is about (policy/goals.py), else the one the tester was pointed at."""
+def tests_requirements(kata: str, names: Sequence[str], focus: int | None) -> set[int]:
+    """The requirements tests are about: the one each test's name matches (policy/goals.py),
+    else `focus`, the one the tester was pointed at."""
     from tddhooks.policy.goals import about
 
     requirements = kata_requirements(kata)
     found: set[int] = set()
-    for name in passed:
+    for name in names:
         match = about(requirements, name.rsplit("::", 1)[-1])
         if match is not None:
             found.add(match[1])
-        elif (focus := focus_index(kata, covered, working)) is not None:
+        elif focus is not None:
             found.add(focus)
     return found
 
@@ -341,7 +365,9 @@ def build_messages(ctx: TurnContext, *, budget_tokens: int) -> list[dict[str, st
         "cycle": f"## Cycle\n{ctx.cycle} · you are the {spec.title} · language: {ctx.language}"
         + _crate_line(ctx),
         "next": section(
-            "Next requirement", next_requirement(ctx.kata, ctx.covered_behaviours, ctx.working),
+            "Next requirement", next_requirement(
+                ctx.kata, ctx.covered_behaviours, ctx.working, ctx.put_off
+            ),
             "next",
             trim_head,
         ),

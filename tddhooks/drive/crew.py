@@ -39,6 +39,9 @@ class Crew:
     failed_attempts: int = 0
     # requirements (0-based) a tester's test found already working: the tester moves on
     working: set[int] = field(default_factory=set)
+    # requirements whose test the implementor gave up on: the tester takes the others first
+    put_off: set[int] = field(default_factory=set)
+    handed_focus: int | None = None  # the requirement the last handed-over test was written for
 
     def model_of(self, role: str) -> str:
         return model_label(self.clients[role].settings)

@@ -87,6 +87,7 @@ def turn_context(
     hints: Sequence[str] = (),
     workspace: Workspace | None = None,
     working: Sequence[int] = (),
+    put_off: Sequence[int] = (),
 ) -> TurnContext:
     """Everything the role's prompt is built from, read from the repository now."""
     message, diff = last_commit(root, workspace)
@@ -117,9 +118,10 @@ def turn_context(
         unit_test_files=units,
         write_paths=offered_paths(
             role, path_policy(role, settings), files=files, unit_test_files=units,
-            requirement=requirement_in_focus(kata, covered, working), cycle=cycle,
+            requirement=requirement_in_focus(kata, covered, working, put_off), cycle=cycle,
         ),
         working=tuple(sorted(working)),
+        put_off=tuple(sorted(put_off)),
     )  # fmt: skip
 
 

@@ -209,6 +209,13 @@ class Drive:
                 "it stays staged (see .tdd/logs/ for the attempts)",
             )
         decision = crew.decide(crew.supervisor.record_implementor_stuck(result.test_names))
+        # the tester takes the kata's other requirements first (measured: the 1.5B tester wrote
+        # the newline test again after it was set aside, and the implementor failed it again)
+        from tddhooks.agents.context import tests_requirements
+        from tddhooks.drive.gather import kata_text
+
+        kata = kata_text(root, crew.settings)
+        crew.put_off |= tests_requirements(kata, result.test_names, crew.handed_focus)
         paths = crew.workspace.staged_paths(root)
         directory = crew.workspace.set_aside(root, info.cycle, paths)
         # that test was too big a step; if the tester is asked the same again, the cache

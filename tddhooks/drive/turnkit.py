@@ -94,7 +94,8 @@ class Turn:
         crew = self.crew
         return gather.turn_context(self.root, crew.settings, role=self.role,
                                    cycle=self.info.cycle, workspace=crew.workspace,
-                                   working=tuple(crew.working))  # fmt: skip
+                                   working=tuple(crew.working),
+                                   put_off=tuple(crew.put_off))  # fmt: skip
 
     def judge(self, answer: AgentAnswer, record: AttemptRecord) -> Tried:
         raise NotImplementedError
@@ -126,10 +127,11 @@ class Turn:
     def learn_working(self, passed: tuple[str, ...]) -> bool:
         """Remember the requirements a test that passed at once shows working; True when that
         is news (the tester is then pointed past them)."""
-        from tddhooks.agents.context import found_working
+        from tddhooks.agents.context import focus_index, tests_requirements
 
         ctx, crew = self.ctx, self.crew
-        found = found_working(ctx.kata, ctx.covered_behaviours, ctx.working, passed)
+        focus = focus_index(ctx.kata, ctx.covered_behaviours, ctx.working, ctx.put_off)
+        found = tests_requirements(ctx.kata, passed, focus)
         news = found - crew.working
         crew.working |= news
         return bool(news)

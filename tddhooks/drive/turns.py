@@ -109,6 +109,12 @@ class TesterTurn(Turn):
             reason = tried.done_reason or "the tester reported the kata complete"
             self.crew.workspace.mark_done(self.root, reason)
             return TurnResult(self.role, "done", done_reason=tried.done_reason)
+        from tddhooks.agents.context import focus_index
+
+        ctx = self.ctx  # what the test was written for, should the implementor give up on it
+        self.crew.handed_focus = focus_index(
+            ctx.kata, ctx.covered_behaviours, ctx.working, ctx.put_off
+        )
         return TurnResult(self.role, "handed-over", test_names=tried.test_names,
                           cache_key=tried.cache_key)  # fmt: skip
 

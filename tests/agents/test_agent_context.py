@@ -228,14 +228,30 @@ def test_sections_come_in_a_fixed_order_and_empty_ones_are_left_out() -> None:
         _ctx("implementor", previous_failure="clippy: unused variable `x`", expectations=expects)
     )
     titles = [line[3:] for line in user.splitlines() if line.startswith("## ")]
+    # no last commit or diff for the implementor: the staged test, its failure and the code are
+    # its task (a small model copied the last commit's "add a test" into its plan)
     assert titles == [
-        "Kata", "Cycle", "Last commit message", "Last diff", "Files", "Relevant files",
+        "Kata", "Cycle", "Files", "Relevant files",
         "Test output", "What the staged test expects", "Supervisor hints",
         "Previous attempt failed because", "Handoff intent",
     ]  # fmt: skip
-    bare = _user(_ctx("implementor", last_commit_message="", last_diff="", hints=()))
+    refactorer = _user(_ctx("refactorer"))
+    assert [line[3:] for line in refactorer.splitlines() if line.startswith("## ")][2:4] == [
+        "Last commit message", "Last diff",
+    ]  # fmt: skip
+    bare = _user(_ctx("refactorer", last_commit_message="", last_diff="", hints=()))
     assert "## Last commit message" not in bare
     assert "## Supervisor hints" not in bare
+
+
+def test_an_implementor_offered_its_files_sees_the_staged_test_and_the_code_only() -> None:
+    offered = _user(_ctx("implementor", write_paths=("src/lib.rs",)))
+    assert "### tests/four.rs" in offered  # the staged test
+    assert "### src/lib.rs" in offered
+    assert "### tests/one.rs" not in offered
+    assert "### Cargo.toml" not in offered
+    assert "- src/lib.rs\n" in offered
+    assert "### tests/one.rs" in _user(_ctx("implementor"))  # without an offer, as before
 
 
 def test_explicit_crate_name_wins_and_no_manifest_means_no_crate_line() -> None:
@@ -427,15 +443,17 @@ STRING_KATA = (
 
 
 def test_a_test_that_passed_at_once_marks_what_its_name_is_about_else_the_focus() -> None:
-    from tddhooks.agents.context import found_working, requirement_in_focus
+    from tddhooks.agents.context import focus_index, requirement_in_focus, tests_requirements
 
     covered = ["empty_string_sums_to_0"]
     assert requirement_in_focus(STRING_KATA, covered) == 'One number is itself: "7" gives 7.'
+    focus = focus_index(STRING_KATA, covered)
+    assert focus == 1
     # named after requirement 3: that one works; named after nothing: the focus (2) works
-    assert found_working(STRING_KATA, covered, (), ["t.rs::two_numbers_are_added"]) == {2}
-    assert found_working(STRING_KATA, covered, (), ["t.rs::it_works"]) == {1}
+    assert tests_requirements(STRING_KATA, ["t.rs::two_numbers_are_added"], focus) == {2}
+    assert tests_requirements(STRING_KATA, ["t.rs::it_works"], focus) == {1}
     # a copy of a covered test says nothing new
-    assert found_working(STRING_KATA, covered, (), ["t.rs::empty_string_sums_to_0"]) == {0}
+    assert tests_requirements(STRING_KATA, ["t.rs::empty_string_sums_to_0"], focus) == {0}
     assert requirement_in_focus(STRING_KATA, covered, (1,)) == (
         'Two numbers are added: "3,4" gives 7.'
     )
@@ -451,3 +469,20 @@ def test_a_tester_offered_a_new_file_sees_covered_names_not_the_old_tests_code()
     assert "## Last diff" not in offered
     # without an offer (e.g. a kata of unit tests beside the code) the tests are shown as before
     assert "### tests/one.rs" in _user(_ctx("tester"))
+
+
+def test_a_put_off_requirement_comes_after_the_others_and_then_back() -> None:
+    from tddhooks.agents.context import focus_index, next_requirement
+
+    covered = ["empty_string_sums_to_0"]
+    assert focus_index(STRING_KATA, covered, put_off=(1,)) == 2
+    shown = next_requirement(STRING_KATA, covered, (), (1,))
+    assert shown.startswith("Requirement 3 of 3: 2. Two numbers are added") or shown.startswith(
+        "Requirement 3 of 3:"
+    )
+    assert "(Put off for now: requirement 2; the implementor could not make its test pass.)" in (
+        shown
+    )
+    # every other one done: back to the put-off one
+    assert focus_index(STRING_KATA, [*covered, "two_numbers_are_added"], put_off=(1,)) == 1
+    assert focus_index(STRING_KATA, covered, working=(2,), put_off=(1,)) == 1

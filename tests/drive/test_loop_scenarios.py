@@ -173,6 +173,9 @@ def test_a_stuck_implementor_has_the_test_set_aside_and_the_tester_told(side: Si
     assert actions[:3] == ["retry", "retry", "give-up"]
     assert "set-aside-test" in actions
     assert "set aside" in models["tester"].asked[1].user
+    # the tester takes the other requirement first, and is told why
+    assert "Requirement 2 of 2: add(1) is 1." in models["tester"].asked[1].user
+    assert "(Put off for now: requirement 1;" in models["tester"].asked[1].user
     assert summary.stop_reason == "done"
     assert side.subjects() == ["chore: scaffold the kata"]
     assert (root / ".tdd" / "set-aside").is_dir()
