@@ -21,7 +21,11 @@ FEATURE_TYPES = ("feat", "fix")
 FALLBACK_GOAL = "work through the kata one small test at a time"
 _SCOPE = re.compile(r"[a-z][a-z0-9_-]{0,23}")
 # scopes that name a place, not a subject, and the prompts' placeholders copied as they are
-_NOT_A_SCOPE = {"src", "lib", "main", "mod", "tests", "test", "scope", "one_word", "kata", "code"}
+# and words that name any change at all (the 1.5B model scoped a commit `feat(function): …`)
+_NOT_A_SCOPE = {
+    "src", "lib", "main", "mod", "tests", "test", "scope", "one_word", "kata", "code",
+    "function", "fn", "feature", "implementation", "impl", "method", "module", "crate", "package",
+}  # fmt: skip
 _HEADER = re.compile(r"^\s*[a-z]+(?:\([^)]*\))?!?:\s*", re.IGNORECASE)
 _TESTERS_WORDS = re.compile(
     r"\b(?:(?:a |the )?(?:new |first )?failing tests?|(?:add|write|adds|added|wrote)s? (?:a |the )?"
