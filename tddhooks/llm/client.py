@@ -90,7 +90,6 @@ class ChatClient:
         self.formats = formats if formats is not None else FormatMemory()
         self._sdk: openai.OpenAI | None = None
         self._secrets = [settings.api_key] if settings.api_key else []
-        self._temperature = settings.temperature  # this call's (complete() may raise it)
 
     def complete(
         self,
@@ -107,7 +106,7 @@ class ChatClient:
         `temperature` overrides the role's for this call (a retry asks with more variety)."""
         start = time.monotonic()
         settings = self.settings
-        self._temperature = settings.temperature if temperature is None else temperature
+        temperature = settings.temperature if temperature is None else temperature
         if self.replay is not None:
             entry = self.replay.next_entry(role, messages)
             result = _fresh(messages, entry.answer, "stop", entry)
@@ -116,7 +115,7 @@ class ChatClient:
         # cache knows nothing of the fallback and must find the same answers
         asked = request_format(settings.response_format, schema, _schema_name(role))
         key = AnswerCache.key_for(
-            settings.base_url, settings.model, self._temperature, messages, asked,
+            settings.base_url, settings.model, temperature, messages, asked,
             settings.max_tokens,
         )  # fmt: skip
         # the n-th identical request of this drive gets the n-th stored answer (cache.py)
@@ -126,7 +125,8 @@ class ChatClient:
             result = ChatResult(**asdict(cached), cached=True, latency_s=0.0, cache_key=key)
             self._check(result, role)  # a cut-off answer is cut off again, offline too
             return self._deliver(result, messages, role, start, on_delta)
-        result = replace(self._with_retries(messages, schema, role, on_delta), cache_key=key)
+        result = self._with_retries(messages, schema, role, on_delta, temperature)
+        result = replace(result, cache_key=key)
         # a server that echoes the key in an answer must not get it into the cache, a recording,
         # a prompt or a committed file
         result = replace(result, content=keys.redact(result.content, self._secrets))
@@ -188,6 +188,7 @@ class ChatClient:
         schema: dict[str, Any] | None,
         role: str,
         on_delta: Delta | None,
+        temperature: float,
     ) -> ChatResult:
         """The SDK's call with its retries; a structured-output form the endpoint has not taken
         yet is tried once without retries, so a refusal (llama-cpp-python's is an HTTP 500)
@@ -200,7 +201,7 @@ class ChatClient:
         while form != "text" and not self.formats.confirmed(settings.base_url, settings.model):
             response_format = request_format(form, schema, _schema_name(role))
             try:
-                result = self._call(messages, response_format, on_delta, retries=False)
+                result = self._call(messages, response_format, on_delta, temperature, retries=False)
             except openai.APIStatusError as error:
                 if not is_refusal(error.status_code, _detail(error, settings), form):
                     break  # not about the form: ask again, with the SDK's retries
@@ -214,7 +215,8 @@ class ChatClient:
             self.formats.accepted(settings.base_url, settings.model)
             return result
         try:
-            return self._call(messages, request_format(form, schema, _schema_name(role)), on_delta)
+            asked = request_format(form, schema, _schema_name(role))
+            return self._call(messages, asked, on_delta, temperature)
         except (openai.RateLimitError, openai.InternalServerError,
                 openai.APIConnectionError) as error:  # fmt: skip
             raise translate_error(error, settings, attempts=settings.max_retries + 1) from error
@@ -230,6 +232,7 @@ class ChatClient:
         messages: Messages,
         response_format: dict[str, Any] | None,
         on_delta: Delta | None,
+        temperature: float,
         *,
         retries: bool = True,
     ) -> ChatResult:
@@ -241,7 +244,7 @@ class ChatClient:
         options: dict[str, Any] = {
             "model": settings.model,
             "messages": cast(Any, messages),
-            "temperature": self._temperature,
+            "temperature": temperature,
             limit_name: settings.max_tokens or omit,
             "response_format": cast(Any, response_format) if response_format else omit,
         }

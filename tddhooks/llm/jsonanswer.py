@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import chain
 from typing import Any
 
 from tddhooks.errors import LLMAnswerError
@@ -67,10 +68,10 @@ def extract_json_object(text: str) -> dict[str, Any]:
         )
     not_object: str | None = None
     candidates = _candidates(cleaned)
-    # as written first; then with the code's own quotes and line ends escaped, the one thing
+    # as written first; only when none parses, with the code's own quotes escaped, the one thing
     # small models get wrong in code inside JSON (measured: Qwen2.5-Coder 1.5B wrote
     # `add(""), 0, \"message\"` in every one of its answers to the first String Calculator test)
-    for candidate in [*candidates, *map(escape_inner_quotes, candidates)]:
+    for candidate in chain(candidates, map(escape_inner_quotes, candidates)):
         try:
             value = json.loads(candidate, strict=False)
         except ValueError:
