@@ -292,6 +292,11 @@ def focus_index(
     return pick(requirements, covered, working) if index is None and put_off else index
 
 
+def focus_of(ctx: TurnContext) -> int | None:
+    """The requirement `ctx`'s tester is pointed at (focus_index of its kata and state)."""
+    return focus_index(ctx.kata, ctx.covered_behaviours, ctx.working, ctx.put_off)
+
+
 def tests_requirements(kata: str, names: Sequence[str], focus: int | None) -> set[int]:
     """The requirements tests are about: the one each test's name matches (policy/goals.py),
     else `focus`, the one the tester was pointed at."""

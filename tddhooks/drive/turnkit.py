@@ -127,11 +127,10 @@ class Turn:
     def learn_working(self, passed: tuple[str, ...]) -> bool:
         """Remember the requirements a test that passed at once shows working; True when that
         is news (the tester is then pointed past them)."""
-        from tddhooks.agents.context import focus_index, tests_requirements
+        from tddhooks.agents.context import focus_of, tests_requirements
 
-        ctx, crew = self.ctx, self.crew
-        focus = focus_index(ctx.kata, ctx.covered_behaviours, ctx.working, ctx.put_off)
-        found = tests_requirements(ctx.kata, passed, focus)
+        crew = self.crew
+        found = tests_requirements(self.ctx.kata, passed, focus_of(self.ctx))
         news = found - crew.working
         crew.working |= news
         return bool(news)

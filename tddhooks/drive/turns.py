@@ -36,6 +36,12 @@ __all__ = ["AgentTurns", "TurnResult", "implementor_turn", "refactorer_turn", "t
 class TesterTurn(Turn):
     """Ask for one new failing test; stage it and hand it over when it is red for its own reason."""
 
+    role: Role = "tester"
+
+    def __init__(self, crew: Crew, info: PhaseInfo, hints: tuple[str, ...] = ()) -> None:
+        super().__init__(crew, info)
+        self.hints = hints
+
     def not_offered(self, answer: AgentAnswer) -> Tried | None:
         """When the tester was offered paths (agents/offers.py), an existing file it was not
         offered is not rewritten: an answer without a schema could otherwise rewrite an old test
@@ -52,12 +58,6 @@ class TesterTurn(Turn):
                    f"not under \"Write to\"; leave it as it is and put the new test in "
                    f"{offered[0]!r}")  # fmt: skip
         return Tried(False, "refused", failure=failure)
-
-    role: Role = "tester"
-
-    def __init__(self, crew: Crew, info: PhaseInfo, hints: tuple[str, ...] = ()) -> None:
-        super().__init__(crew, info)
-        self.hints = hints
 
     def judge(self, answer: AgentAnswer, record: AttemptRecord) -> Tried:
         if answer.done:
@@ -109,12 +109,10 @@ class TesterTurn(Turn):
             reason = tried.done_reason or "the tester reported the kata complete"
             self.crew.workspace.mark_done(self.root, reason)
             return TurnResult(self.role, "done", done_reason=tried.done_reason)
-        from tddhooks.agents.context import focus_index
+        from tddhooks.agents.context import focus_of
 
-        ctx = self.ctx  # what the test was written for, should the implementor give up on it
-        self.crew.handed_focus = focus_index(
-            ctx.kata, ctx.covered_behaviours, ctx.working, ctx.put_off
-        )
+        # what the test was written for, should the implementor give up on it
+        self.crew.handed_focus = focus_of(self.ctx)
         return TurnResult(self.role, "handed-over", test_names=tried.test_names,
                           cache_key=tried.cache_key)  # fmt: skip
 
