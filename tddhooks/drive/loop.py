@@ -53,6 +53,7 @@ class Drive:
         self.turns = 0
         self.cycles_done = 0
         self.cycle_active = False  # this run has worked on the current cycle
+        self.cycle_landed = False  # ... and a commit of it landed
         self.tester_hints: tuple[str, ...] = ()  # what the supervisor cannot tell the tester
 
     def run(self) -> DriveSummary:
@@ -109,7 +110,7 @@ class Drive:
     def _close_cycle(self, committed: bool) -> None:
         self.crew.decide(self.crew.supervisor.record_cycle_done(committed))
         self.cycles_done += 1
-        self.cycle_active = False
+        self.cycle_active = self.cycle_landed = False
 
     def _plays(self, role: str) -> bool:
         return role in self.plan.agent_roles
@@ -122,8 +123,10 @@ class Drive:
         # state.py already reads an empty refactor turn on HEAD as green (tester next)
         refactored = info.phase is Phase.GREEN and crew.workspace.refactor_turn_taken(root)
         if person_refactors or refactored:
-            # the refactorer had its turn on this feature (or the person plays it and moved on)
-            if self.cycle_active:
+            # the refactorer had its turn on this feature (or the person plays it and moved on);
+            # a test set aside without a commit leaves the cycle open: the tester tries a smaller
+            # step and the supervisor's set-aside / preparatory-refactor / abandon ladder goes on
+            if self.cycle_active and self.cycle_landed:
                 self._close_cycle(committed=True)
                 if self._should_stop():
                     return False
@@ -191,6 +194,7 @@ class Drive:
 
     def _landed(self, result: TurnResult) -> None:
         if result.commit and result.subject:
+            self.cycle_landed = True
             self.summary.commits.append(
                 {"sha": result.commit, "subject": result.subject, "role": result.role}
             )

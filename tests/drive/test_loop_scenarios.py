@@ -182,6 +182,36 @@ def test_a_stuck_implementor_has_the_test_set_aside_and_the_tester_told(side: Si
     assert not (root / "tests" / "test_add.py").exists()
 
 
+def test_a_set_aside_after_a_landed_cycle_keeps_the_cycle_open_and_climbs_the_ladder(
+    side: Side,
+) -> None:
+    """After a feat and its refactor turn, a test set aside is no landed cycle: the failure streak
+    is not reset, so the next stuck test gets a preparatory refactor and the third ends the cycle
+    as failed (it used to close as "cycle committed" and set aside for ever)."""
+    models = _cycle_models()
+    test_one = "from kata import add\n\n\ndef test_add_one():  # needs: one\n    add(1)\n"
+    models["tester"].enqueue(
+        _answer("add(1) is 1", "tests/test_add_one.py", test_one),
+        _answer("add(1) is 1", "tests/test_add_one.py", test_one),
+        _answer("all covered", done=True, reason="nothing left"),
+    )
+    wrong = _answer("try", "src/kata/__init__.py", "def sub() -> int:\n    return 0\n")
+    models["implementor"].enqueue(*[wrong] * 9)
+    models["refactorer"].enqueue(_answer("nothing to prepare"))
+
+    summary, crew = _drive(side, models, steps=3)
+
+    actions = [(decision.action, decision.reason) for decision in crew.decisions]
+    ladder = [action for action, _ in actions if action in
+              ("set-aside-test", "preparatory-refactor", "abandon-cycle")]  # fmt: skip
+    assert ladder == ["set-aside-test", "preparatory-refactor", "abandon-cycle"]
+    closed = [reason for action, reason in actions if action == "next-cycle"]
+    assert closed == ["cycle committed", "cycle failed (1 of 3 allowed in a row)"]
+    assert summary.cycles == 2
+    assert side.subjects()[0] == "feat(add): add exists"
+    assert len(models["refactorer"].asked) == 2  # the cycle's turn, then the preparatory one
+
+
 def test_each_role_is_offered_its_paths_in_the_schema_and_the_prompt(side: Side) -> None:
     models = _cycle_models()
 
