@@ -8,10 +8,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
-from typing import NamedTuple
 
 from tddhooks import keys, proc
 from tddhooks.errors import GitError
+from tddhooks.records import NamedTuple
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 # While a hook runs, HEAD and the index it judges stay put (git holds the index lock), so their

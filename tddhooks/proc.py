@@ -7,20 +7,26 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import selectors
 import subprocess
 import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import IO, NamedTuple
 
 from tddhooks import keys, reaper
+from tddhooks.records import NamedTuple
+
+TYPE_CHECKING = False  # not typing's: the hook path does not import typing (tddhooks/records.py)
+if TYPE_CHECKING:
+    from typing import IO
 
 DEFAULT_OUTPUT_CAP = 256_000
 MISSING_EXECUTABLE = 127
 TIMED_OUT = 124
 _CHUNK = 65_536
 _SIGNAL_LOOK_S = 0.05  # a wait on a command returns to Python this often (signals)
+_DRAIN_S = 10.0  # a pipe a descendant holds open is read this long after the command ended
 
 
 # The value types the hooks build are NamedTuples, not dataclasses: importing dataclasses (with
@@ -65,34 +71,40 @@ def cap_text(text: str, limit: int = DEFAULT_OUTPUT_CAP) -> str:
 class _Capture:
     """Reads one pipe to its end keeping a bounded head and a rolling tail. The cap counts
     characters (as cap_text does); 4 bytes a character is the most UTF-8 needs, so 4 x limit
-    bytes always hold enough of both ends."""
+    bytes always hold enough of both ends. A reader thread of its own, or `_collect` reads it."""
 
-    def __init__(self, stream: IO[bytes], limit: int) -> None:
+    def __init__(self, stream: IO[bytes], limit: int, *, threaded: bool = True) -> None:
         self._stream = stream
-        self._fd = stream.fileno()
+        self.fd = stream.fileno()
         self._half = max(2 * limit, 2)  # bytes kept at each end
         self._head = bytearray()
         self._tail = bytearray()
         self._total = 0
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
+        self.thread: threading.Thread | None = None
+        if threaded:
+            self.thread = threading.Thread(target=self._read, daemon=True)
+            self.thread.start()
 
     def _read(self) -> None:
         with contextlib.suppress(OSError):
-            while chunk := os.read(self._fd, _CHUNK):
-                self._total += len(chunk)
-                room = self._half - len(self._head)
-                if room > 0:
-                    self._head += chunk[:room]
-                    chunk = chunk[room:]
-                if chunk:
-                    self._tail += chunk
-                    if len(self._tail) > 2 * self._half:
-                        del self._tail[: len(self._tail) - self._half]
+            while chunk := os.read(self.fd, _CHUNK):
+                self.add(chunk)
+
+    def add(self, chunk: bytes) -> None:
+        self._total += len(chunk)
+        room = self._half - len(self._head)
+        if room > 0:
+            self._head += chunk[:room]
+            chunk = chunk[room:]
+        if chunk:
+            self._tail += chunk
+            if len(self._tail) > 2 * self._half:
+                del self._tail[: len(self._tail) - self._half]
 
     def text(self, limit: int) -> str:
-        self.thread.join(timeout=10)  # a descendant we could not kill may hold the pipe open
-        if not self.thread.is_alive():
+        if self.thread is not None:
+            self.thread.join(timeout=_DRAIN_S)  # a descendant we could not kill may hold the pipe
+        if self.thread is None or not self.thread.is_alive():
             self._stream.close()
         kept = len(self._head) + min(len(self._tail), self._half)
         if self._total <= len(self._head) + len(self._tail):  # nothing was dropped
@@ -102,6 +114,33 @@ class _Capture:
         tail = bytes(self._tail[-self._half :]).decode("utf-8", errors="replace")[-half:]
         dropped = max(self._total - kept, 1)  # in bytes: the characters were never decoded
         return f"{head}{_cut_marker(dropped)}{tail}"
+
+
+def _collect(process: subprocess.Popen[bytes], captures: tuple[_Capture, ...]) -> None:
+    """Read the pipes of a command without timeout or stdin (git) to their ends in this thread:
+    a hook makes ~7 git calls, and two reader threads each cost about as much as a small git
+    call's own work. Like a reader thread's join, a pipe still held open by a descendant once the
+    command has ended is given up after _DRAIN_S. A signal raises here, in the calling thread."""
+    with selectors.DefaultSelector() as selector:
+        for capture in captures:
+            selector.register(capture.fd, selectors.EVENT_READ, capture)
+        given_up_at: float | None = None
+        while selector.get_map():
+            ready = selector.select(_SIGNAL_LOOK_S)
+            for key, _events in ready:
+                try:
+                    chunk = os.read(key.fd, _CHUNK)
+                except OSError:
+                    chunk = b""
+                if chunk:
+                    key.data.add(chunk)
+                else:
+                    selector.unregister(key.fd)
+            if given_up_at is None:
+                if process.poll() is not None:
+                    given_up_at = time.monotonic() + _DRAIN_S
+            elif time.monotonic() >= given_up_at:
+                return
 
 
 def _feed(process: subprocess.Popen[bytes], text: str) -> None:
@@ -194,12 +233,15 @@ def run(
     reaper.started(process.pid)
     assert process.stdout is not None
     assert process.stderr is not None
-    out = _Capture(process.stdout, output_cap)
-    err = _Capture(process.stderr, output_cap)
+    threaded = timeout_s is not None or stdin is not None
+    out = _Capture(process.stdout, output_cap, threaded=threaded)
+    err = _Capture(process.stderr, output_cap, threaded=threaded)
     if stdin is not None:
         threading.Thread(target=_feed, args=(process, stdin), daemon=True).start()
     killed: set[int] = set()
     try:
+        if not threaded:
+            _collect(process, (out, err))
         timed_out = not _ended_within(process, timeout_s)
         if timed_out or timeout_s is not None:  # a command that may run someone's code
             killed = reaper.kill_tree(process.pid, mark)

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from tddhooks.git import Change
 from tddhooks.policy.message import HEADER_RE, ROLES
 from tddhooks.policy.settings import PolicySettings
 
+TYPE_CHECKING = False  # not typing's: the hook path does not import typing (tddhooks/records.py)
 if TYPE_CHECKING:
     from tddhooks.policy.rules import CommitFacts
 

@@ -6,8 +6,8 @@ Pure (stdlib only): the commit-msg hook calls this on every commit.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
+from tddhooks.records import NamedTuple
 from tddhooks.vocabulary import ROLES as ROLES
 
 SECTION_NAMES = ("Context", "Rationale", "Diff summary", "Verification")

@@ -6,7 +6,6 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
-from typing import NamedTuple
 
 from tddhooks.git import Change
 from tddhooks.policy.globs import glob_regex as glob_regex  # re-exported for callers
@@ -20,6 +19,7 @@ from tddhooks.policy.message import (
 )
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.policy.testitems import ITEMS_PREFIX
+from tddhooks.records import NamedTuple
 from tddhooks.vocabulary import BUILD_FILES, CODE_SUFFIXES, MANIFESTS
 
 _STEP_RE = re.compile(r"^[0-9]+$")

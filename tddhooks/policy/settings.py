@@ -13,12 +13,13 @@ import contextlib
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
 
 from tddhooks import __version__, git
 from tddhooks.errors import ConfigError
+from tddhooks.records import NamedTuple
 from tddhooks.vocabulary import LANGUAGE_FILES, languages_of
 
+TYPE_CHECKING = False  # not typing's: the hook path does not import typing (tddhooks/records.py)
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any

@@ -11,8 +11,8 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Mapping
-from typing import NamedTuple
 
+from tddhooks.records import NamedTuple
 from tddhooks.runners.rust import _NOISE, _block_comment_end
 
 _TOKEN = re.compile(

@@ -2,8 +2,9 @@
 rich, openai, diskcache or PyYAML, nor the gate (policy/gate.py: threads, locks, snapshots), nor
 the validated config, nor the runner of a language the kata does not use, nor shutil, nor
 dataclasses (with inspect: the hook path's value types are NamedTuples), nor hashlib (OpenSSL).
-A Rust kata's commit-msg hook does not load tomllib either: a manifest is parsed only when its text
-may name a file the build reads (policy/build_inputs.py). (A Python kata loads tomllib: pytest's
+A Rust kata's hooks do not load tomllib or typing either: a manifest is parsed only when its text
+may name a file the build reads (policy/build_inputs.py), and tddhooks/records.py makes the
+NamedTuples without typing. (A Python kata loads tomllib, and typing with it: pytest's
 python_files is read from pyproject.toml.)
 A structural check of what the hook path loads, not a timed one (the timings are in
 tests/bench/bench_hooks.py)."""
@@ -42,6 +43,9 @@ HEAVY = (
     "inspect",
     "hashlib",  # ~3 ms (OpenSSL): only the handoff's items token needs a digest
 )
+# a Rust kata's hooks load no typing either (~5 ms, and its NamedTuple ~0.3 ms a class:
+# tddhooks/records.py makes them without it); a Python kata's do, through tomllib
+RUST_ALSO = ("tomllib", "typing")
 # what each hook does not need either, on a verified tree and a `-F` message
 NOT_NEEDED = {
     "pre-commit": ("tddhooks.policy.message", "tddhooks.policy.rules", "tddhooks.runners"),
@@ -158,14 +162,56 @@ def _probe(repo: Path, watched: tuple[str, ...], *args: str) -> dict[str, object
     return found
 
 
-def test_a_rust_kata_commit_msg_loads_no_toml_parser(rust_kata: tuple[Path, Path]) -> None:
+@pytest.mark.parametrize("hook", ["commit-msg", "prepare-commit-msg"])
+def test_a_rust_kata_hook_loads_no_toml_parser_nor_typing(
+    rust_kata: tuple[Path, Path], hook: str
+) -> None:
     repo, message = rust_kata
+    args = [str(message)] if hook == "commit-msg" else [str(message), "message"]
 
     watched = tuple(name for name in HEAVY if name != "tddhooks.runners.rust")  # its own runner
 
-    probe = _probe(repo, (*watched, "tomllib"), "commit-msg", str(message))
+    probe = _probe(repo, (*watched, *RUST_ALSO), hook, *args)
 
     assert probe == {"code": 0, "heavy": []}
+
+
+def test_the_records_namedtuple_behaves_as_typings() -> None:
+    """tddhooks/records.py stands in for typing.NamedTuple on the hook path: same fields,
+    defaults, methods, properties, docstring, pickling and errors."""
+    import pickle
+
+    from tddhooks.proc import ProcResult
+
+    result = ProcResult(("git",), 0, "out", "", 0.5)
+    assert result._fields == ("cmd", "returncode", "stdout", "stderr", "duration_s", "timed_out")
+    assert result.timed_out is False
+    assert result.ok
+    assert result.output == "out"
+    assert result._replace(returncode=1).ok is False
+    assert pickle.loads(pickle.dumps(result)) == result
+    assert ProcResult.__doc__ == "What a finished (or killed) command left behind."
+    assert ProcResult.__module__ == "tddhooks.proc"
+    assert ProcResult.__qualname__ == "ProcResult"
+    assert "stdout" in ProcResult.__annotations__
+    with pytest.raises(TypeError):
+        ProcResult(("git",))  # type: ignore[call-arg]
+
+    from tddhooks.records import NamedTuple
+
+    with pytest.raises(TypeError, match="follows one with a default"):
+
+        class Bad(NamedTuple):
+            first: int = 0
+            second: int  # type: ignore[misc]
+
+    with pytest.raises(AttributeError, match="_replace"):
+
+        class Clash(NamedTuple):
+            value: int
+
+            def _replace(self) -> None:  # type: ignore[misc]
+                pass
 
 
 def test_a_manifest_that_names_a_file_is_parsed(rust_kata: tuple[Path, Path]) -> None:
