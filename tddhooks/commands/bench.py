@@ -117,8 +117,8 @@ def run(
     where = chosen[0].work_dir.parents[2] if chosen else work_root
     output.say(f"tddhooks bench: {len(chosen)} of {len(specs)} runs, {jobs} at a time, in {where}")
     results, interrupted = execute(chosen, jobs)
-    _report(results, json_file, markdown_file, complete=not interrupted)
-    return EXIT_INTERRUPTED if interrupted else 0
+    _report(results, json_file, markdown_file, complete=interrupted is None)
+    return interrupted or 0
 
 
 def plan(
@@ -165,30 +165,37 @@ def plan(
     return specs
 
 
-def execute(specs: Sequence[RunSpec], jobs: int) -> tuple[list[RunResult], bool]:
-    """Run the specs, `jobs` at a time; on Ctrl-C the running drives stop cleanly and only the
-    finished runs are kept. Returns (results in plan order, interrupted)."""
+def execute(specs: Sequence[RunSpec], jobs: int) -> tuple[list[RunResult], int | None]:
+    """Run the specs, `jobs` at a time; on Ctrl-C, SIGTERM or SIGHUP the running drives stop,
+    no other starts, and only the finished runs are kept. Returns (results in plan order, the
+    exit code of the interruption or None)."""
     from tddhooks.bench.run import Children, run_one
+    from tddhooks.errors import Terminated
 
     children = Children()
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="bench")
     futures: dict[Future[RunResult], int] = {
         pool.submit(run_one, spec, children): index for index, spec in enumerate(specs)
     }
-    interrupted = False
+    interrupted: int | None = None
     finished: dict[int, RunResult] = {}  # only runs that ended before any Ctrl-C
     try:
         for done in as_completed(futures):
             if done.exception() is None:
                 finished[futures[done]] = done.result()
                 _progress(specs[futures[done]], done.result())
-    except KeyboardInterrupt:
-        interrupted = True
+    except (KeyboardInterrupt, Terminated) as stop:
+        # a SIGTERM (`kill`, `timeout`, a CI job cancelled) stops the bench as Ctrl-C does: it
+        # once killed the running drive and went on with the next ones
+        interrupted = 128 + stop.signum if isinstance(stop, Terminated) else EXIT_INTERRUPTED
         output.warn("interrupted: stopping the running drives; finished runs are kept")
         children.interrupt()
         pool.shutdown(wait=False, cancel_futures=True)
-        # a run's thread may be starting a command just now: sweep until every run has ended
-        while wait(futures, timeout=_SWEEP_S).not_done:
+        # a run's thread may be starting a command just now: sweep until every run has ended.
+        # A run cancelled before it started never counts as done for wait() (no worker takes it
+        # up to notify it): with more runs queued than --jobs the sweep waited for ever
+        started = [future for future in futures if not future.cancelled()]
+        while wait(started, timeout=_SWEEP_S).not_done:
             children.stop_commands()
     finally:
         pool.shutdown(wait=True)

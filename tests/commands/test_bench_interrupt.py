@@ -165,3 +165,50 @@ def test_ctrl_c_stops_the_bench_and_keeps_the_finished_run(
     # no drive, gate or test run outlives the bench, not even one in a session of its own
     assert _left_behind(tmp_path) == []
     assert not list(scratch.iterdir())
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="the orphan check reads /proc")
+def test_sigterm_stops_the_bench_and_starts_no_other_run(
+    fake_openai: FakeOpenAI,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """`kill PID` (what `timeout`, a cancelled CI job or pkill send) reaches the bench alone: it
+    stops like Ctrl-C, keeps the finished run and exits 128+15. It used to kill the running drive
+    and go on with the next runs."""
+    fake_openai.responder = responder = FirstRunDone(hold=True)
+    kata = tmp_path / "adder"
+    (kata / "acceptance").mkdir(parents=True)
+    (kata / "kata.md").write_text(KATA, encoding="utf-8")
+    suite = ACCEPTANCE.replace("HANG", "False").replace("DETACH", "False")
+    (kata / "acceptance" / "test_adder.py").write_text(suite, encoding="utf-8")
+    work, out = tmp_path / "runs", tmp_path / "bench.json"
+    args = [
+        sys.executable, "-m", "tddhooks", "bench", "--kata", str(kata), "--language", "python",
+        "--runs", "3", "--jobs", "1", "--steps", "2", "--work-root", str(work),
+        "--json", str(out), "--model", "custom:fake-model", "--base-url", fake_openai.base_url,
+        "--no-cache",
+    ]  # fmt: skip
+    bench = subprocess.Popen(
+        args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        _wait_for(lambda: responder.count >= 2 or bench.poll() is not None, "run 2's request")
+        assert bench.poll() is None, bench.communicate()[0]
+        bench.send_signal(signal.SIGTERM)  # the bench's process only, not its group
+        output, _ = bench.communicate(timeout=120)
+    finally:
+        if bench.poll() is None:
+            os.killpg(bench.pid, signal.SIGKILL)
+            bench.wait()
+        _left_behind(tmp_path)
+
+    assert bench.returncode == 128 + signal.SIGTERM, output
+    assert "interrupted" in output
+    data = json.loads(out.read_text("utf-8"))
+    assert data["complete"] is False
+    assert [run["run"] for run in data["runs"]] == [1]
+    run_3 = work / "custom_fake-model" / "adder" / "run-3"
+    assert not run_3.exists() or not any(run_3.iterdir())
+    assert responder.count == 2  # run 3's tester was never asked
+    assert _left_behind(tmp_path) == []
