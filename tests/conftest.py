@@ -63,6 +63,18 @@ def isolated_home(
 
 
 @pytest.fixture(autouse=True)
+def process_consoles() -> Iterator[None]:
+    """Every test starts with tddhooks' consoles on the process streams (which CliRunner swaps):
+    a test that pointed them at its own buffers (output.use_streams) once left the next test
+    printing into them, so a CliRunner result read '' (order-dependent failures)."""
+    from tddhooks import output
+
+    output.use_streams()
+    yield
+    output.use_streams()
+
+
+@pytest.fixture(autouse=True)
 def forget_keys() -> Iterator[None]:
     """Keys the LLM layer registered in one test (process-wide redaction) never leak into the
     next test's output."""

@@ -183,6 +183,25 @@ class PathPolicy:
     language: str = ""
 
 
+# the example answer's placeholders in templates/prompts/*.md, distinctive enough never to be
+# real code (tests/agents/test_placeholders.py keeps the two in step); measured: the 0.5B model
+# wrote `SIMPLEST_BODY` as the body three times, and cargo's "cannot find value" did not stop it
+EXAMPLE_PLACEHOLDERS = (
+    "SIMPLEST_BODY", "RESULT_TYPE", "FUNCTION(ARGUMENTS)", "THE WHOLE IMPROVED FILE",
+    "PATH_UNDER_WRITE_TO", "CRATE::FUNCTION", "WHAT IT CHECKS",
+)  # fmt: skip
+
+
+def copied_placeholder(edits: Sequence[FileEdit]) -> str | None:
+    """The first example placeholder an edit's path or content copied, if any."""
+    for edit in edits:
+        text = f"{edit.path}\n{edit.content or ''}"
+        for placeholder in EXAMPLE_PLACEHOLDERS:
+            if placeholder in text:
+                return placeholder
+    return None
+
+
 def normalize_path(raw: str) -> str:
     """The clean relative POSIX form of an agent's path; ValueError says why it is unusable."""
     if not raw.strip():

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tddhooks.agents.context import crate_name
-from tddhooks.agents.edits import AgentAnswer, EditRefused
+from tddhooks.agents.edits import AgentAnswer, EditRefused, copied_placeholder
 from tddhooks.agents.edits import normalize_path as _normalize
 from tddhooks.agents.roles import path_policy
 from tddhooks.drive.asking import ask
@@ -145,6 +145,11 @@ class Turn:
             )
         except EditRefused as error:
             return Tried(False, "refused", failure=error.message)
+        copied = copied_placeholder(answer.edits)
+        if copied is not None:
+            failure = (f"edits refused, nothing was written: {copied} is a placeholder of the "
+                       "example answer; write the real code in its place")  # fmt: skip
+            return Tried(False, "refused", failure=failure)
         files = [edit.model_dump(include={"path", "action"}) for edit in record.edits]
         crew.display.emit("edits", role=self.role, files=files)
         return None

@@ -59,9 +59,30 @@ class TesterTurn(Turn):
                    f"{offered[0]!r}")  # fmt: skip
         return Tried(False, "refused", failure=failure)
 
+    def open_requirement(self) -> str | None:
+        """Why `done` is refused: the requirement the tester is pointed at, while the kata
+        lists one that no test covers and that was not found already working (measured: the
+        0.5B tester answered done in cycle 1, with all nine String Calculator requirements
+        open). A test wrongly thought missing passes at once and marks its requirement working,
+        so a refusal never loops."""
+        from tddhooks.agents.context import focus_of
+        from tddhooks.policy.compose import kata_requirements
+
+        index = focus_of(self.ctx)
+        if index is None:
+            return None
+        requirements = kata_requirements(self.ctx.kata)
+        return (
+            f"requirement {index + 1} of {len(requirements)} has no test yet: {requirements[index]}"
+        )
+
     def judge(self, answer: AgentAnswer, record: AttemptRecord) -> Tried:
         if answer.done:
-            return Tried(True, "done", done_reason=answer.reason)
+            still_open = self.open_requirement()
+            if still_open is None:
+                return Tried(True, "done", done_reason=answer.reason)
+            failure = f"done refused: {still_open}; write one failing test for it, with done false"
+            return Tried(False, "refused", failure=failure)
         if not answer.edits:
             failure = ("the answer has no edits: write exactly one new failing test, or answer "
                        "done with a reason")  # fmt: skip

@@ -5,6 +5,7 @@ from nothing with --kata, and `tddhooks demo`."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -114,6 +115,11 @@ def test_staged_source_changes_stop_the_drive_naming_the_files(
 def test_the_tester_reporting_the_kata_done_stops_this_drive_and_the_next(
     kata_repo: Path, fake_openai: FakeOpenAI
 ) -> None:
+    # a kata that lists no requirements takes the tester's word (with requirements open, a
+    # done is refused: tests/drive/test_loop_scenarios.py)
+    (kata_repo / "kata.md").write_text("# Free form\n\nAdd numbers as you see fit.\n")
+    subprocess.run(["git", "commit", "-q", "--no-verify", "-am", "docs: a free-form kata"],
+                   cwd=kata_repo, check=True)  # fmt: skip
     done = answer("all covered", done=True, reason="every requirement has a passing test")
     fake_openai.responder = Script().add("tester", done)
 
@@ -125,7 +131,7 @@ def test_the_tester_reporting_the_kata_done_stops_this_drive_and_the_next(
     assert events(first.output)[-1]["stop_reason"] == "done"
     assert events(second.output)[-1]["stop_reason"] == "done"
     assert len(fake_openai.chat_requests) == 1
-    assert subjects(kata_repo) == []
+    assert subjects(kata_repo) == ["docs: a free-form kata"]
 
 
 @pytest.mark.cargo

@@ -120,6 +120,9 @@ def _models() -> dict[str, FakeModel]:
 
 
 FEAT_ADD = {"type": "feat", "scope": "add", "summary": "add exists"}
+# ends a scenario where the tester would go on (a `done` with requirements open is refused):
+# the drive stops as on Ctrl-C
+STOP = KeyboardInterrupt()
 
 
 def _cycle_models(*implementor: dict[str, Any], refactor: dict[str, Any] | None = None
@@ -160,14 +163,12 @@ def test_one_cycle_hands_over_commits_and_refactors_nothing(side: Side) -> None:
 def test_a_stuck_implementor_has_the_test_set_aside_and_the_tester_told(side: Side) -> None:
     root = side.root
     models = _models()
-    models["tester"].enqueue(
-        _answer("add exists", "tests/test_add.py", TEST_ADD),
-        _answer("all covered", done=True, reason="nothing left"),
-    )
+    done = _answer("all covered", done=True, reason="nothing left")
+    models["tester"].enqueue(_answer("add exists", "tests/test_add.py", TEST_ADD), done, done, done)
     wrong = _answer("try", "src/kata/__init__.py", "def sub() -> int:\n    return 0\n")
     models["implementor"].enqueue(wrong, wrong, wrong)
 
-    summary, crew = _drive(side, models, steps=3)
+    summary, crew = _drive(side, models, steps=1)
 
     actions = [decision.action for decision in crew.decisions]
     assert actions[:3] == ["retry", "retry", "give-up"]
@@ -176,7 +177,11 @@ def test_a_stuck_implementor_has_the_test_set_aside_and_the_tester_told(side: Si
     # the tester takes the other requirement first, and is told why
     assert "Requirement 2 of 2: add(1) is 1." in models["tester"].asked[1].user
     assert "(Put off for now: requirement 1;" in models["tester"].asked[1].user
-    assert summary.stop_reason == "done"
+    # a done with requirement 2 still open is refused, every time; the tester's turn fails
+    refusal = "done refused: requirement 2 of 2 has no test yet: add(1) is 1."
+    assert all(refusal in asked.user for asked in models["tester"].asked[2:])
+    assert summary.stop_reason == "steps"
+    assert not (side.root / ".git" / "tddhooks" / "done.json").exists()
     assert side.subjects() == ["chore: scaffold the kata"]
     assert (root / ".tdd" / "set-aside").is_dir()
     assert not (root / "tests" / "test_add.py").exists()
@@ -193,7 +198,7 @@ def test_a_set_aside_after_a_landed_cycle_keeps_the_cycle_open_and_climbs_the_la
     models["tester"].enqueue(
         _answer("add(1) is 1", "tests/test_add_one.py", test_one),
         _answer("add(1) is 1", "tests/test_add_one.py", test_one),
-        _answer("all covered", done=True, reason="nothing left"),
+        STOP,
     )
     wrong = _answer("try", "src/kata/__init__.py", "def sub() -> int:\n    return 0\n")
     models["implementor"].enqueue(*[wrong] * 9)
@@ -210,6 +215,44 @@ def test_a_set_aside_after_a_landed_cycle_keeps_the_cycle_open_and_climbs_the_la
     assert summary.cycles == 2
     assert side.subjects()[0] == "feat(add): add exists"
     assert len(models["refactorer"].asked) == 2  # the cycle's turn, then the preparatory one
+
+
+def test_done_is_taken_once_every_requirement_has_a_test(side: Side) -> None:
+    """The other side of the refusal: with a test for each of the kata's two requirements, the
+    tester's done ends the drive."""
+    models = _cycle_models()
+    test_one = "from kata import add\n\n\ndef test_add_1_1():  # needs: one\n    add(1)\n"
+    source = SOURCE_ADD + "\n# one\n"
+    models["tester"].enqueue(
+        _answer("add(1) is 1", "tests/test_add_1_1.py", test_one),
+        _answer("all covered", done=True, reason="both requirements have a test"),
+    )
+    models["implementor"].enqueue(
+        _answer("one", "src/kata/__init__.py", source,
+                commit={"type": "feat", "scope": "add", "summary": "add(1) is 1"})
+    )  # fmt: skip
+    models["refactorer"].enqueue(_answer("nothing to tidy"))
+
+    summary, _crew = _drive(side, models, steps=5)
+
+    assert summary.stop_reason == "done"
+    assert summary.cycles == 2
+    assert "done refused" not in models["tester"].asked[-1].user
+
+
+def test_an_answer_copying_the_examples_placeholder_is_refused_unwritten(side: Side) -> None:
+    copied = _answer("define add", "src/kata/__init__.py",
+                     "def add() -> int:\n    SIMPLEST_BODY\n", commit=FEAT_ADD)  # fmt: skip
+    right = _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
+    models = _cycle_models(copied, right)
+
+    summary, _crew = _drive(side, models)
+
+    assert "SIMPLEST_BODY is a placeholder of the example answer" in (
+        models["implementor"].asked[1].user
+    )
+    assert summary.stop_reason == "steps"
+    assert side.subjects()[0] == "feat(add): add exists"
 
 
 def test_each_role_is_offered_its_paths_in_the_schema_and_the_prompt(side: Side) -> None:
@@ -242,7 +285,7 @@ def test_a_test_that_passes_at_once_points_the_tester_at_the_next_requirement(si
     passing = "def test_something():  # needs: The kata\n    pass\n"
     models["tester"].enqueue(
         _answer("add exists", "tests/test_add_exists.py", passing),
-        _answer("all covered", done=True, reason="nothing left"),
+        STOP,
     )
 
     _drive(side, models, steps=1)
@@ -264,7 +307,7 @@ def test_a_tester_offered_a_new_file_may_not_rewrite_an_existing_one(side: Side)
     models = _models()
     models["tester"].enqueue(
         _answer("add exists", "tests/.gitkeep", TEST_ADD),
-        _answer("all covered", done=True, reason="nothing left"),
+        STOP,
     )
 
     _drive(side, models, steps=1)

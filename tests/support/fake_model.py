@@ -30,17 +30,17 @@ class Asked:
 
 @dataclass
 class FakeModel:
-    """Answers in the order queued; a dict becomes JSON text, an exception is raised."""
+    """Answers in the order queued; a dict becomes JSON text, an exception (Ctrl-C too) raised."""
 
     role: str = "tester"
-    answers: deque[str | dict[str, Any] | Exception] = field(default_factory=deque)
+    answers: deque[str | dict[str, Any] | BaseException] = field(default_factory=deque)
     asked: list[Asked] = field(default_factory=list)
 
     @property
     def settings(self) -> ModelSettings:
         return ModelSettings("custom", "fake-model", "http://fake.invalid/v1", role=self.role)
 
-    def enqueue(self, *answers: str | dict[str, Any] | Exception) -> FakeModel:
+    def enqueue(self, *answers: str | dict[str, Any] | BaseException) -> FakeModel:
         self.answers.extend(answers)
         return self
 
@@ -57,7 +57,7 @@ class FakeModel:
         if not self.answers:
             raise AssertionError(f"FakeModel: no answer queued for {role}")
         answer = self.answers.popleft()
-        if isinstance(answer, Exception):
+        if isinstance(answer, BaseException):
             raise answer
         text = answer if isinstance(answer, str) else json.dumps(answer)
         if on_delta is not None:
