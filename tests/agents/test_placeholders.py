@@ -25,4 +25,9 @@ def test_a_copied_placeholder_is_found_in_a_path_or_a_content() -> None:
     assert copied_placeholder([real, body]) == "SIMPLEST_BODY"
     assert copied_placeholder([path]) == "PATH_UNDER_WRITE_TO"
     assert copied_placeholder([real]) is None
+    # a copied assertion message is only text: the test it is in is valid
+    message = FileEdit(
+        path="tests/a.rs", content='#[test]\nfn a() {\n    assert!(true, "WHAT IT CHECKS");\n}\n'
+    )
+    assert copied_placeholder([message]) is None
     assert copied_placeholder([FileEdit(path="src/old.rs", action="delete")]) is None
