@@ -35,6 +35,12 @@ else:
                 return super().__new__(mcs, typename, bases, namespace)
             if bases != (NamedTuple,):
                 raise TypeError(f"{typename}: a NamedTuple derives from NamedTuple only")
+            if "__annotations__" not in namespace and (
+                "__annotate__" in namespace or "__annotate_func__" in namespace
+            ):  # Python 3.14+ (PEP 649): the fields would silently be lost
+                raise TypeError(
+                    f"{typename}: its module needs `from __future__ import annotations`"
+                )
             fields = list(namespace.get("__annotations__", {}))
             defaults = []
             for name in fields:
