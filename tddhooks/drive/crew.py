@@ -42,6 +42,8 @@ class Crew:
     # requirements whose test the implementor gave up on: the tester takes the others first
     put_off: set[int] = field(default_factory=set)
     handed_focus: int | None = None  # the requirement the last handed-over test was written for
+    # requirement -> the tester's `done` answers refused while it was open (drive/turns.py)
+    done_refused: dict[int, int] = field(default_factory=dict)
 
     def model_of(self, role: str) -> str:
         return model_label(self.clients[role].settings)

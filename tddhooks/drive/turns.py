@@ -63,14 +63,20 @@ class TesterTurn(Turn):
         """Why `done` is refused: the requirement the tester is pointed at, while the kata
         lists one that no test covers and that was not found already working (measured: the
         0.5B tester answered done in cycle 1, with all nine String Calculator requirements
-        open). A test wrongly thought missing passes at once and marks its requirement working,
-        so a refusal never loops."""
+        open). A test wrongly thought missing passes at once and marks its requirement working.
+        A done refused for a whole turn (max_attempts) on the same requirement is taken: a
+        listed item no test can show ("Keep the code tidy", a stretch goal), or a test named
+        after another requirement, would otherwise fail every cycle the supervisor allows."""
         from tddhooks.agents.context import focus_of
         from tddhooks.policy.compose import kata_requirements
 
         index = focus_of(self.ctx)
         if index is None:
             return None
+        refused = self.crew.done_refused.get(index, 0)
+        if refused >= self.crew.max_attempts:
+            return None
+        self.crew.done_refused[index] = refused + 1
         requirements = kata_requirements(self.ctx.kata)
         return (
             f"requirement {index + 1} of {len(requirements)} has no test yet: {requirements[index]}"
