@@ -194,13 +194,27 @@ EXAMPLE_PLACEHOLDERS = (
 )  # fmt: skip
 
 
-def copied_placeholder(edits: Sequence[FileEdit]) -> str | None:
-    """The first example placeholder an edit's path or content copied, if any."""
+# a placeholder standing alone: DEFAULT_RESULT_TYPE or RESULT_TYPES is a real name
+_PLACEHOLDER_RES = tuple(
+    (placeholder, re.compile(rf"(?<![A-Za-z0-9_]){re.escape(placeholder)}(?![A-Za-z0-9_])"))
+    for placeholder in EXAMPLE_PLACEHOLDERS
+)
+
+
+def copied_placeholder(
+    edits: Sequence[FileEdit], before: Callable[[str], str | None] = lambda _path: None
+) -> str | None:
+    """The first example placeholder an edit's path or content copied, if any; `before(path)`:
+    the file as it was (a placeholder the person's own code already had is no copy)."""
     for edit in edits:
         text = f"{edit.path}\n{edit.content or ''}"
-        for placeholder in EXAMPLE_PLACEHOLDERS:
-            if placeholder in text:
-                return placeholder
+        found = [placeholder for placeholder, regex in _PLACEHOLDER_RES if regex.search(text)]
+        if not found:
+            continue
+        had = before(edit.path) or ""
+        copied = [placeholder for placeholder in found if placeholder not in had]
+        if copied:
+            return copied[0]
     return None
 
 

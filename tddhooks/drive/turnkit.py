@@ -145,7 +145,9 @@ class Turn:
             )
         except EditRefused as error:
             return Tried(False, "refused", failure=error.message)
-        copied = copied_placeholder(answer.edits)
+        copied = copied_placeholder(
+            answer.edits, lambda path: crew.workspace.read_blob(crew.root, "HEAD", _normalize(path))
+        )
         if copied is not None:
             failure = (f"edits refused, nothing was written: {copied} is a placeholder of the "
                        "example answer; write the real code in its place")  # fmt: skip
