@@ -17,7 +17,9 @@ from tddhooks import output
 from tddhooks.errors import EXIT_INTERRUPTED, UsageError
 
 if TYPE_CHECKING:
-    from tddhooks.bench.run import RunResult, RunSpec
+    from typing import Any
+
+    from tddhooks.bench.run import Children, RunResult, RunSpec
 
 DEFAULT_STEPS = 6
 _SWEEP_S = 0.2  # after Ctrl-C: how often the runs' own commands are killed again
@@ -174,12 +176,13 @@ def execute(specs: Sequence[RunSpec], jobs: int) -> tuple[list[RunResult], int |
 
     children = Children()
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="bench")
-    futures: dict[Future[RunResult], int] = {
-        pool.submit(run_one, spec, children): index for index, spec in enumerate(specs)
-    }
+    futures: dict[Future[RunResult], int] = {}
     interrupted: int | None = None
     finished: dict[int, RunResult] = {}  # only runs that ended before any Ctrl-C
     try:
+        # queued inside the try: a signal while they are queued stops the started ones too
+        for index, spec in enumerate(specs):
+            futures[pool.submit(run_one, spec, children)] = index
         for done in as_completed(futures):
             if done.exception() is None:
                 finished[futures[done]] = done.result()
@@ -188,18 +191,38 @@ def execute(specs: Sequence[RunSpec], jobs: int) -> tuple[list[RunResult], int |
         # a SIGTERM (`kill`, `timeout`, a CI job cancelled) stops the bench as Ctrl-C does: it
         # once killed the running drive and went on with the next ones
         interrupted = 128 + stop.signum if isinstance(stop, Terminated) else EXIT_INTERRUPTED
-        output.warn("interrupted: stopping the running drives; finished runs are kept")
-        children.interrupt()
-        pool.shutdown(wait=False, cancel_futures=True)
-        # a run's thread may be starting a command just now: sweep until every run has ended.
-        # A run cancelled before it started never counts as done for wait() (no worker takes it
-        # up to notify it): with more runs queued than --jobs the sweep waited for ever
-        started = [future for future in futures if not future.cancelled()]
-        while wait(started, timeout=_SWEEP_S).not_done:
-            children.stop_commands()
+        _stop_runs(children, pool, list(futures))
     finally:
         pool.shutdown(wait=True)
     return [finished[index] for index in sorted(finished)], interrupted
+
+
+def _stop_runs(children: Children, pool: ThreadPoolExecutor, futures: list[Future[Any]]) -> None:
+    """Stop every run after a signal. Another signal meanwhile (a second Ctrl-C, a SIGTERM
+    after a SIGHUP) does not cut this short, which lost the finished runs' report: the drives
+    are then killed outright (their work is the bench's own scratch) and the sweep goes on."""
+    from tddhooks import reaper
+    from tddhooks.errors import Terminated
+
+    output.warn("interrupted: stopping the running drives; finished runs are kept")
+    hard = False
+    while True:
+        try:
+            children.interrupt()
+            pool.shutdown(wait=False, cancel_futures=True)
+            # a run's thread may be starting a command just now: sweep until every run has
+            # ended. A run cancelled before it started never counts as done for wait() (no
+            # worker takes it up to notify it): with more runs queued than --jobs the sweep
+            # waited for ever
+            started = [future for future in futures if not future.cancelled()]
+            while wait(started, timeout=_SWEEP_S).not_done:
+                if hard:
+                    reaper.kill_all_running()
+                else:
+                    children.stop_commands()
+            return
+        except (KeyboardInterrupt, Terminated):
+            hard = True
 
 
 def _progress(spec: RunSpec, result: RunResult) -> None:
