@@ -21,7 +21,9 @@ from support.fake_openai import Answer, Delay, FakeOpenAI, Reply, fake_openai  #
 
 pytestmark = pytest.mark.e2e  # whole benches in a subprocess (real drives, real pytest)
 
-KATA = "# Adder\n\nAdd numbers.\n\n## Requirements\n\n1. add() of nothing is 0.\n"
+# no requirements list: the tester's done is taken at once (with a requirement open a done is
+# refused and asked again, and the second request is held: run 1 never finished)
+KATA = "# Adder\n\nAdd numbers: add() of nothing is 0.\n"
 # the second run's suite hangs while it is collected (the package is named after the run's
 # directory: run_2), with DETACH also leaving a process in a session of its own; run 1's fails
 # to import `add` (nothing was implemented): 0 of 2
@@ -211,4 +213,55 @@ def test_sigterm_stops_the_bench_and_starts_no_other_run(
     run_3 = work / "custom_fake-model" / "adder" / "run-3"
     assert not run_3.exists() or not any(run_3.iterdir())
     assert responder.count == 2  # run 3's tester was never asked
+    assert _left_behind(tmp_path) == []
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="the orphan check reads /proc")
+def test_sighup_with_two_jobs_and_runs_queued_stops_the_bench(
+    fake_openai: FakeOpenAI,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """A closed terminal (SIGHUP) with --jobs 2 and four runs: one run finished, two waiting
+    for their model, one queued. The bench stops (the cancelled queued run does not hold the
+    sweep), keeps the finished run, starts none, and exits 128+1."""
+    fake_openai.responder = responder = FirstRunDone(hold=True)
+    kata = tmp_path / "adder"
+    (kata / "acceptance").mkdir(parents=True)
+    (kata / "kata.md").write_text(KATA, encoding="utf-8")
+    suite = ACCEPTANCE.replace("HANG", "False").replace("DETACH", "False")
+    (kata / "acceptance" / "test_adder.py").write_text(suite, encoding="utf-8")
+    work, out = tmp_path / "runs", tmp_path / "bench.json"
+    args = [
+        sys.executable, "-m", "tddhooks", "bench", "--kata", str(kata), "--language", "python",
+        "--runs", "4", "--jobs", "2", "--steps", "2", "--work-root", str(work),
+        "--json", str(out), "--model", "custom:fake-model", "--base-url", fake_openai.base_url,
+        "--no-cache",
+    ]  # fmt: skip
+    bench = subprocess.Popen(
+        args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        # the first request ends its run; the next two (two runs at a time) are held
+        _wait_for(lambda: responder.count >= 3 or bench.poll() is not None, "two held requests")
+        assert bench.poll() is None, bench.communicate()[0]
+        stopped_at = time.monotonic()
+        bench.send_signal(signal.SIGHUP)
+        output, _ = bench.communicate(timeout=120)
+        assert time.monotonic() - stopped_at < 60, output
+    finally:
+        if bench.poll() is None:
+            os.killpg(bench.pid, signal.SIGKILL)
+            bench.wait()
+        _left_behind(tmp_path)
+
+    assert bench.returncode == 128 + signal.SIGHUP, output
+    assert "interrupted" in output
+    data = json.loads(out.read_text("utf-8"))
+    assert data["complete"] is False
+    (run,) = data["runs"]
+    assert (run["stop_reason"], run["error"]) == ("done", "")
+    run_4 = work / "custom_fake-model" / "adder" / "run-4"
+    assert not run_4.exists() or not any(run_4.iterdir())
+    assert responder.count == 3  # run 4's tester was never asked
     assert _left_behind(tmp_path) == []
