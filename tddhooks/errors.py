@@ -186,6 +186,11 @@ def error_handler(report: Reporter) -> Iterator[list[int]]:
         _safely(report, error)
         result[0] = error.exit_code
     except KeyboardInterrupt:
+        from tddhooks import reaper
+
+        # Ctrl-C is raised in the main thread: a command another thread waits for (git.prefetch,
+        # the gate's fmt step) has a session of its own and would go on after we exit
+        reaper.kill_all_running()
         _safely(report, TddhooksError("interrupted", fix="run the same command again to resume"))
         result[0] = EXIT_INTERRUPTED
     except Terminated as stop:

@@ -178,3 +178,32 @@ def test_a_signal_while_collecting_kills_a_detached_child_too(tmp_path: Path, si
         hook.kill()
     assert code == (130 if signum == signal.SIGINT else 128 + signum)
     assert _gone(victim), "the setsid'd child outlived the signal"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_kills_a_git_call_read_in_another_thread(tmp_path: Path, signum: int) -> None:
+    # git.prefetch runs a hook's read-only git calls in threads while the main thread joins
+    # them: Ctrl-C raised in the main thread, and the call in the other thread went on
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    pid_file = tmp_path / "git-child.pid"
+    alias = f"alias.hang=!echo $$ > {pid_file}; exec sleep 300"
+    script = (
+        "import sys, threading\nfrom pathlib import Path\n"
+        "from tddhooks import git\n"
+        "from tddhooks.errors import error_handler\n"
+        "with error_handler(lambda e: print(e, file=sys.stderr)) as result:\n"
+        f"    call = (['-c', {alias!r}, 'hang'], Path('.'))\n"
+        "    thread = threading.Thread(target=git.run_git, args=call, daemon=True)\n"
+        "    thread.start()\n"
+        "    thread.join()\n"
+        "sys.exit(result[0])\n"
+    )
+    hook = subprocess.Popen([sys.executable, "-c", script], cwd=tmp_path, stderr=subprocess.PIPE)
+    try:
+        victim = _wait_pid(pid_file, hook)
+        hook.send_signal(signum)
+        code = hook.wait(timeout=20)
+    finally:
+        hook.kill()
+    assert code == (130 if signum == signal.SIGINT else 128 + signum)
+    assert _gone(victim), "the git call in the other thread outlived the signal"
