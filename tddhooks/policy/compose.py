@@ -18,7 +18,13 @@ SUBJECT_MAX = 72
 GOAL_MAX = 160
 _TYPE_RE = re.compile(r"^[a-z]+$")
 _ABBREVIATIONS = ("e.g", "i.e", "etc", "vs", "cf", "approx")
-_GOAL_HEADING_RE = re.compile(r"requirement|goal|task", re.IGNORECASE)
+# a heading naming what is NOT wanted ("Non-goals", "Out of scope") lists no requirement: the
+# drive's tester was pointed at them, and its done refused while they had no test
+_GOAL_HEADING_RE = re.compile(
+    r"^(?!.*(?:\bnon[- ]?(?:goal|requirement)|out[- ]of[- ]scope)).*"
+    r"(?:requirement|goal|task)",
+    re.IGNORECASE,
+)
 _BULLET_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(?P<text>.*)$")
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}(?:\s+(?P<text>.*?))?\s*#*\s*$")
 _UNDERLINE_RE = re.compile(r"^\s{0,3}(?:=+|-+)\s*$")

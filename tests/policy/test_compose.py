@@ -15,6 +15,7 @@ from tddhooks.policy.compose import (
     example_header,
     infer_role,
     kata_goal,
+    kata_requirements,
     prefill_template,
     refresh_message,
     suggest_type,
@@ -463,3 +464,28 @@ def test_refresh_message_rewrites_context_and_keeps_what_the_person_wrote() -> N
         "Diff summary:\n- src/lib.rs: my words\n- tests/t.rs: added\n\n"
         "Verification:\n- cargo test: 3 passed\n"
     )
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["Non-goals", "Non goals", "Nongoals", "Non-requirements", "Out of scope tasks",
+     "Goals: out of scope"],
+)  # fmt: skip
+def test_a_heading_of_what_is_not_wanted_lists_no_requirement(heading: str) -> None:
+    # red team: a drive pointed its tester at a non-goal, and refused its done until the
+    # non-goal had a test (drive/turns.py)
+    kata = f"# K\n\n## Requirements\n\n1. add() is 0.\n\n## {heading}\n\n- Parsing files.\n"
+    assert kata_requirements(kata) == ["add() is 0."]
+    assert kata_goal(f"# K\n\nAdd numbers.\n\n## {heading}\n\n- Parsing files.\n") == (
+        "Add numbers."
+    )
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["Requirements", "Goals", "Stretch goals", "Tasks", "Your task", "Requirement 1",
+     "Tasks (do not read ahead)", "Nonstop tasks"],
+)  # fmt: skip
+def test_a_heading_of_what_is_wanted_still_lists_requirements(heading: str) -> None:
+    kata = f"# K\n\nIntro.\n\n## {heading}\n\n1. add() is 0.\n2. add(1) is 1.\n"
+    assert kata_requirements(kata) == ["add() is 0.", "add(1) is 1."]
