@@ -162,3 +162,18 @@ def test_the_refusal_still_stops_an_early_done(
         models["tester"].asked[1].user
     )
     assert side.subjects()[0] == "feat(add): add exists"
+
+
+@pytest.mark.parametrize("heading", ["Non-goals", "Out of scope"])
+def test_a_non_goal_is_no_requirement_and_done_is_taken_at_once(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, heading: str
+) -> None:
+    kata = f"# Adder\n\n## Requirements\n\n1. add() exists.\n\n## {heading}\n\n- Parse files.\n"
+    side = _side(kind, tmp_path, kata, monkeypatch)
+    models = _first_cycle_then(DONE)
+
+    summary, crew = _drive(side, models, steps=20)
+
+    assert summary.stop_reason == "done"
+    assert crew.done_refused == {}
+    assert len(models["tester"].asked) == 2
