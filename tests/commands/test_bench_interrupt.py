@@ -170,12 +170,22 @@ def test_ctrl_c_stops_the_bench_and_keeps_the_finished_run(
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="the orphan check reads /proc")
-def test_sigterm_stops_the_bench_and_starts_no_other_run(
+@pytest.mark.parametrize(
+    ("signum", "runs", "jobs"),
+    [(signal.SIGTERM, 3, 1), (signal.SIGHUP, 4, 2)],
+    ids=["sigterm-one-job", "sighup-two-jobs"],
+)
+def test_a_termination_signal_stops_the_bench_and_starts_no_other_run(
     fake_openai: FakeOpenAI,  # noqa: F811
     tmp_path: Path,
+    signum: int,
+    runs: int,
+    jobs: int,
 ) -> None:
-    """`kill PID` (what `timeout`, a cancelled CI job or pkill send) reaches the bench alone: it
-    stops like Ctrl-C, keeps the finished run and exits 128+15. It used to kill the running drive
+    """`kill PID` (what `timeout`, a cancelled CI job or pkill send) or a closed terminal
+    (SIGHUP) reaches the bench alone: run 1 has finished, `jobs` runs wait for their model, one
+    is queued. The bench stops like Ctrl-C (the cancelled queued run does not hold the sweep),
+    keeps the finished run, starts none, and exits 128+N. SIGTERM used to kill the running drive
     and go on with the next runs."""
     fake_openai.responder = responder = FirstRunDone(hold=True)
     kata = tmp_path / "adder"
@@ -186,7 +196,7 @@ def test_sigterm_stops_the_bench_and_starts_no_other_run(
     work, out = tmp_path / "runs", tmp_path / "bench.json"
     args = [
         sys.executable, "-m", "tddhooks", "bench", "--kata", str(kata), "--language", "python",
-        "--runs", "3", "--jobs", "1", "--steps", "2", "--work-root", str(work),
+        "--runs", str(runs), "--jobs", str(jobs), "--steps", "2", "--work-root", str(work),
         "--json", str(out), "--model", "custom:fake-model", "--base-url", fake_openai.base_url,
         "--no-cache",
     ]  # fmt: skip
@@ -195,58 +205,11 @@ def test_sigterm_stops_the_bench_and_starts_no_other_run(
         start_new_session=True,
     )  # fmt: skip
     try:
-        _wait_for(lambda: responder.count >= 2 or bench.poll() is not None, "run 2's request")
-        assert bench.poll() is None, bench.communicate()[0]
-        bench.send_signal(signal.SIGTERM)  # the bench's process only, not its group
-        output, _ = bench.communicate(timeout=120)
-    finally:
-        if bench.poll() is None:
-            os.killpg(bench.pid, signal.SIGKILL)
-            bench.wait()
-        _left_behind(tmp_path)
-
-    assert bench.returncode == 128 + signal.SIGTERM, output
-    assert "interrupted" in output
-    data = json.loads(out.read_text("utf-8"))
-    assert data["complete"] is False
-    assert [run["run"] for run in data["runs"]] == [1]
-    run_3 = work / "custom_fake-model" / "adder" / "run-3"
-    assert not run_3.exists() or not any(run_3.iterdir())
-    assert responder.count == 2  # run 3's tester was never asked
-    assert _left_behind(tmp_path) == []
-
-
-@pytest.mark.skipif(not Path("/proc").is_dir(), reason="the orphan check reads /proc")
-def test_sighup_with_two_jobs_and_runs_queued_stops_the_bench(
-    fake_openai: FakeOpenAI,  # noqa: F811
-    tmp_path: Path,
-) -> None:
-    """A closed terminal (SIGHUP) with --jobs 2 and four runs: one run finished, two waiting
-    for their model, one queued. The bench stops (the cancelled queued run does not hold the
-    sweep), keeps the finished run, starts none, and exits 128+1."""
-    fake_openai.responder = responder = FirstRunDone(hold=True)
-    kata = tmp_path / "adder"
-    (kata / "acceptance").mkdir(parents=True)
-    (kata / "kata.md").write_text(KATA, encoding="utf-8")
-    suite = ACCEPTANCE.replace("HANG", "False").replace("DETACH", "False")
-    (kata / "acceptance" / "test_adder.py").write_text(suite, encoding="utf-8")
-    work, out = tmp_path / "runs", tmp_path / "bench.json"
-    args = [
-        sys.executable, "-m", "tddhooks", "bench", "--kata", str(kata), "--language", "python",
-        "--runs", "4", "--jobs", "2", "--steps", "2", "--work-root", str(work),
-        "--json", str(out), "--model", "custom:fake-model", "--base-url", fake_openai.base_url,
-        "--no-cache",
-    ]  # fmt: skip
-    bench = subprocess.Popen(
-        args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        start_new_session=True,
-    )  # fmt: skip
-    try:
-        # the first request ends its run; the next two (two runs at a time) are held
-        _wait_for(lambda: responder.count >= 3 or bench.poll() is not None, "two held requests")
+        # the first request ends run 1; the next `jobs` are held
+        _wait_for(lambda: responder.count >= 1 + jobs or bench.poll() is not None, "held requests")
         assert bench.poll() is None, bench.communicate()[0]
         stopped_at = time.monotonic()
-        bench.send_signal(signal.SIGHUP)
+        bench.send_signal(signum)  # the bench's process only, not its group
         output, _ = bench.communicate(timeout=120)
         assert time.monotonic() - stopped_at < 60, output
     finally:
@@ -255,13 +218,13 @@ def test_sighup_with_two_jobs_and_runs_queued_stops_the_bench(
             bench.wait()
         _left_behind(tmp_path)
 
-    assert bench.returncode == 128 + signal.SIGHUP, output
+    assert bench.returncode == 128 + signum, output
     assert "interrupted" in output
     data = json.loads(out.read_text("utf-8"))
     assert data["complete"] is False
-    (run,) = data["runs"]
+    (run,) = data["runs"]  # with two jobs, run 1 or run 2 took the first answer
     assert (run["stop_reason"], run["error"]) == ("done", "")
-    run_4 = work / "custom_fake-model" / "adder" / "run-4"
-    assert not run_4.exists() or not any(run_4.iterdir())
-    assert responder.count == 3  # run 4's tester was never asked
+    queued = work / "custom_fake-model" / "adder" / f"run-{runs}"
+    assert not queued.exists() or not any(queued.iterdir())
+    assert responder.count == 1 + jobs  # the queued run's tester was never asked
     assert _left_behind(tmp_path) == []

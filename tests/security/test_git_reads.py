@@ -151,11 +151,21 @@ def _wait_pid(pid_file: Path, hook: subprocess.Popen[bytes]) -> int:
     return int(pid_file.read_text())
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
-def test_a_signal_while_a_git_call_reads_kills_the_call(tmp_path: Path, signum: int) -> None:
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    pid_file = tmp_path / "git-child.pid"
-    hook = _hook_running_git_forever(pid_file, through_git=True)
+@pytest.mark.parametrize(
+    ("through_git", "signum"),
+    [(True, signal.SIGINT), (True, signal.SIGTERM), (True, signal.SIGHUP),
+     (False, signal.SIGINT), (False, signal.SIGTERM)],
+    ids=["git-sigint", "git-sigterm", "git-sighup", "detached-sigint", "detached-sigterm"],
+)  # fmt: skip
+def test_a_signal_while_a_call_is_read_kills_it(
+    tmp_path: Path, through_git: bool, signum: int
+) -> None:
+    """A signal to a hook while `_collect` reads a call: git's child dies (through_git), or the
+    command's setsid'd child does."""
+    if through_git:
+        subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    pid_file = tmp_path / ("git-child.pid" if through_git else "grandchild.pid")
+    hook = _hook_running_git_forever(pid_file, through_git=through_git)
     try:
         victim = _wait_pid(pid_file, hook)
         hook.send_signal(signum)
@@ -163,21 +173,7 @@ def test_a_signal_while_a_git_call_reads_kills_the_call(tmp_path: Path, signum: 
     finally:
         hook.kill()
     assert code == (130 if signum == signal.SIGINT else 128 + signum)
-    assert _gone(victim), "git's child outlived the signal to the hook"
-
-
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_a_signal_while_collecting_kills_a_detached_child_too(tmp_path: Path, signum: int) -> None:
-    pid_file = tmp_path / "grandchild.pid"
-    hook = _hook_running_git_forever(pid_file, through_git=False)
-    try:
-        victim = _wait_pid(pid_file, hook)
-        hook.send_signal(signum)
-        code = hook.wait(timeout=20)
-    finally:
-        hook.kill()
-    assert code == (130 if signum == signal.SIGINT else 128 + signum)
-    assert _gone(victim), "the setsid'd child outlived the signal"
+    assert _gone(victim), "the call's child outlived the signal to the hook"
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
