@@ -17,8 +17,6 @@ from tddhooks import output
 from tddhooks.errors import EXIT_INTERRUPTED, UsageError
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from tddhooks.bench.run import Children, RunResult, RunSpec
 
 DEFAULT_STEPS = 6
@@ -197,7 +195,9 @@ def execute(specs: Sequence[RunSpec], jobs: int) -> tuple[list[RunResult], int |
     return [finished[index] for index in sorted(finished)], interrupted
 
 
-def _stop_runs(children: Children, pool: ThreadPoolExecutor, futures: list[Future[Any]]) -> None:
+def _stop_runs(
+    children: Children, pool: ThreadPoolExecutor, futures: list[Future[RunResult]]
+) -> None:
     """Stop every run after a signal. Another signal meanwhile (a second Ctrl-C, a SIGTERM
     after a SIGHUP) does not cut this short, which lost the finished runs' report: the drives
     are then killed outright (their work is the bench's own scratch) and the sweep goes on."""

@@ -59,36 +59,32 @@ class TesterTurn(Turn):
                    f"{offered[0]!r}")  # fmt: skip
         return Tried(False, "refused", failure=failure)
 
-    def open_requirement(self) -> str | None:
-        """Why `done` is refused: the requirement the tester is pointed at, while the kata
-        lists one that no test covers and that was not found already working (measured: the
-        0.5B tester answered done in cycle 1, with all nine String Calculator requirements
-        open). A test wrongly thought missing passes at once and marks its requirement working.
-        A done refused for a whole turn (max_attempts) on the same requirement is taken: a
-        listed item no test can show ("Keep the code tidy", a stretch goal), or a test named
-        after another requirement, would otherwise fail every cycle the supervisor allows."""
+    def refuse_done(self) -> str | None:
+        """Refuse a `done` and count the refusal, while the kata lists a requirement that no
+        test covers and that was not found already working: the one the tester is pointed at
+        (measured: the 0.5B tester answered done in cycle 1, with all nine String Calculator
+        requirements open). None: the done is taken. A test wrongly thought missing passes at
+        once and marks its requirement working. A done refused for a whole turn (max_attempts)
+        on the same requirement is taken: a listed item no test can show ("Keep the code tidy",
+        a stretch goal), or a test named after another requirement, would otherwise fail every
+        cycle the supervisor allows."""
         from tddhooks.agents.context import focus_of
         from tddhooks.policy.compose import kata_requirements
 
         index = focus_of(self.ctx)
-        if index is None:
+        if index is None or self.crew.done_refused.get(index, 0) >= self.crew.max_attempts:
             return None
-        refused = self.crew.done_refused.get(index, 0)
-        if refused >= self.crew.max_attempts:
-            return None
-        self.crew.done_refused[index] = refused + 1
-        requirements = kata_requirements(self.ctx.kata)
-        return (
-            f"requirement {index + 1} of {len(requirements)} has no test yet: {requirements[index]}"
-        )
+        self.crew.done_refused[index] = self.crew.done_refused.get(index, 0) + 1
+        listed = kata_requirements(self.ctx.kata)
+        return (f"done refused: requirement {index + 1} of {len(listed)} has no test yet: "
+                f"{listed[index]}; write one failing test for it, with done false")  # fmt: skip
 
     def judge(self, answer: AgentAnswer, record: AttemptRecord) -> Tried:
         if answer.done:
-            still_open = self.open_requirement()
-            if still_open is None:
+            refusal = self.refuse_done()
+            if refusal is None:
                 return Tried(True, "done", done_reason=answer.reason)
-            failure = f"done refused: {still_open}; write one failing test for it, with done false"
-            return Tried(False, "refused", failure=failure)
+            return Tried(False, "refused", failure=refusal)
         if not answer.edits:
             failure = ("the answer has no edits: write exactly one new failing test, or answer "
                        "done with a reason")  # fmt: skip

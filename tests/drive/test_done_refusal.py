@@ -1,5 +1,5 @@
 """Red team, a tester's `done` refused while a requirement has no test (drive/turns.py,
-TesterTurn.open_requirement), on katas a person really writes: odd markdown shapes, none at all,
+TesterTurn.refuse_done), on katas a person really writes: odd markdown shapes, none at all,
 a listed item no test can show (a "Keep the code tidy", a stretch goal), a test named after
 another requirement. FakeModel drives on real git and in memory (tests/drive/
 test_loop_scenarios.py): milliseconds, no cargo."""
