@@ -12,7 +12,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +105,93 @@ def _left_behind(tmp_path: Path) -> list[str]:
     return found
 
 
+def _kata(tmp_path: Path, *, hang: bool = False, detach: bool = False) -> Path:
+    """The adder kata with its acceptance suite (hanging in run 2 when `hang`)."""
+    kata = tmp_path / "adder"
+    (kata / "acceptance").mkdir(parents=True)
+    (kata / "kata.md").write_text(KATA, encoding="utf-8")
+    suite = ACCEPTANCE.replace("HANG", str(hang)).replace("DETACH", str(detach))
+    (kata / "acceptance" / "test_adder.py").write_text(suite, encoding="utf-8")
+    return kata
+
+
+def _start_bench(
+    tmp_path: Path,
+    kata: Path,
+    base_url: str,
+    *,
+    runs: int,
+    jobs: int,
+    extra: tuple[str, ...] = (),
+    env: dict[str, str] | None = None,
+) -> tuple[subprocess.Popen[str], Path, Path]:
+    """`tddhooks bench` on `kata` in a session of its own: (the process, work root, JSON file)."""
+    work, out = tmp_path / "runs", tmp_path / "bench.json"
+    args = [
+        sys.executable,
+        "-m",
+        "tddhooks",
+        "bench",
+        "--kata",
+        str(kata),
+        "--language",
+        "python",
+        "--runs",
+        str(runs),
+        "--jobs",
+        str(jobs),
+        "--steps",
+        "2",
+        "--work-root",
+        str(work),
+        "--json",
+        str(out),
+        "--model",
+        "custom:fake-model",
+        "--base-url",
+        base_url,
+        *extra,
+        "--no-cache",
+    ]
+    bench = subprocess.Popen(
+        args,
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    return bench, work, out
+
+
+@contextlib.contextmanager
+def _running(bench: subprocess.Popen[str], tmp_path: Path) -> Iterator[None]:
+    """A bench that is still running when the block ends (a failed wait) is killed, and so is
+    whatever it left in the test's directories; a bench that ended is left for the test to
+    check what it left behind."""
+    try:
+        yield
+    finally:
+        if bench.poll() is None:
+            os.killpg(bench.pid, signal.SIGKILL)
+            bench.wait()
+            for line in _processes_mentioning(str(tmp_path)):
+                with contextlib.suppress(OSError):
+                    os.kill(int(line.split(":")[0]), signal.SIGKILL)
+
+
+def _interrupt(bench: subprocess.Popen[str], send: Callable[[], None]) -> str:
+    """Send the signal; the bench must end within 60 s (nothing waits for a held answer or a
+    hanging suite, 300 s each). Its output."""
+    assert bench.poll() is None, bench.communicate()[0]
+    sent_at = time.monotonic()
+    send()
+    output, _ = bench.communicate(timeout=120)
+    assert time.monotonic() - sent_at < 60, output
+    return output
+
+
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="the orphan check reads /proc")
 @pytest.mark.parametrize("moment", ["model", "acceptance", "acceptance-detached"])
 def test_ctrl_c_stops_the_bench_and_keeps_the_finished_run(
@@ -113,27 +200,14 @@ def test_ctrl_c_stops_the_bench_and_keeps_the_finished_run(
     moment: str,
 ) -> None:
     fake_openai.responder = responder = FirstRunDone(hold=moment == "model")
-    kata = tmp_path / "adder"
-    (kata / "acceptance").mkdir(parents=True)
-    (kata / "kata.md").write_text(KATA, encoding="utf-8")
-    suite = ACCEPTANCE.replace("HANG", str(moment != "model"))
-    suite = suite.replace("DETACH", str(moment == "acceptance-detached"))
-    (kata / "acceptance" / "test_adder.py").write_text(suite, encoding="utf-8")
+    kata = _kata(tmp_path, hang=moment != "model", detach=moment == "acceptance-detached")
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    work, out = tmp_path / "runs", tmp_path / "bench.json"
-    args = [
-        sys.executable, "-m", "tddhooks", "bench", "--kata", str(kata), "--language", "python",
-        "--runs", "2", "--jobs", "1", "--steps", "2", "--work-root", str(work),
-        "--json", str(out), "--model", "custom:fake-model", "--base-url", fake_openai.base_url,
-        "--api-key", "sk-bench-7Hq2xW9d-0001", "--no-cache",
-    ]  # fmt: skip
-    env = {**os.environ, "TMPDIR": str(scratch)}
-    bench = subprocess.Popen(
-        args, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        text=True, start_new_session=True,
+    bench, work, out = _start_bench(
+        tmp_path, kata, fake_openai.base_url, runs=2, jobs=1,
+        extra=("--api-key", "sk-bench-7Hq2xW9d-0001"), env={**os.environ, "TMPDIR": str(scratch)},
     )  # fmt: skip
-    try:
+    with _running(bench, tmp_path):
         # run 1 is scored; run 2's drive waits for its model, or run 2's suite hangs
         run_2 = work / "custom_fake-model" / "adder" / "run-2"
         if moment == "model":
@@ -142,19 +216,8 @@ def test_ctrl_c_stops_the_bench_and_keeps_the_finished_run(
             _wait_for(lambda: _suite_hangs(run_2) or bench.poll() is not None, "run 2's suite")
             if moment == "acceptance-detached":
                 _wait_for(lambda: _runs_in(run_2, b"sleep"), "the suite's detached process")
-        assert bench.poll() is None, bench.communicate()[0]
-        interrupted_at = time.monotonic()
-        os.killpg(bench.pid, signal.SIGINT)  # what a terminal's Ctrl-C sends: the whole group
-        output, _ = bench.communicate(timeout=120)
-        # nothing waits for the held answer (300 s) or the hanging suite (300 s)
-        assert time.monotonic() - interrupted_at < 60, output
-    finally:
-        if bench.poll() is None:
-            os.killpg(bench.pid, signal.SIGKILL)
-            bench.wait()
-            for line in _processes_mentioning(str(tmp_path)):  # what a failed bench left
-                with contextlib.suppress(OSError):
-                    os.kill(int(line.split(":")[0]), signal.SIGKILL)
+        # what a terminal's Ctrl-C sends: the whole group
+        output = _interrupt(bench, lambda: os.killpg(bench.pid, signal.SIGINT))
 
     assert bench.returncode == 130, output
     assert "interrupted" in output
@@ -188,35 +251,14 @@ def test_a_termination_signal_stops_the_bench_and_starts_no_other_run(
     keeps the finished run, starts none, and exits 128+N. SIGTERM used to kill the running drive
     and go on with the next runs."""
     fake_openai.responder = responder = FirstRunDone(hold=True)
-    kata = tmp_path / "adder"
-    (kata / "acceptance").mkdir(parents=True)
-    (kata / "kata.md").write_text(KATA, encoding="utf-8")
-    suite = ACCEPTANCE.replace("HANG", "False").replace("DETACH", "False")
-    (kata / "acceptance" / "test_adder.py").write_text(suite, encoding="utf-8")
-    work, out = tmp_path / "runs", tmp_path / "bench.json"
-    args = [
-        sys.executable, "-m", "tddhooks", "bench", "--kata", str(kata), "--language", "python",
-        "--runs", str(runs), "--jobs", str(jobs), "--steps", "2", "--work-root", str(work),
-        "--json", str(out), "--model", "custom:fake-model", "--base-url", fake_openai.base_url,
-        "--no-cache",
-    ]  # fmt: skip
-    bench = subprocess.Popen(
-        args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        start_new_session=True,
-    )  # fmt: skip
-    try:
+    bench, work, out = _start_bench(
+        tmp_path, _kata(tmp_path), fake_openai.base_url, runs=runs, jobs=jobs
+    )
+    with _running(bench, tmp_path):
         # the first request ends run 1; the next `jobs` are held
         _wait_for(lambda: responder.count >= 1 + jobs or bench.poll() is not None, "held requests")
-        assert bench.poll() is None, bench.communicate()[0]
-        stopped_at = time.monotonic()
-        bench.send_signal(signum)  # the bench's process only, not its group
-        output, _ = bench.communicate(timeout=120)
-        assert time.monotonic() - stopped_at < 60, output
-    finally:
-        if bench.poll() is None:
-            os.killpg(bench.pid, signal.SIGKILL)
-            bench.wait()
-        _left_behind(tmp_path)
+        # the bench's process only, not its group
+        output = _interrupt(bench, lambda: bench.send_signal(signum))
 
     assert bench.returncode == 128 + signum, output
     assert "interrupted" in output
