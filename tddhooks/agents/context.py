@@ -347,6 +347,38 @@ def _demote_headings(markdown: str) -> str:
     return _HEADING.sub(r"##\1", markdown)
 
 
+# the tester's plan as it usually begins: "Add a new failing test for the requirement that …"
+_TEST_PLAN_OPENING = re.compile(
+    r"^\s*(?:(?:add|write|create|adds|writes)\s+)?(?:an?\s+|one\s+)?(?:new\s+)?(?:failing\s+)?"
+    r"(?:unit\s+|integration\s+)?test(?:\s+case)?s?(?![\w/.])[\s,:]*"
+    r"(?:(?:for|that|which|to\s+cover|to\s+check|to\s+verify|checking|covering)\s+)?"
+    r"(?:(?:the\s+)?requirement\s+(?:\d+\s*)?(?:that|where|of|:)?\s*)?"
+    r"(?:[\s,:]*(?:which|that)\s+(?:checks?|tests?|verif(?:y|ies)|ensures?)\s+(?:that\s+|if\s+)?)?",
+    re.IGNORECASE,
+)
+
+
+def what_the_test_checks(intent: str) -> str:
+    """The tester's handoff intent without its "Add a new failing test for …" opening: the
+    implementor copied that opening into its own plan and then wrote a test (measured: Qwen2.5-
+    Coder 1.5B, bowling, most of its 46 attempts planned "Add a new test for …")."""
+    return _TEST_PLAN_OPENING.sub("", intent.strip(), count=1).strip(" ,;:")
+
+
+def implementor_task(ctx: TurnContext) -> str:
+    """The implementor's task in its own words, last in its prompt (docs/agents.md)."""
+    staged = ", ".join(ctx.staged_files) or "the staged test"
+    paths = ", ".join(ctx.write_paths) or "the source files"
+    lines = [
+        f"The test is written and staged ({staged}); do not write or change a test.",
+        f"Change the code in {paths} so that it passes, and keep every other test passing.",
+    ]
+    checks = what_the_test_checks(ctx.handoff_intent or "")
+    if checks:
+        lines.append(f"What the test checks: {checks}")
+    return "\n".join(lines)
+
+
 def _diff(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not line.startswith("index "))
 
@@ -396,7 +428,11 @@ def build_messages(ctx: TurnContext, *, budget_tokens: int) -> list[dict[str, st
             "Previous attempt failed because", clean(ctx.previous_failure or ""), "failure",
             trim_head,
         ),
-        "handoff": section("Handoff intent", ctx.handoff_intent or "", "handoff", trim_head),
+        "handoff": section(
+            "Your task" if spec.name == "implementor" else "Handoff intent",
+            implementor_task(ctx) if spec.name == "implementor" else ctx.handoff_intent or "",
+            "handoff", trim_head,
+        ),
     }  # fmt: skip
     used = sum(estimate_tokens(text) + 1 for text in sections.values() if text)
     header = "## Relevant files\n"

@@ -197,7 +197,9 @@ def test_implementor_sees_the_staged_test_first_then_source() -> None:
         < user.index("### tests/one.rs")
     )
     assert "secret_body" in user  # the implementor reads the full source
-    assert "## Handoff intent\nfour is IV" in user
+    # its task in its own words, last: the tester's plan is not its plan
+    assert user.rstrip().endswith("What the test checks: four is IV: the first subtractive numeral")
+    assert "## Handoff intent" not in user
     assert "## Covered tests" not in user
     assert "- Stay minimal" in user
     assert "Crate: `roman_numerals`" in user
@@ -233,7 +235,7 @@ def test_sections_come_in_a_fixed_order_and_empty_ones_are_left_out() -> None:
     assert titles == [
         "Kata", "Cycle", "Files", "Relevant files",
         "Test output", "What the staged test expects", "Supervisor hints",
-        "Previous attempt failed because", "Handoff intent",
+        "Previous attempt failed because", "Your task",
     ]  # fmt: skip
     refactorer = _user(_ctx("refactorer"))
     assert [line[3:] for line in refactorer.splitlines() if line.startswith("## ")][2:4] == [
@@ -486,3 +488,36 @@ def test_a_put_off_requirement_comes_after_the_others_and_then_back() -> None:
     # every other one done: back to the put-off one
     assert focus_index(STRING_KATA, [*covered, "two_numbers_are_added"], put_off=(1,)) == 1
     assert focus_index(STRING_KATA, covered, working=(2,), put_off=(1,)) == 1
+
+
+@pytest.mark.parametrize(
+    ("intent", "checks"),
+    [
+        (
+            "Add a new failing test for the requirement that a spare earns the next roll: 5, 5, 3"
+            " score 16.",
+            "a spare earns the next roll: 5, 5, 3 score 16.",
+        ),
+        ("Write a test to cover the requirement of scoring twenty ones.", "scoring twenty ones."),
+        ("Add a new test for requirement 6, which checks the first line", "the first line"),
+        ("Add a failing unit test: empty is 0", "empty is 0"),
+        # no "add a test" opening: the intent as it is
+        ("four is IV: the first subtractive numeral", "four is IV: the first subtractive numeral"),
+        ("testing the parser", "testing the parser"),
+        ("tests/x.rs checks 4", "tests/x.rs checks 4"),
+        ('test that add("") is 0', 'add("") is 0'),
+        ("Add a test", ""),
+    ],
+)
+def test_the_implementors_task_says_what_the_test_checks_not_add_a_test(
+    intent: str, checks: str
+) -> None:
+    from tddhooks.agents.context import what_the_test_checks
+
+    assert what_the_test_checks(intent) == checks
+    user = _user(_ctx("implementor", handoff_intent=intent, write_paths=("src/lib.rs",)))
+    task = user[user.index("## Your task\n") :]
+    assert "do not write or change a test" in task
+    assert "Change the code in src/lib.rs so that it passes" in task
+    assert ("What the test checks:" in task) == bool(checks)
+    assert intent not in task or intent == checks
