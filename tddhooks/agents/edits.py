@@ -141,15 +141,26 @@ def _invalid(problems: Sequence[str], role: str | None = None) -> AnswerInvalid:
     )
 
 
-def parse_answer(text: str, role: str | None = None) -> AgentAnswer:
+def parse_answer(
+    text: str,
+    role: str | None = None,
+    *,
+    read: Callable[[str], str | None] | None = None,
+    merged: list[str] | None = None,
+) -> AgentAnswer:
     """Parse a model's answer (plain or ```json fenced); AnswerInvalid says what to correct.
-    Only the tester may end the kata (`done`); the others' `"done": false` is ignored."""
+    Only the tester may end the kata (`done`); the others' `"done": false` is ignored.
+    With `read` (path -> the file's text, None if there is none), a snippet edit of whole items
+    (`"action": "insert"` and the like) becomes the upsert of its file with them merged in
+    (agents/snippets.py); the paths so merged are added to `merged`."""
     from tddhooks.llm.jsonanswer import extract_json_object
 
     try:
         data: dict[str, Any] = extract_json_object(text)
     except LLMAnswerError as error:
         raise _invalid([error.message], role) from error
+    if read is not None:
+        data = _merge_snippets(data, read, merged if merged is not None else [])
     try:
         answer = AgentAnswer.model_validate(data)
     except ValidationError as error:
@@ -161,6 +172,32 @@ def parse_answer(text: str, role: str | None = None) -> AgentAnswer:
             fix="the model is asked again with this message",
         )
     return answer
+
+
+def _merge_snippets(
+    data: dict[str, Any], read: Callable[[str], str | None], merged: list[str]
+) -> dict[str, Any]:
+    from tddhooks.agents.snippets import SNIPPET_ACTIONS, merge_snippet
+
+    edits = data.get("edits")
+    if not isinstance(edits, list):
+        return data
+    changed = []
+    for edit in edits:
+        if (
+            isinstance(edit, dict)
+            and isinstance(edit.get("action"), str)
+            and edit["action"].strip().lower() in SNIPPET_ACTIONS
+            and isinstance(edit.get("path"), str)
+            and isinstance(edit.get("content"), str)
+        ):
+            before = read(edit["path"])
+            text = None if before is None else merge_snippet(edit["path"], before, edit["content"])
+            if text is not None:
+                merged.append(edit["path"])
+                edit = {**edit, "action": "upsert", "content": text}
+        changed.append(edit)
+    return {**data, "edits": changed}
 
 
 @dataclass(frozen=True)

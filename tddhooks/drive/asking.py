@@ -3,6 +3,7 @@ the answer. What the answer then comes to is the turn's to judge (drive/turnkit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tddhooks.agents.context import TurnContext, build_messages, estimate_tokens
@@ -42,13 +43,18 @@ def ask(
         record.failure = error.message
         return None, result
     _account(crew, role, cycle, result, record)
+    merged: list[str] = []
     try:
-        answer = _parse(result.content, role)
+        answer = _parse(result.content, role, _reader(crew), merged)
     except AnswerInvalid as error:
         record.failure = error.message
         return None, result
     record.plan = answer.plan
     crew.display.emit("plan", role=role, plan=answer.plan)
+    for path in merged:
+        crew.display.emit(
+            "note", message=f"{path}: the answer's snippet was merged into the file item by item"
+        )
     return answer, result
 
 
@@ -63,10 +69,27 @@ def retry_temperature(base: float, attempt: int) -> float:
     return round(max(base, min(1.0, base + TEMPERATURE_STEP * (attempt - 1))), 2)
 
 
-def _parse(text: str, role: str) -> AgentAnswer:
+def _parse(
+    text: str, role: str, read: Callable[[str], str | None], merged: list[str]
+) -> AgentAnswer:
     from tddhooks.agents.edits import parse_answer
 
-    return parse_answer(text, role)
+    return parse_answer(text, role, read=read, merged=merged)
+
+
+def _reader(crew: Crew) -> Callable[[str], str | None]:
+    """path -> the file as the index holds it (the staged test included), None when the path is
+    unusable or names no file: what a snippet answer is merged into (agents/snippets.py)."""
+    from tddhooks.agents.edits import normalize_path
+
+    def read(path: str) -> str | None:
+        try:
+            clean = normalize_path(path)
+        except ValueError:
+            return None
+        return crew.workspace.read_blob(crew.root, ":", clean)
+
+    return read
 
 
 def _account(crew: Crew, role: str, cycle: int, result: ChatResult, record: AttemptRecord) -> None:

@@ -1,0 +1,218 @@
+"""A snippet answer (`"action": "insert"` with only the items it changed) merged into its file
+item by item (agents/snippets.py), and what is never merged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tddhooks.agents.edits import AnswerInvalid, FileEdit, parse_answer
+from tddhooks.agents.itemedits import item_refusals
+from tddhooks.agents.roles import path_policy
+from tddhooks.agents.snippets import merge_snippet
+from tddhooks.policy.settings import PolicySettings
+
+LIB = """use std::collections::HashMap;
+
+/// Scores a game.
+pub fn score(rolls: &[u32]) -> u32 {
+    rolls.iter().sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gutter() {
+        assert_eq!(score(&[0; 20]), 0);
+    }
+}
+"""
+
+SCORE = """pub fn score(rolls: &[u32]) -> u32 {
+    let text = "}"; // a brace in a string { and a comment
+    let mut total = 0;
+    for (index, roll) in rolls.iter().enumerate() {
+        total += roll + index as u32 * 0;
+    }
+    total + text.len() as u32 * 0
+}"""
+
+
+def test_a_function_replaces_the_one_of_the_same_name_and_keeps_the_rest() -> None:
+    merged = merge_snippet("src/lib.rs", LIB, "\n        " + SCORE.replace("\n", "\n        "))
+
+    assert merged == LIB.replace("pub fn score(rolls: &[u32]) -> u32 {\n    rolls.iter().sum()\n}",
+                                 SCORE)  # fmt: skip
+    assert merged.count("fn score") == 1
+    assert "/// Scores a game." in merged  # the file's doc comment stays
+    assert "fn gutter()" in merged
+
+
+def test_new_items_go_before_the_test_module_and_a_use_after_the_last_use() -> None:
+    snippet = (
+        "/// Two rolls that make ten.\nfn is_spare(a: u32, b: u32) -> bool {\n    a + b == 10\n}\n"
+        "use std::fmt;\n"
+    )
+
+    merged = merge_snippet("src/lib.rs", LIB, snippet)
+
+    assert merged is not None
+    assert merged.index("use std::collections::HashMap;\nuse std::fmt;\n") == 0
+    # clippy's items_after_test_module: a new item after the tests would be a lint error
+    assert merged.index("/// Two rolls that make ten.\nfn is_spare") < merged.index("#[cfg(test)]")
+    assert merged.index("pub fn score") < merged.index("fn is_spare")
+
+
+@pytest.mark.parametrize(
+    "snippet",
+    [
+        "    assert_eq!(score(&[1; 20]), 20);",  # a statement, not an item
+        "let total = 0;",
+        "if rolls.is_empty() {\n    return 0;\n}",
+        "pub fn score(rolls: &[u32]) -> u32 {\n    0\n",  # unbalanced
+        "pub fn score() -> u32 { 0 }\npub fn score() -> u32 { 1 }",  # one place, two items
+        "   \n\n",
+    ],
+)
+def test_a_snippet_that_is_not_whole_items_is_not_merged(snippet: str) -> None:
+    assert merge_snippet("src/lib.rs", LIB, snippet) is None
+
+
+def test_impl_blocks_structs_and_consts_are_items_by_name() -> None:
+    before = (
+        "pub struct Game {\n    rolls: Vec<u32>,\n}\n\n"
+        "impl Game {\n    pub fn new() -> Self {\n        Game { rolls: vec![] }\n    }\n}\n"
+    )
+    snippet = (
+        "impl Game {\n    pub fn new() -> Self {\n        Game { rolls: Vec::new() }\n    }\n\n"
+        "    pub fn roll(&mut self, pins: u32) {\n        self.rolls.push(pins);\n    }\n}\n"
+        "const FRAMES: usize = 10;\n"
+    )
+
+    merged = merge_snippet("src/lib.rs", before, snippet)
+
+    assert merged is not None
+    assert merged.count("impl Game") == 1
+    assert "Vec::new()" in merged
+    assert "fn roll" in merged
+    assert merged.startswith("pub struct Game {")
+    assert merged.rstrip().endswith("const FRAMES: usize = 10;")
+
+
+def test_python_definitions_replace_by_name_and_imports_join_the_imports() -> None:
+    before = "import re\n\n\ndef add(text: str) -> int:\n    return 0\n\n\nclass Keep:\n    pass\n"
+    snippet = (
+        "    def add(text: str) -> int:\n        if not text:\n            return 0\n"
+        "        return sum(int(n) for n in re.split(',|\\n', text))\n    import os\n"
+    )
+
+    merged = merge_snippet("src/kata/calc.py", before, snippet)
+
+    assert merged is not None
+    assert merged.startswith("import re\nimport os\n")
+    assert merged.count("def add") == 1
+    assert "re.split" in merged
+    assert "class Keep" in merged
+    assert merge_snippet("src/kata/calc.py", before, "return 1") is None
+    assert merge_snippet("src/kata/calc.py", before, "def add(:\n") is None
+    assert merge_snippet("src/kata/calc.py", "def broken(:\n", "def add():\n    pass\n") is None
+
+
+def test_what_the_file_has_besides_items_stays_where_it_is() -> None:
+    python = '"""The kata."""\n\nRESULT = 1\n\nif __name__ == "__main__":\n    print(RESULT)\n'
+    merged = merge_snippet("calc.py", python, "def add():\n    return RESULT\n")
+    assert merged is not None
+    assert merged.startswith(python.rstrip("\n"))
+    assert merged.rstrip().endswith("return RESULT")
+
+    rust = "thread_local! {\n    static N: u32 = 0;\n}\n\npub fn n() -> u32 {\n    0\n}\n"
+    merged = merge_snippet("src/lib.rs", rust, "pub fn n() -> u32 {\n    1\n}")
+    assert merged == rust.replace("    0\n}", "    1\n}")
+    # in a snippet the same macro call is no item: not merged
+    assert merge_snippet("src/lib.rs", rust, "thread_local! {\n    static M: u32 = 0;\n}") is None
+
+
+def test_other_files_are_never_merged() -> None:
+    assert merge_snippet("Cargo.toml", '[package]\nname = "k"\n', "[dependencies]\n") is None
+    assert merge_snippet("kata.md", "# Kata\n", "fn x() {}") is None
+
+
+# ---------------------------------------------------------------- the answer as parsed
+
+
+def _answer(action: str, path: str, content: str) -> str:
+    import json
+
+    edit = {"path": path, "action": action, "content": content}
+    commit = {"type": "feat", "scope": "score", "summary": "s", "rationale": []}
+    return json.dumps({"plan": "p", "edits": [edit], "commit": commit})
+
+
+@pytest.mark.parametrize("action", ["insert", "add", "replace", "Update", "append"])
+def test_a_snippet_action_becomes_the_upsert_of_the_merged_file(action: str) -> None:
+    merged: list[str] = []
+
+    answer = parse_answer(
+        _answer(action, "src/lib.rs", SCORE), "implementor",
+        read={"src/lib.rs": LIB}.get, merged=merged,
+    )  # fmt: skip
+
+    (edit,) = answer.edits
+    assert (edit.action, merged) == ("upsert", ["src/lib.rs"])
+    assert edit.content == merge_snippet("src/lib.rs", LIB, SCORE)
+
+
+@pytest.mark.parametrize(
+    ("path", "content", "files"),
+    [
+        ("src/lib.rs", "return 0;", {"src/lib.rs": LIB}),  # not items
+        ("src/new.rs", SCORE, {"src/lib.rs": LIB}),  # no such file to merge into
+        ("src/lib.rs", SCORE, None),  # no reader: the protocol as it was
+    ],
+)
+def test_an_unmergeable_snippet_stays_an_invalid_answer(
+    path: str, content: str, files: dict[str, str] | None
+) -> None:
+    merged: list[str] = []
+    with pytest.raises(AnswerInvalid, match=r"'edits\.0\.action': input should be 'upsert'"):
+        parse_answer(_answer("insert", path, content), "implementor",
+                     read=files.get if files else None, merged=merged)  # fmt: skip
+    assert merged == []
+
+
+# --- red team: a merge is only a whole-file upsert, judged as any other ------------------------
+
+
+def test_a_merged_snippet_that_replaces_the_test_module_is_refused_for_the_implementor(
+    tmp_path: Path,
+) -> None:
+    # the implementor's snippet brings its own `#[cfg(test)] mod tests`: merged, it would replace
+    # the staged tests; the item rules see a changed test item and refuse the edit
+    snippet = "#[cfg(test)]\nmod tests {\n    #[test]\n    fn gutter() {}\n}\n"
+    merged = merge_snippet("src/lib.rs", LIB, snippet)
+    assert merged is not None
+    assert "assert_eq!(score(&[0; 20]), 0)" not in merged
+
+    policy = path_policy("implementor", PolicySettings())
+    reasons = item_refusals(
+        tmp_path, [FileEdit(path="src/lib.rs", content=merged)], policy,
+        index_files=lambda: {"src/lib.rs": LIB, "Cargo.toml": '[package]\nname = "k"\n'},
+    )  # fmt: skip
+
+    assert "src/lib.rs" in reasons
+    assert "test" in reasons["src/lib.rs"]
+
+
+def test_a_snippet_into_a_path_outside_the_repository_reads_nothing() -> None:
+    asked: list[str] = []
+
+    def read(path: str) -> str | None:
+        asked.append(path)
+        return None
+
+    with pytest.raises(AnswerInvalid):
+        parse_answer(_answer("insert", "../outside.rs", SCORE), "implementor", read=read)
+    assert asked == ["../outside.rs"]  # the reader is the one that refuses (drive/asking.py)

@@ -1,0 +1,103 @@
+"""An implementor's snippet answer (`"action": "insert"` with only its function) is merged into
+the file as the index holds it and judged as a whole-file upsert (agents/snippets.py,
+drive/asking.py). FakeModel drives (tests/drive/test_loop_scenarios.py): milliseconds, no cargo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from drive.test_loop_scenarios import (
+    FEAT_ADD,
+    SOURCE_ADD,
+    TEST_ADD,
+    Side,
+    _answer,
+    _cycle_models,
+    _drive,
+)
+
+from tddhooks.drive.asking import _reader
+from tddhooks.drive.ports import GitWorkspace
+
+
+def _insert(path: str, content: str, action: str = "insert") -> dict[str, object]:
+    answer = _answer("define add", commit=FEAT_ADD)
+    answer["edits"] = [{"path": path, "action": action, "content": content}]
+    return answer
+
+
+def _head(side: Side, path: str) -> str:
+    if side.memory is not None:
+        return side.memory.commits[-1].files[path]
+    from drive.test_loop_scenarios import _git
+
+    return _git(side.root, "show", f"HEAD:{path}")
+
+
+@pytest.mark.parametrize("kind", ["git", "memory"])
+def test_an_inserted_function_is_merged_and_the_cycle_lands(kind: str, tmp_path: Path) -> None:
+    side = Side(kind, tmp_path)
+    indented = "    " + SOURCE_ADD.replace("\n    ", "\n        ")  # dedented before the merge
+    models = _cycle_models(_insert("src/kata/__init__.py", indented))
+
+    summary, _crew = _drive(side, models)
+
+    assert len(models["implementor"].asked) == 1
+    assert side.subjects()[0] == "feat(add): add exists"
+    head = _head(side, "src/kata/__init__.py")
+    assert head.startswith('"""The kata."""\n')  # merged into the file, not written over it
+    assert "def add(*numbers: int) -> int:\n    return sum(numbers)\n" in head
+    assert summary.stop_reason == "steps"
+
+
+@pytest.mark.parametrize("kind", ["git", "memory"])
+def test_a_snippet_of_statements_goes_back_to_the_model_as_invalid(
+    kind: str, tmp_path: Path
+) -> None:
+    side = Side(kind, tmp_path)
+    models = _cycle_models(
+        _insert("src/kata/__init__.py", "return sum(numbers)\n"),
+        _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD),
+    )
+
+    _summary, _crew = _drive(side, models)
+
+    retry = models["implementor"].asked[1].user
+    assert "'edits.0.action': input should be 'upsert' or 'delete' (got 'insert')" in retry
+    assert side.subjects()[0] == "feat(add): add exists"
+
+
+@pytest.mark.parametrize("kind", ["git", "memory"])
+def test_a_snippet_merged_into_a_test_file_is_still_the_testers(kind: str, tmp_path: Path) -> None:
+    side = Side(kind, tmp_path)
+    # merging makes the edit a whole-file upsert, and the path rules judge it as one
+    models = _cycle_models(
+        _insert("tests/test_add.py", "def test_more():\n    assert True\n"),
+        _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD),
+    )
+
+    _summary, _crew = _drive(side, models)
+
+    retry = models["implementor"].asked[1].user
+    assert "the implementor may not write it: it is a test file" in retry
+    assert side.subjects()[0] == "feat(add): add exists"
+    assert _head(side, "tests/test_add.py") == TEST_ADD
+
+
+def test_the_drive_reads_a_snippets_file_from_the_index_and_only_inside_the_repository(
+    tmp_path: Path,
+) -> None:
+    side = Side("git", tmp_path)
+    (side.root / "src" / "kata" / "__init__.py").write_text("# unstaged\n", encoding="utf-8")
+    (tmp_path / "outside.py").write_text("def secret():\n    pass\n", encoding="utf-8")
+    crew = SimpleNamespace(root=side.root, workspace=GitWorkspace())
+
+    read = _reader(crew)  # type: ignore[arg-type]
+
+    assert read("src/kata/__init__.py") == '"""The kata."""\n'  # the index, not the work tree
+    assert read("./src/kata/__init__.py") == '"""The kata."""\n'
+    assert read("../outside.py") is None
+    assert read("/etc/passwd") is None
+    assert read("src/kata/missing.py") is None
