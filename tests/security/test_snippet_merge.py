@@ -1,0 +1,426 @@
+"""Red team: a snippet answer merged into its file (agents/snippets.py, docs/agents.md
+"Snippets"). A merge may never lose the person's code, read outside the index, crash the drive,
+or turn an edit the sandbox refuses into one it accepts."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from tddhooks.agents.edits import (
+    AnswerInvalid,
+    EditRefused,
+    FileEdit,
+    check_edits,
+    parse_answer,
+)
+from tddhooks.agents.roles import path_policy
+from tddhooks.agents.snippets import MAX_SNIPPET, merge_snippet
+from tddhooks.drive.asking import _reader
+from tddhooks.drive.ports import GitWorkspace
+from tddhooks.policy.settings import load_settings
+
+MakeRepo = Callable[..., Path]
+
+GAME = """pub struct Game {
+    rolls: Vec<u32>,
+}
+
+impl Game {
+    pub fn new() -> Self {
+        Game { rolls: vec![] }
+    }
+
+    pub fn roll(&mut self, pins: u32) {
+        self.rolls.push(pins);
+    }
+
+    pub fn score(&self) -> u32 {
+        0
+    }
+}
+
+#[cfg(test)]
+fn helper() -> u32 {
+    1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gutter() {
+        assert_eq!(Game::new().score(), 0);
+    }
+}
+"""
+SCORE = "impl Game {\n    pub fn score(&self) -> u32 {\n        self.rolls.iter().sum()\n    }\n}"
+
+
+def _merge(path: str, before: str, snippet: str) -> str | None:
+    return merge_snippet(path, before, snippet)
+
+
+# ------------------------------------------------------------ nothing of the file is lost
+
+
+def test_a_method_sent_in_its_impl_block_keeps_the_blocks_other_methods() -> None:
+    # measured before the fix: `impl Game { fn score }` replaced the whole impl (new, roll lost)
+    merged = _merge("src/lib.rs", GAME, SCORE)
+
+    assert merged == GAME.replace(
+        "        0\n    }\n}", "        self.rolls.iter().sum()\n    }\n}"
+    )
+
+
+def test_a_method_sent_in_its_class_keeps_the_other_methods_and_the_decorator() -> None:
+    before = (
+        "from dataclasses import dataclass, field\n\n\n@dataclass\nclass Game:\n"
+        "    rolls: list[int] = field(default_factory=list)\n\n"
+        "    def roll(self, pins: int) -> None:\n        self.rolls.append(pins)\n\n"
+        "    def score(self) -> int:\n        return 0\n"
+    )
+    # the model's method at two spaces is moved to the file's four, its body with it
+    snippet = "class Game:\n  def score(self) -> int:\n    return sum(self.rolls)\n"
+
+    merged = _merge("src/game.py", before, snippet)
+
+    assert merged == before.replace("        return 0", "      return sum(self.rolls)")
+
+
+def test_a_new_method_is_added_to_the_end_of_its_class() -> None:
+    before = "class Game:\n    def roll(self) -> None:\n        pass\n\n\nX = 1\n"
+
+    merged = _merge("a.py", before, "class Game:\n    def score(self) -> int:\n        return 0\n")
+
+    assert merged == (
+        "class Game:\n    def roll(self) -> None:\n        pass\n\n"
+        "    def score(self) -> int:\n        return 0\n\n\nX = 1\n"
+    )
+
+
+def test_the_testers_new_test_in_the_test_module_keeps_the_tests_there() -> None:
+    snippet = "#[cfg(test)]\nmod tests {\n    #[test]\n    fn strike() {\n        assert!(true);\n"
+    snippet += "    }\n}"
+
+    merged = _merge("src/lib.rs", GAME, snippet)
+
+    assert merged == GAME.replace(
+        "        assert_eq!(Game::new().score(), 0);\n    }\n}",
+        "        assert_eq!(Game::new().score(), 0);\n    }\n\n"
+        "    #[test]\n    fn strike() {\n        assert!(true);\n    }\n}",
+    )
+
+
+def test_a_cfg_test_helper_is_not_the_test_module() -> None:
+    # measured before the fix: every `#[cfg(test)]` item had one key, so this snippet took the
+    # place of `helper` and the file had two `mod tests`
+    merged = _merge("src/lib.rs", GAME, "#[cfg(test)]\nfn helper() -> u32 {\n    2\n}")
+
+    assert merged == GAME.replace(
+        "fn helper() -> u32 {\n    1\n}", "fn helper() -> u32 {\n    2\n}"
+    )
+
+
+def test_a_replaced_cfg_test_item_and_a_new_item_at_the_same_place_both_land() -> None:
+    snippet = "#[cfg(test)]\nfn helper() -> u32 {\n    2\n}\nfn bonus() -> u32 {\n    0\n}"
+
+    merged = _merge("src/lib.rs", GAME, snippet)
+
+    assert merged == GAME.replace(
+        "#[cfg(test)]\nfn helper() -> u32 {\n    1\n}",
+        "fn bonus() -> u32 {\n    0\n}\n\n#[cfg(test)]\nfn helper() -> u32 {\n    2\n}",
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "before", "snippet"),
+    [
+        (  # typing overloads: three `def f`
+            "a.py",
+            "from typing import overload\n\n\n@overload\ndef f(x: int) -> int: ...\n"
+            "@overload\ndef f(x: str) -> str: ...\ndef f(x):\n    return x\n",
+            "def f(x):\n    return 2 * x\n",
+        ),
+        (  # the same fn under two cfgs
+            "src/lib.rs",
+            '#[cfg(feature = "a")]\nfn f() -> u32 {\n    1\n}\n'
+            '#[cfg(not(feature = "a"))]\nfn f() -> u32 {\n    2\n}\n',
+            "fn f() -> u32 {\n    3\n}",
+        ),
+        (  # two impl blocks of one type
+            "src/lib.rs",
+            "impl Game {\n    fn a() {}\n}\n\nimpl Game {\n    fn b() {}\n}\n",
+            "impl Game {\n    fn a() -> u32 {\n        1\n    }\n}",
+        ),
+        ("a.py", "a = 1; b = 2\n", "a = 3\n"),  # two statements on one line
+        ("a.py", "a = 1\n", "a = 3; b = 2\n"),
+    ],
+)
+def test_an_item_that_names_more_than_one_place_is_not_merged(
+    path: str, before: str, snippet: str
+) -> None:
+    assert _merge(path, before, snippet) is None
+
+
+def test_an_inner_attribute_stays_when_the_first_item_is_replaced() -> None:
+    before = "#![allow(dead_code)]\n\npub fn score() -> u32 {\n    0\n}\n"
+
+    merged = _merge("src/lib.rs", before, "pub fn score() -> u32 {\n    1\n}")
+
+    assert merged == before.replace("    0", "    1")
+    assert _merge("src/lib.rs", before, "#![allow(unused)]\nfn x() {}") is None
+
+
+def test_the_snippets_doc_comment_takes_the_place_of_the_files() -> None:
+    before = "/// Old doc.\npub fn score() -> u32 {\n    0\n}\n"
+
+    merged = _merge("src/lib.rs", before, "/// New doc.\npub fn score() -> u32 {\n    1\n}")
+
+    assert merged == "/// New doc.\npub fn score() -> u32 {\n    1\n}\n"
+    assert _merge("src/lib.rs", before, "pub fn score() -> u32 {\n    1\n}") == before.replace(
+        "    0", "    1"
+    )
+
+
+def test_new_items_keep_the_snippets_order() -> None:
+    merged = _merge("src/lib.rs", "fn a() {}\n", "fn x() {}\nfn y() {}")
+
+    assert merged == "fn a() {}\n\nfn x() {}\n\nfn y() {}\n"
+
+
+def test_generic_impls_and_a_free_fn_are_not_the_impls_method() -> None:
+    before = "impl<T> Wrap<T> {\n    fn get() {}\n}\n\nimpl Wrap<u8> {\n    fn get() {}\n}\n"
+
+    merged = _merge("src/lib.rs", before, "fn get() -> u32 {\n    7\n}")
+
+    assert merged == before + "\nfn get() -> u32 {\n    7\n}\n"
+    merged = _merge(
+        "src/lib.rs", before, "impl Wrap<u8> {\n    fn get() -> u8 {\n        1\n    }\n}"
+    )
+    assert merged == before.replace(
+        "impl Wrap<u8> {\n    fn get() {}",
+        "impl Wrap<u8> {\n    fn get() -> u8 {\n        1\n    }",
+    )
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\x0c", "\x85", "\x1e"])
+def test_python_lines_are_counted_as_ast_counts_them(separator: str) -> None:
+    # measured before the fix: str.splitlines splits at these too, so the offsets slid and a
+    # merge cut a function in half (`return 42` followed by the old `return 0`)
+    before = f'A = "x{separator}y"\n\n\ndef keep():\n    return 1\n\n\ndef score():\n    return 0\n'
+    snippet = f'def score():\n    s = "a{separator}b"\n    return 42\n'
+
+    merged = _merge("a.py", before, snippet)
+
+    assert merged == before.replace("    return 0", f'    s = "a{separator}b"\n    return 42')
+
+
+def test_a_crlf_file_keeps_its_lines() -> None:
+    assert _merge("a.py", "y = 1\r\nz = 2\r\n", "z = 3\r\n") == "y = 1\r\nz = 3\r\n"
+    assert _merge("src/lib.rs", "fn a() {}\r\nfn b() {}\r\n", "fn b() { 1 }\r\n") == (
+        "fn a() {}\r\nfn b() { 1 }\r\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "snippet",
+    [
+        "fn f<'a>(x: &'a str) -> char { '{' }",
+        'fn f() -> &\'static str { r#"}"# }',
+        "fn f() -> u8 { b'}' }",
+        'fn f() { let s = "\\"}"; }',
+        'fn f() -> &\'static [u8] { br##"}"## }',
+        "fn f() { 'outer: loop { break 'outer; } let c = '\\''; }",
+        'fn f() -> &\'static str { "é}ü\t}" }',
+    ],
+)
+def test_braces_in_literals_and_lifetimes_do_not_end_an_item(snippet: str) -> None:
+    assert (
+        _merge("src/lib.rs", "fn f() {}\n\nfn g() {}\n", snippet) == f"{snippet}\n\nfn g() {{}}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "snippet",
+    [
+        'fn f() { let s = r#"unterminated',
+        'fn f() { let s = "unterminated',
+        "fn f() { /* unterminated",
+        "fn f() " + "{" * 50_000,
+        "fn f" + "(" * 50_000,
+        "def f(:\n    pass\n",
+        "-" * 100_000 + "1",  # ast.parse raises MemoryError on this
+    ],
+)
+def test_input_the_merge_cannot_read_is_not_merged_and_does_not_crash(snippet: str) -> None:
+    path = "a.py" if snippet.startswith(("def", "-")) else "src/lib.rs"
+    assert _merge(path, "fn f() {}\n" if path.endswith(".rs") else "x = 1\n", snippet) is None
+
+
+def test_a_python_snippet_ast_cannot_parse_is_an_invalid_answer_not_a_crash() -> None:
+    answer = json.dumps({"plan": "p", "edits": [{"path": "a.py", "action": "insert",
+                                                  "content": "-" * 100_000 + "1"}]})  # fmt: skip
+
+    with pytest.raises(AnswerInvalid, match="should be 'upsert' or 'delete'"):
+        parse_answer(answer, "implementor", read={"a.py": "x = 1\n"}.get)
+
+
+def test_a_snippet_over_the_file_limit_is_not_read() -> None:
+    snippet = "fn f() {\n" + " " * MAX_SNIPPET + "}"
+    assert _merge("src/lib.rs", "fn f() {}\n", snippet) is None
+
+
+def test_blocks_nested_deeper_than_the_merge_reads_are_replaced_whole() -> None:
+    deep = "mod a { " * 10 + "fn x() {}" + " }" * 10
+    merged = _merge("src/lib.rs", deep + "\n", deep.replace("fn x() {}", "fn x() -> u8 { 1 }"))
+    assert merged == deep.replace("fn x() {}", "fn x() -> u8 { 1 }") + "\n"
+    nested = "mod a { " * 20_000 + "}" * 20_000  # deep enough to blow Python's recursion limit
+    assert _merge("src/lib.rs", nested, nested) == nested + "\n"
+
+
+# ------------------------------------------------------- the sandbox judges the merged file
+
+PYPROJECT = (
+    '[project]\nname = "calc"\nversion = "0.1.0"\n\n[tool.pytest.ini_options]\n'
+    'pythonpath = ["src"]\npython_files = ["test_*.py", "ops.py"]\n'
+)
+OPS = (
+    "def sub(a: int, b: int) -> int:\n    return a - b\n\n\n"
+    "def test_sub() -> None:\n    assert sub(5, 3) == 2\n"
+)
+MANIFEST = '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n'
+
+
+@pytest.fixture
+def rust_kata(make_repo: MakeRepo) -> Path:
+    return make_repo({"Cargo.toml": MANIFEST, "tdd.yaml": "language: rust\n", "src/lib.rs": GAME})
+
+
+@pytest.fixture
+def python_kata(make_repo: MakeRepo) -> Path:
+    return make_repo({"pyproject.toml": PYPROJECT, "tdd.yaml": "language: python\n",
+                      "src/calc/__init__.py": "", "src/calc/ops.py": OPS})  # fmt: skip
+
+
+def _land(repo: Path, role: str, path: str, snippet: str) -> list[FileEdit]:
+    """The snippet parsed as the drive parses it (the index read through the drive's reader)
+    and checked by the sandbox; EditRefused when it is refused."""
+    crew = SimpleNamespace(root=repo, workspace=GitWorkspace())
+    merged: list[str] = []
+    answer = json.dumps({"plan": "p", "edits": [{"path": path, "action": "insert",
+                                                  "content": snippet}]})  # fmt: skip
+    parsed = parse_answer(answer, role, read=_reader(crew), merged=merged)  # type: ignore[arg-type]
+    assert merged == [path]
+    check_edits(repo, parsed.edits, path_policy(role, load_settings(repo)))
+    return list(parsed.edits)
+
+
+def _refused(repo: Path, role: str, path: str, snippet: str, reason: str) -> None:
+    before = (repo / path).read_bytes() if (repo / path).exists() else None
+    with pytest.raises(EditRefused) as caught:
+        _land(repo, role, path, snippet)
+    assert reason in caught.value.message
+    assert "nothing was written" in caught.value.message
+    assert ((repo / path).read_bytes() if (repo / path).exists() else None) == before
+
+
+def test_an_implementor_snippet_changing_a_test_in_the_test_module_is_refused(
+    rust_kata: Path,
+) -> None:
+    snippet = "#[cfg(test)]\nmod tests {\n    #[test]\n    fn gutter() {\n        assert!(true);\n"
+    snippet += "    }\n}"
+    _refused(rust_kata, "implementor", "src/lib.rs", snippet, "it changes the tests in src/lib.rs")
+
+
+def test_an_implementor_snippet_adding_a_test_to_the_test_module_is_refused(
+    rust_kata: Path,
+) -> None:
+    snippet = "#[cfg(test)]\nmod tests {\n    #[test]\n    fn strike() {}\n}"
+    _refused(rust_kata, "implementor", "src/lib.rs", snippet, "it changes the tests in src/lib.rs")
+
+
+def test_an_implementor_snippet_of_the_method_lands_with_every_other_method(
+    rust_kata: Path,
+) -> None:
+    (edit,) = _land(rust_kata, "implementor", "src/lib.rs", SCORE)
+    assert edit.content is not None
+    assert "pub fn new()" in edit.content
+    assert "pub fn roll(" in edit.content
+    assert "self.rolls.iter().sum()" in edit.content
+
+
+def test_a_tester_snippet_changing_code_beside_the_tests_is_refused(rust_kata: Path) -> None:
+    _refused(rust_kata, "tester", "src/lib.rs", "fn helper2() -> u32 {\n    2\n}",
+             "it changes code in src/lib.rs")  # fmt: skip
+
+
+def test_an_implementor_replacing_a_python_test_function_by_name_is_refused(
+    python_kata: Path,
+) -> None:
+    snippet = "def test_sub() -> None:\n    assert True\n"
+    _refused(python_kata, "implementor", "src/calc/ops.py", snippet, "it changes the tests in")
+
+
+def test_an_implementor_snippet_of_the_code_beside_python_tests_lands(python_kata: Path) -> None:
+    (edit,) = _land(python_kata, "implementor", "src/calc/ops.py",
+                    "def sub(a: int, b: int) -> int:\n    return -(b - a)\n")  # fmt: skip
+    assert edit.content == OPS.replace("a - b", "-(b - a)")
+
+
+def test_an_out_of_line_test_module_made_inline_by_a_merge_is_refused(make_repo: MakeRepo) -> None:
+    lib = "pub fn add() -> u32 {\n    1\n}\n\n#[cfg(test)]\nmod tests;\n"
+    tests = "use super::*;\n\n#[test]\nfn one() {\n    add();\n}\n"
+    repo = make_repo({"Cargo.toml": MANIFEST, "tdd.yaml": "language: rust\n", "src/lib.rs": lib,
+                      "src/tests.rs": tests})  # fmt: skip
+    snippet = "#[cfg(test)]\nmod tests {\n    #[test]\n    fn one() {}\n}"
+    _refused(repo, "implementor", "src/lib.rs", snippet, "it changes the tests in src/lib.rs")
+
+
+# ------------------------------------------------------------------ what the reader reads
+
+
+def test_the_reader_reads_only_the_indexs_own_files(make_repo: MakeRepo, tmp_path: Path) -> None:
+    repo = make_repo({"src/lib.rs": "pub fn a() {}\n", "src/kata/__init__.py": "X = 1\n"})
+    os.symlink("/etc/passwd", repo / "src" / "link.rs")
+    os.symlink("__init__.py", repo / "src" / "kata" / "alias.py")
+    from conftest import git
+
+    git(repo, "add", "-A")
+    read = _reader(SimpleNamespace(root=repo, workspace=GitWorkspace()))  # type: ignore[arg-type]
+
+    assert read("src/link.rs") == "/etc/passwd"  # a symlink's blob is its target, never the file
+    for path in ["src", "src/", ".git/config", ".git/HEAD", "src/lib.rs\0x", "/etc/passwd",
+                 "../repo/src/lib.rs", "src//../src/lib.rs", "src/kata"]:  # fmt: skip
+        assert read(path) is None, path
+    # the target's text is no item: a snippet to the symlink is not merged
+    assert merge_snippet("src/link.rs", "/etc/passwd", "fn a() {}") is None
+
+
+def test_a_snippet_through_a_python_symlink_in_the_index_is_refused(make_repo: MakeRepo) -> None:
+    repo = make_repo({"tdd.yaml": "language: python\n", "pyproject.toml": PYPROJECT,
+                      "src/calc/__init__.py": "X = 1\n"})  # fmt: skip
+    os.symlink("__init__.py", repo / "src" / "calc" / "alias.py")
+    from conftest import git
+
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "chore: alias")
+
+    # the symlink's blob `__init__.py` parses as Python, so the merge happens; the path rules
+    # then see the symlink
+    _refused(repo, "implementor", "src/calc/alias.py", "def f() -> int:\n    return 1\n",
+             "it goes through the symlink 'src/calc/alias.py'")  # fmt: skip
+    assert os.readlink(repo / "src" / "calc" / "alias.py") == "__init__.py"
+
+
+def test_a_stage_number_path_reads_the_index_but_the_edit_is_refused(rust_kata: Path) -> None:
+    # `git show :0:src/lib.rs` is the index's src/lib.rs; the merged edit names another path,
+    # which the path rules refuse
+    _refused(rust_kata, "implementor", "0:src/lib.rs", SCORE, "the implementor may only write")
+    assert not (rust_kata / "0:src").exists()
