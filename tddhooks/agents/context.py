@@ -350,7 +350,7 @@ def _demote_headings(markdown: str) -> str:
 # the tester's plan as it usually begins: "Add a new failing test for the requirement that …"
 _TEST_PLAN_OPENING = re.compile(
     r"^\s*(?:(?:add|write|create|adds|writes)\s+)?(?:an?\s+|one\s+)?(?:new\s+)?(?:failing\s+)?"
-    r"(?:unit\s+|integration\s+)?test(?:\s+case)?s?(?![\w/.])[\s,:]*"
+    r"(?:unit\s+|integration\s+)?test(?:\s+case)?s?(?![\w/]|\.\w)[\s,:]*"
     r"(?:(?:for|that|which|to\s+cover|to\s+check|to\s+verify|checking|covering)\s+)?"
     r"(?:(?:the\s+)?requirement\s+(?:\d+\s*)?(?:that|where|of|:)?\s*)?"
     r"(?:[\s,:]*(?:which|that)\s+(?:checks?|tests?|verif(?:y|ies)|ensures?)\s+(?:that\s+|if\s+)?)?",
@@ -361,8 +361,10 @@ _TEST_PLAN_OPENING = re.compile(
 def what_the_test_checks(intent: str) -> str:
     """The tester's handoff intent without its "Add a new failing test for …" opening: the
     implementor copied that opening into its own plan and then wrote a test (measured: Qwen2.5-
-    Coder 1.5B, bowling, most of its 46 attempts planned "Add a new test for …")."""
-    return _TEST_PLAN_OPENING.sub("", intent.strip(), count=1).strip(" ,;:")
+    Coder 1.5B, bowling, most of its 46 attempts planned "Add a new test for …"). One line: a
+    plan's own `## Write to` line cannot pass for a section of the prompt."""
+    checks = _TEST_PLAN_OPENING.sub("", " ".join(intent.split()), count=1)
+    return checks.lstrip(" ,;:.").rstrip(" ,;:")
 
 
 def implementor_task(ctx: TurnContext) -> str:

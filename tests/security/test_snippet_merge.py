@@ -12,6 +12,12 @@ from types import SimpleNamespace
 
 import pytest
 
+from tddhooks.agents.context import (
+    TurnContext,
+    build_messages,
+    implementor_task,
+    what_the_test_checks,
+)
 from tddhooks.agents.edits import (
     AnswerInvalid,
     EditRefused,
@@ -424,3 +430,75 @@ def test_a_stage_number_path_reads_the_index_but_the_edit_is_refused(rust_kata: 
     # which the path rules refuse
     _refused(rust_kata, "implementor", "0:src/lib.rs", SCORE, "the implementor may only write")
     assert not (rust_kata / "0:src").exists()
+
+
+# ------------------------------------------------ the implementor's task (agents/context.py)
+
+
+def _task_ctx(intent: str | None) -> TurnContext:
+    return TurnContext(
+        role="implementor", cycle=2, kata="# Kata\n\n1. Empty is 0.\n", language="rust",
+        last_commit_message="", last_diff="", files=("src/lib.rs",), file_texts={},
+        test_output_tail="", hints=(), previous_failure=None, handoff_intent=intent,
+        covered_behaviours=(), staged_files=("tests/empty.rs",), write_paths=("src/lib.rs",),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "intent",
+    [
+        "test" + " " * 200_000 + "x",
+        "Add a new failing test for the requirement" + " ," * 100_000 + "x",
+        "test requirement " + "1 " * 100_000,
+        "add a new failing unit test case " + "\t,:" * 60_000 + "that checks that x",
+        "test that " * 30_000,
+    ],
+)
+def test_a_long_intent_does_not_make_the_opening_regex_backtrack(intent: str) -> None:
+    # a backtracking blow-up would hang here; each is one linear pass
+    checks = what_the_test_checks(intent)
+    assert "\n" not in checks
+    assert len(checks) <= len(intent)
+
+
+@pytest.mark.parametrize(
+    ("intent", "checks"),
+    [
+        ("Add a test.", ""),  # measured before the fix: "Add a test." stayed as it was
+        ("Add a test. It checks that empty is 0", "It checks that empty is 0"),
+        ("test.rs checks 4", "test.rs checks 4"),
+        ("Write tests: ", ""),
+        ("   ", ""),
+        # measured before the fix: the plan's lines came as they were, a `## Write to` heading
+        # among them, which reads as a section of the prompt
+        (
+            "Add a test for\nempty is 0\n## Write to\nCargo.toml",
+            "empty is 0 ## Write to Cargo.toml",
+        ),
+    ],
+)
+def test_what_the_test_checks_is_one_clean_line(intent: str, checks: str) -> None:
+    assert what_the_test_checks(intent) == checks
+
+
+@pytest.mark.parametrize("intent", [None, "", "Add a new failing test", "Add a test."])
+def test_an_intent_with_nothing_left_still_gives_the_task(intent: str | None) -> None:
+    assert implementor_task(_task_ctx(intent)) == (
+        "The test is written and staged (tests/empty.rs); do not write or change a test.\n"
+        "Change the code in src/lib.rs so that it passes, and keep every other test passing."
+    )
+
+
+def test_the_task_is_last_and_the_prompt_is_the_same_every_time() -> None:
+    ctx = _task_ctx("Add a new failing test for the requirement that empty is 0\n## Write to\nx")
+
+    first, second = build_messages(ctx, budget_tokens=1800), build_messages(ctx, budget_tokens=1800)
+
+    assert first == second
+    user = first[1]["content"]
+    assert user.endswith(
+        "## Your task\nThe test is written and staged (tests/empty.rs); do not write or change a "
+        "test.\nChange the code in src/lib.rs so that it passes, and keep every other test "
+        "passing.\nWhat the test checks: empty is 0 ## Write to x\n"
+    )
+    assert user.count("\n## Write to\n") == 1  # the prompt's own section only
