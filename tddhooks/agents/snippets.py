@@ -112,7 +112,9 @@ def _changes(
     for item in old:
         found.setdefault(item.key, []).append(item)
     uses = [item.end for item in old if item.key.startswith("use ")]
-    tests = [_line_start(before, item.lead) for item in old if item.key.startswith("#cfg(test)")]
+    # new items go before the test module (clippy) or Python's `if __name__ == "__main__":`
+    last = ("#cfg(test)", "#main")
+    tests = [_line_start(before, item.lead) for item in old if item.key.startswith(last)]
     tests = tests if top else []
     indent = _indent(before, old[0].start) if old else ""
     changes: list[Change] = []
@@ -146,10 +148,25 @@ def _replace(
     if old.members is not None and new.members is not None:
         return _changes(before, snippet, old.members, new.members, old.body,
                         python=python, top=False)  # fmt: skip
+    if _same(before, old, snippet, new, python):
+        return []  # sent back as it was, re-indented at most: the file's text stays
     if new.lead < new.start:
         text = _text(snippet, new, _indent(before, old.start) if python else None)
         return [(_line_start(before, old.lead), old.end, text)]
     return [(old.start, old.end, _shifted(snippet, new, before, old, python))]
+
+
+def _same(before: str, old: Item, snippet: str, new: Item, python: bool) -> bool:
+    """The snippet's item is the file's but for blanks (Python: but for the indentation of the
+    whole item, which is the code); comments count when the snippet has some."""
+    has = new.lead < new.start
+    ours = before[_line_start(before, old.lead if has else old.start) : old.end]
+    theirs = snippet[_line_start(snippet, new.lead if has else new.start) : new.end]
+    if not python:
+        return ours.split() == theirs.split()
+    lines = [[line.rstrip() for line in textwrap.dedent(text).split("\n") if line.strip()]
+             for text in (ours, theirs)]  # fmt: skip
+    return lines[0] == lines[1]
 
 
 def _text(snippet: str, item: Item, indent: str | None) -> str:
@@ -338,7 +355,9 @@ def _python_scope(
         if node.end_lineno is None or (key is None and snippet) or first <= last:
             return None  # a snippet is whole items or nothing; `a = 1; b = 2` is one line
         last = node.end_lineno
-        key = key or f"#other {node.lineno}"  # the file's docstring, `if __name__ …` and such
+        if key is None and _is_main(node):
+            key = f"#main {node.lineno}"
+        key = key or f"#other {node.lineno}"  # a loop, a call, `try:` and such stay as they are
         start = _INDENT.match(text, starts[first - 1]).end()  # type: ignore[union-attr]
         end = starts[node.end_lineno] if node.end_lineno < len(starts) else len(text)
         end -= 2 if text.endswith("\r\n", 0, end) else int(text.endswith(("\n", "\r"), 0, end))
@@ -351,6 +370,10 @@ def _python_scope(
             body = (_line_start(text, read[0].start) if read else end, end)
         items.append(Item(start, end, key, start, members, body))
     return items
+
+
+def _is_main(node: ast.stmt) -> bool:
+    return isinstance(node, ast.If) and ast.unparse(node.test) == "__name__ == '__main__'"
 
 
 def _python_key(node: ast.stmt) -> str | None:

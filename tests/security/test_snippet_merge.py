@@ -502,3 +502,40 @@ def test_the_task_is_last_and_the_prompt_is_the_same_every_time() -> None:
         "passing.\nWhat the test checks: empty is 0 ## Write to x\n"
     )
     assert user.count("\n## Write to\n") == 1  # the prompt's own section only
+
+
+# --------------------------------------------- an echo of the file is no change (round 2)
+
+
+def test_the_test_module_echoed_reindented_with_a_changed_method_lands(rust_kata: Path) -> None:
+    # the small model sends the whole file back as "insert", two-space indented: the test
+    # module is the file's but for blanks, so the tests stay byte for byte and only score changes
+    echo = GAME.replace("        0\n", "        self.rolls.iter().sum()\n").replace("    ", "  ")
+
+    (edit,) = _land(rust_kata, "implementor", "src/lib.rs", echo)
+
+    assert edit.content is not None
+    assert (
+        edit.content[edit.content.index("#[cfg(test)]\nmod tests") :]
+        == GAME[GAME.index("#[cfg(test)]\nmod tests") :]
+    )
+    assert "self.rolls.iter().sum()" in edit.content
+
+
+def test_a_python_echo_with_a_changed_indentation_inside_is_a_change() -> None:
+    before = "def f(a):\n    if a:\n        x()\n    y()\n"
+    # the same words, but y() moved into the `if`: Python's blanks are code
+    merged = _merge("a.py", before, "def f(a):\n    if a:\n        x()\n        y()\n")
+    assert merged == "def f(a):\n    if a:\n        x()\n        y()\n"
+    # the whole item indented by two: the same code, the file's text stays
+    assert _merge("a.py", before, "  def f(a):\n      if a:\n          x()\n      y()\n") == before
+
+
+def test_a_merged_snippet_that_copies_a_placeholder_is_still_refused(rust_kata: Path) -> None:
+    from tddhooks.agents.edits import copied_placeholder
+
+    snippet = "impl Game {\n    pub fn score(&self) -> u32 {\n        SIMPLEST_BODY\n    }\n}"
+    edits = _land(rust_kata, "implementor", "src/lib.rs", snippet)
+
+    head = GitWorkspace().read_blob
+    assert copied_placeholder(edits, lambda path: head(rust_kata, "HEAD", path)) == "SIMPLEST_BODY"
