@@ -180,8 +180,8 @@ def _merge_snippets(
     from tddhooks.agents.snippets import SNIPPET_ACTIONS, merge_snippet
 
     edits = data.get("edits")
-    if not isinstance(edits, list):
-        return data
+    if not isinstance(edits, list) or len(edits) > MAX_EDITS:
+        return data  # too many edits is refused anyway: no file is read for them
     changed = []
     for edit in edits:
         if (

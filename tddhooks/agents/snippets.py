@@ -56,6 +56,7 @@ _RUST_ATTR = re.compile(r"#!?\s*\[")
 _RUST_BLOCKS = ("impl ", "trait ", "mod ", "#cfg(test) mod ")
 _OPEN = {"{": "}", "(": ")", "[": "]"}
 _INDENT = re.compile(r"[ \t]*")
+_DOC = re.compile(r"///(?!/)")
 
 
 def merge_snippet(path: str, before: str, snippet: str) -> str | None:
@@ -220,7 +221,7 @@ def _rust_scope(
             position += 1
         if position >= size:
             return items
-        start, lead = position, _leading_comments(text, code, position)
+        start, lead = position, _leading_comments(text, code, position, docs=not snippet)
         if code.startswith("#!", position) and _RUST_ATTR.match(code, position):
             close = _balanced(code, code.index("[", position))
             if close is None or snippet:  # an inner attribute belongs to no item
@@ -261,14 +262,18 @@ def _rust_scope(
         position = end
 
 
-def _leading_comments(text: str, code: str, position: int) -> int:
-    """Where an item's doc comments begin: the comment lines just above it (blanked in code)."""
+def _leading_comments(text: str, code: str, position: int, docs: bool) -> int:
+    """Where an item's comments begin: the comment lines just above it (blanked in code); with
+    `docs`, its `///` lines only (a file's licence or note above them is no part of the item).
+    An item that does not begin its line has none (those above belong to what begins it)."""
     line_start = code.rfind("\n", 0, position) + 1
+    if code[line_start:position].strip():
+        return position
     start = line_start
     while start > 0:
         previous = code.rfind("\n", 0, start - 1) + 1
-        line = text[previous : start - 1]
-        if code[previous : start - 1].strip() or not line.strip():
+        line = text[previous : start - 1].strip()
+        if code[previous : start - 1].strip() or not line or (docs and not _DOC.match(line)):
             break
         start = previous
     return start if start < line_start else position

@@ -539,3 +539,37 @@ def test_a_merged_snippet_that_copies_a_placeholder_is_still_refused(rust_kata: 
 
     head = GitWorkspace().read_blob
     assert copied_placeholder(edits, lambda path: head(rust_kata, "HEAD", path)) == "SIMPLEST_BODY"
+
+
+def test_an_answer_with_too_many_edits_reads_no_file() -> None:
+    asked: list[str] = []
+
+    def read(path: str) -> str | None:
+        asked.append(path)
+        return GAME
+
+    edits = [{"path": f"src/m{n}.rs", "action": "insert", "content": SCORE} for n in range(21)]
+    with pytest.raises(AnswerInvalid, match="should be .upsert. or .delete."):
+        parse_answer(json.dumps({"plan": "p", "edits": edits}), "implementor", read=read)
+    assert asked == []  # measured before the fix: 21 files read and merged, then refused
+
+
+def test_a_licence_comment_above_the_files_doc_comment_stays() -> None:
+    before = "// Copyright 2024 A. Person, MIT.\n/// Old.\npub fn score() -> u32 {\n    0\n}\n"
+
+    merged = _merge("src/lib.rs", before, "/// New.\npub fn score() -> u32 {\n    1\n}")
+
+    assert merged == before.replace("/// Old.", "/// New.").replace("    0", "    1")
+
+
+def test_the_comment_above_a_one_line_block_is_the_blocks_not_its_first_members() -> None:
+    # measured before the fix: the member's "comments" reached up to the impl's, and the merge
+    # replaced `/// The game.\nimpl Game {` with the member
+    before = "/// The game.\nimpl Game { pub fn score(&self) -> u32 { 0 } }\n"
+    snippet = "impl Game {\n    /// Doc.\n    pub fn score(&self) -> u32 { 1 }\n}"
+
+    merged = _merge("src/lib.rs", before, snippet)
+
+    assert merged == (
+        "/// The game.\nimpl Game {     /// Doc.\n    pub fn score(&self) -> u32 { 1 } }\n"
+    )
