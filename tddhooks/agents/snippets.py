@@ -113,6 +113,9 @@ def _changes(
     for item in old:
         found.setdefault(item.key, []).append(item)
     uses = [item.end for item in old if item.key.startswith("use ")]
+    # with none, a use goes before the first item: after the inner attributes, `//!` lines and
+    # the docstring, which must come first
+    head = next((item for item in old if not item.key.startswith(("#inner", "#doc"))), None)
     # new items go before the test module (clippy) or Python's `if __name__ == "__main__":`
     last = ("#cfg(test)", "#main")
     tests = [_line_start(before, item.lead) for item in old if item.key.startswith(last)]
@@ -130,9 +133,11 @@ def _changes(
             changes += replaced
             continue
         text = _text(snippet, item, indent if python else None)
-        if item.key.startswith("use "):
-            at = uses[-1] if uses else scope[0]
-            changes.append((at, at, ("\n" if at else "") + text + ("" if at else "\n")))
+        if item.key.startswith("use ") and uses:
+            changes.append((uses[-1], uses[-1], "\n" + text))
+        elif item.key.startswith("use ") and head is not None:
+            at = _line_start(before, head.lead)
+            changes.append((at, at, text + "\n\n"))
         elif tests:
             changes.append((tests[0], tests[0], text.lstrip() + "\n\n"))
         else:
@@ -149,12 +154,20 @@ def _replace(
     if old.members is not None and new.members is not None:
         return _changes(before, snippet, old.members, new.members, old.body,
                         python=python, top=False)  # fmt: skip
+    if old.key.startswith(("mod ", "#cfg(test) mod ")) and _inline(before, old) != _inline(
+        snippet, new
+    ):
+        return None  # `mod x;` made `mod x { … }` (or back): x.rs, its tests with it, would go
     if _same(before, old, snippet, new, python):
         return []  # sent back as it was, re-indented at most: the file's text stays
     if new.lead < new.start:
         text = _text(snippet, new, _indent(before, old.start) if python else None)
         return [(_line_start(before, old.lead), old.end, text)]
     return [(old.start, old.end, _shifted(snippet, new, before, old, python))]
+
+
+def _inline(text: str, item: Item) -> bool:
+    return not text[item.start : item.end].rstrip().endswith(";")
 
 
 def _same(before: str, old: Item, snippet: str, new: Item, python: bool) -> bool:
@@ -226,7 +239,7 @@ def _rust_scope(
             close = _balanced(code, code.index("[", position))
             if close is None or snippet:  # an inner attribute belongs to no item
                 return None
-            items.append(Item(start, close, f"#other {position}", lead))
+            items.append(Item(start, close, f"#inner {position}", lead))
             position = close
             continue
         attrs: list[str] = []

@@ -380,13 +380,35 @@ def test_an_implementor_snippet_of_the_code_beside_python_tests_lands(python_kat
     assert edit.content == OPS.replace("a - b", "-(b - a)")
 
 
-def test_an_out_of_line_test_module_made_inline_by_a_merge_is_refused(make_repo: MakeRepo) -> None:
+def test_an_out_of_line_module_made_inline_by_a_merge_is_not_merged(make_repo: MakeRepo) -> None:
+    # `#[cfg(test)] mod tests;` made inline would drop src/tests.rs (and `mod a;` a.rs with the
+    # unit tests in it) from the build: not merged, the answer goes back as invalid
     lib = "pub fn add() -> u32 {\n    1\n}\n\n#[cfg(test)]\nmod tests;\n"
     tests = "use super::*;\n\n#[test]\nfn one() {\n    add();\n}\n"
     repo = make_repo({"Cargo.toml": MANIFEST, "tdd.yaml": "language: rust\n", "src/lib.rs": lib,
                       "src/tests.rs": tests})  # fmt: skip
     snippet = "#[cfg(test)]\nmod tests {\n    #[test]\n    fn one() {}\n}"
-    _refused(repo, "implementor", "src/lib.rs", snippet, "it changes the tests in src/lib.rs")
+
+    with pytest.raises(AnswerInvalid, match="should be 'upsert' or 'delete'"):
+        _land(repo, "implementor", "src/lib.rs", snippet)
+    assert (repo / "src" / "lib.rs").read_text(encoding="utf-8") == lib
+    assert _merge("src/lib.rs", "mod a;\n", "mod a {\n    pub fn x() {}\n}") is None
+    assert _merge("src/lib.rs", "mod a {\n    fn y() {}\n}\n", "mod a;") is None
+
+
+def test_a_new_use_goes_after_the_inner_attributes_and_the_docstring() -> None:
+    # measured before the fix: at the very top, before `//!` and `#![…]` (a compile error) or
+    # before the module docstring (which then is no docstring)
+    rust = "//! The kata.\n#![allow(dead_code)]\n\npub fn a() {}\n"
+    assert _merge("src/lib.rs", rust, "use std::fmt;") == rust.replace(
+        "\n\npub fn", "\n\nuse std::fmt;\n\npub fn"
+    )
+    python = '"""The kata."""\n\n\ndef a():\n    pass\n'
+    assert _merge("a.py", python, "import os") == python.replace("def a", "import os\n\ndef a")
+    tests = "#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\n"
+    assert _merge("src/lib.rs", tests, "#[cfg(test)]\nmod tests {\n    use super::*;\n}") == (
+        tests.replace("    #[test]", "    use super::*;\n\n    #[test]")
+    )
 
 
 # ------------------------------------------------------------------ what the reader reads
@@ -549,7 +571,7 @@ def test_an_answer_with_too_many_edits_reads_no_file() -> None:
         return GAME
 
     edits = [{"path": f"src/m{n}.rs", "action": "insert", "content": SCORE} for n in range(21)]
-    with pytest.raises(AnswerInvalid, match="should be .upsert. or .delete."):
+    with pytest.raises(AnswerInvalid, match="should be 'upsert' or 'delete'"):
         parse_answer(json.dumps({"plan": "p", "edits": edits}), "implementor", read=read)
     assert asked == []  # measured before the fix: 21 files read and merged, then refused
 
