@@ -283,9 +283,11 @@ def untracked_paths(root: Path) -> list[str]:
 
 
 def read_blob(root: Path, rev: str, path: str) -> str | None:
-    """Text of `rev:path` (rev may be a tree id or ':' for the index); None when absent."""
+    """Text of `rev:path` (rev may be a tree id or ':' for the index); None when absent or not a
+    file. `cat-file`, not `show`: for `src/*.rs` or `!src`, which name no file, `git show` falls
+    back to a pathspec and prints the HEAD commit and its diff; for a directory, its listing."""
     spec = f":{path}" if rev == ":" else f"{rev}:{path}"
-    result = run_git(["show", spec], root, check=False)
+    result = run_git(["cat-file", "blob", spec], root, check=False)
     return result.stdout if result.ok else None
 
 

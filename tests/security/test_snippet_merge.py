@@ -595,3 +595,35 @@ def test_the_comment_above_a_one_line_block_is_the_blocks_not_its_first_members(
     assert merged == (
         "/// The game.\nimpl Game {     /// Doc.\n    pub fn score(&self) -> u32 { 1 } }\n"
     )
+
+
+@pytest.mark.parametrize("path", ["src/*.rs", "!src", "src/lib.r?", "src", "src/kata"])
+def test_a_path_that_names_no_file_reads_nothing_not_a_commit(
+    make_repo: MakeRepo, path: str
+) -> None:
+    # measured before the fix: `git show :src/*.rs` fell back to a pathspec and printed the HEAD
+    # commit with its diff (exit 0), `git show HEAD:src` the directory's listing; both were
+    # taken for the file's text
+    repo = make_repo({"src/lib.rs": "pub fn a() {}\n", "src/kata/__init__.py": "X = 1\n"})
+    read = _reader(SimpleNamespace(root=repo, workspace=GitWorkspace()))  # type: ignore[arg-type]
+
+    assert read(path) is None
+    assert GitWorkspace().read_blob(repo, "HEAD", path) is None
+    assert GitWorkspace().read_blob(repo, "HEAD", "src/lib.rs") == "pub fn a() {}\n"
+
+
+def test_tabs_and_property_pairs_in_a_class() -> None:
+    tabs = "class G:\n\tdef roll(self):\n\t\tpass\n\n\tdef score(self):\n\t\treturn 0\n"
+    # the method's first line keeps the file's tab, its body the snippet's relative indentation
+    assert _merge("a.py", tabs, "class G:\n    def score(self):\n        return 1\n") == (
+        tabs.replace("\t\treturn 0", "\t    return 1")
+    )
+    pair = (
+        "class G:\n    @property\n    def x(self):\n        return 1\n\n"
+        "    @x.setter\n    def x(self, v):\n        pass\n"
+    )
+    # getter and setter are both `def x`: which one is meant is not guessed
+    assert (
+        _merge("a.py", pair, "class G:\n    @property\n    def x(self):\n        return 2\n")
+        is None
+    )
