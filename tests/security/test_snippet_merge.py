@@ -627,3 +627,17 @@ def test_tabs_and_property_pairs_in_a_class() -> None:
         _merge("a.py", pair, "class G:\n    @property\n    def x(self):\n        return 2\n")
         is None
     )
+
+
+def test_an_implementor_snippet_changing_a_cfg_test_helper_is_refused(rust_kata: Path) -> None:
+    snippet = "#[cfg(test)]\nfn helper() -> u32 {\n    2\n}"
+    _refused(rust_kata, "implementor", "src/lib.rs", snippet, "it changes the tests in src/lib.rs")
+
+
+def test_a_plain_fn_named_like_a_cfg_test_helper_is_another_item() -> None:
+    # `fn helper` is not `#[cfg(test)] fn helper`: added before the test items, the test build
+    # has two helpers and fails (the gate says so); the cfg(test) one is not touched
+    merged = _merge("src/lib.rs", GAME, "fn helper() -> u32 {\n    3\n}")
+    assert merged == GAME.replace(
+        "#[cfg(test)]\nfn helper", "fn helper() -> u32 {\n    3\n}\n\n#[cfg(test)]\nfn helper"
+    )
