@@ -161,6 +161,7 @@ def parse_answer(
         raise _invalid([error.message], role) from error
     if read is not None:
         data = _merge_snippets(data, read, merged if merged is not None else [])
+        data = _escape_raw_chars(data, read)
     try:
         answer = AgentAnswer.model_validate(data)
     except ValidationError as error:
@@ -196,6 +197,23 @@ def _merge_snippets(
             if text is not None:
                 merged.append(edit["path"])
                 edit = {**edit, "action": "upsert", "content": text}
+        changed.append(edit)
+    return {**data, "edits": changed}
+
+
+def _escape_raw_chars(data: dict[str, Any], read: Callable[[str], str | None]) -> dict[str, Any]:
+    from tddhooks.agents.literals import escape_raw_char_literals
+
+    edits = data.get("edits")
+    if not isinstance(edits, list):
+        return data
+    changed = []
+    for edit in edits:
+        if isinstance(edit, dict) and isinstance(edit.get("path"), str):
+            content = edit.get("content")
+            if isinstance(content, str):
+                fixed = escape_raw_char_literals(edit["path"], content, read(edit["path"]))
+                edit = {**edit, "content": fixed} if fixed != content else edit
         changed.append(edit)
     return {**data, "edits": changed}
 

@@ -215,4 +215,5 @@ def test_a_snippet_into_a_path_outside_the_repository_reads_nothing() -> None:
 
     with pytest.raises(AnswerInvalid):
         parse_answer(_answer("insert", "../outside.rs", SCORE), "implementor", read=read)
-    assert asked == ["../outside.rs"]  # the reader is the one that refuses (drive/asking.py)
+    # the reader is the one that refuses (drive/asking.py): it is asked for that path only
+    assert set(asked) == {"../outside.rs"}
