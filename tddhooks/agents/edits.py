@@ -161,6 +161,7 @@ def parse_answer(
         raise _invalid([error.message], role) from error
     if read is not None:
         data = _merge_snippets(data, read, merged if merged is not None else [])
+        data = _escape_raw_chars(data, read)
     try:
         answer = AgentAnswer.model_validate(data)
     except ValidationError as error:
@@ -177,25 +178,52 @@ def parse_answer(
 def _merge_snippets(
     data: dict[str, Any], read: Callable[[str], str | None], merged: list[str]
 ) -> dict[str, Any]:
+    """The answer with each snippet edit merged into its file (agents/snippets.py): the file as
+    `read` gives it, or as an earlier upsert or snippet of the same answer left it (measured: the
+    1.5B implementor sent `pub struct Frame;` as an upsert and its `impl Frame` as an insert of
+    the same path, refused as "appears twice")."""
     from tddhooks.agents.snippets import SNIPPET_ACTIONS, merge_snippet
 
     edits = data.get("edits")
     if not isinstance(edits, list) or len(edits) > MAX_EDITS:
         return data  # too many edits is refused anyway: no file is read for them
+    changed: list[Any] = []
+    earlier: dict[str, int] = {}  # path -> the index in `changed` of its upsert
+    for edit in edits:
+        if not (isinstance(edit, dict) and isinstance(edit.get("path"), str)
+                and isinstance(edit.get("content"), str)):  # fmt: skip
+            changed.append(edit)
+            continue
+        path, key, action = edit["path"], _normal_key(edit["path"]), edit.get("action", "upsert")
+        if isinstance(action, str) and action.strip().lower() in SNIPPET_ACTIONS:
+            at = earlier.get(key)
+            before = read(path) if at is None else changed[at]["content"]
+            text = None if before is None else merge_snippet(path, before, edit["content"])
+            if text is not None:
+                merged.extend([] if path in merged else [path])
+                if at is not None:
+                    changed[at] = {**changed[at], "content": text}
+                    continue
+                edit = {**edit, "action": "upsert", "content": text}
+        if edit.get("action", "upsert") == "upsert" and key not in earlier:
+            earlier[key] = len(changed)
+        changed.append(edit)
+    return {**data, "edits": changed}
+
+
+def _escape_raw_chars(data: dict[str, Any], read: Callable[[str], str | None]) -> dict[str, Any]:
+    from tddhooks.agents.literals import escape_raw_char_literals
+
+    edits = data.get("edits")
+    if not isinstance(edits, list) or len(edits) > MAX_EDITS:
+        return data
     changed = []
     for edit in edits:
-        if (
-            isinstance(edit, dict)
-            and isinstance(edit.get("action"), str)
-            and edit["action"].strip().lower() in SNIPPET_ACTIONS
-            and isinstance(edit.get("path"), str)
-            and isinstance(edit.get("content"), str)
-        ):
-            before = read(edit["path"])
-            text = None if before is None else merge_snippet(edit["path"], before, edit["content"])
-            if text is not None:
-                merged.append(edit["path"])
-                edit = {**edit, "action": "upsert", "content": text}
+        if isinstance(edit, dict) and isinstance(edit.get("path"), str):
+            content = edit.get("content")
+            if isinstance(content, str):
+                fixed = escape_raw_char_literals(edit["path"], content, read(edit["path"]))
+                edit = {**edit, "content": fixed} if fixed != content else edit
         changed.append(edit)
     return {**data, "edits": changed}
 

@@ -41,6 +41,7 @@ _RUST_BLOCKS = ("impl ", "trait ", "mod ", "#cfg(test) mod ")
 _OPEN = {"{": "}", "(": ")", "[": "]"}
 _INDENT = re.compile(r"[ \t]*")
 _DOC = re.compile(r"///(?!/)")
+_FN_NAME = re.compile(r"\bfn\s+(?:r#)?[^\W\d]\w*\s*")
 
 
 def line_start(text: str, offset: int) -> int:
@@ -69,7 +70,7 @@ def _rust_scope(
             return items
         start, lead = position, _leading_comments(text, code, position, docs=not snippet)
         if code.startswith("#!", position) and _RUST_ATTR.match(code, position):
-            close = _balanced(code, code.index("[", position))
+            close = balanced(code, code.index("[", position))
             if close is None or snippet:  # an inner attribute belongs to no item
                 return None
             items.append(Item(start, close, f"#inner {position}", lead))
@@ -77,7 +78,7 @@ def _rust_scope(
             continue
         attrs: list[str] = []
         while _RUST_ATTR.match(code, position) and not code.startswith("#!", position):
-            close = _balanced(code, code.index("[", position))
+            close = balanced(code, code.index("[", position))
             if close is None:
                 return None
             attrs.append(" ".join(code[position + 1 : close].split()).strip("[] "))
@@ -94,7 +95,7 @@ def _rust_scope(
         key = key or f"#other {position}"  # the file's own macro call and the like stays as is
         members, body = None, (0, 0)
         if brace is not None and key.startswith(_RUST_BLOCKS) and depth < _DEPTH:
-            inside = _balanced(code, brace)
+            inside = balanced(code, brace)
             assert inside is not None  # _item_end found it
             last = inside - 1
             while last > brace + 1 and code[last - 1].isspace():
@@ -125,7 +126,7 @@ def _leading_comments(text: str, code: str, position: int, docs: bool) -> int:
     return start if start < line_start else position
 
 
-def _balanced(code: str, opening: int) -> int | None:
+def balanced(code: str, opening: int) -> int | None:
     """The offset just past the bracket that closes the one at `opening`."""
     stack: list[str] = []
     for offset in range(opening, len(code)):
@@ -140,6 +141,38 @@ def _balanced(code: str, opening: int) -> int | None:
     return None
 
 
+def balanced_all(code: str) -> bool:
+    """Every bracket of `code` closes, in order, and none closes what it did not open."""
+    stack: list[str] = []
+    for char in code:
+        if char in _OPEN:
+            stack.append(_OPEN[char])
+        elif char in ")]}" and (not stack or stack.pop() != char):
+            return False
+    return not stack
+
+
+def fn_body(code: str, start: int, end: int) -> tuple[int, set[str]] | None:
+    """For the function at code[start:end] (blanked): the offset just past the `{` that opens
+    its body, and its parameter names (`text` of `fn add(text: &str)`). Read after `fn name`
+    and its generics, not at the first `(`: that may be an attribute's (`#[allow(x)]`) or a
+    bound's (`F: Fn(u32)`)."""
+    found = _FN_NAME.search(code, start, end)
+    if found is None:
+        return None
+    offset, depth = found.end(), 0
+    while offset < end and (depth or code[offset] != "("):
+        char = code[offset]
+        depth += (char == "<") - (char == ">" and code[offset - 1] != "-")
+        offset += 1
+    close = balanced(code, offset) if offset < end else None
+    brace = code.find("{", close, end) if close is not None else -1
+    if close is None or brace < 0:
+        return None
+    names = re.findall(r"(?:^|[(,])\s*(?:mut\s+)?([A-Za-z_]\w*)\s*:", code[offset:close])
+    return brace + 1, set(names)
+
+
 def _item_end(code: str, position: int, size: int) -> tuple[int, int | None] | None:
     """The end of the item starting at `position` (its body's closing brace or its `;`) and
     where its body's brace is (None for an item without a body)."""
@@ -149,12 +182,12 @@ def _item_end(code: str, position: int, size: int) -> tuple[int, int | None] | N
         if char == ";":
             return offset + 1, None
         if char == "{":
-            close = _balanced(code, offset)
+            close = balanced(code, offset)
             if close is None or close > size:
                 return None
             return (close + 1 if code.startswith(";", close) else close), offset
         if char in "([":
-            close = _balanced(code, offset)
+            close = balanced(code, offset)
             if close is None or close > size:
                 return None
             offset = close

@@ -25,6 +25,8 @@ _SCOPE = re.compile(r"[a-z][a-z0-9_-]{0,23}")
 _NOT_A_SCOPE = {
     "src", "lib", "main", "mod", "tests", "test", "scope", "one_word", "kata", "code",
     "function", "fn", "feature", "implementation", "impl", "method", "module", "crate", "package",
+    # the commit types themselves (the 1.5B refactorer's `refactor(refactor): …`)
+    "feat", "fix", "refactor", "refactoring", "chore", "docs", "style", "perf", "build", "ci",
 }  # fmt: skip
 _HEADER = re.compile(r"^\s*[a-z]+(?:\([^)]*\))?!?:\s*", re.IGNORECASE)
 _TESTERS_WORDS = re.compile(

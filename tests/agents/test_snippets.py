@@ -69,9 +69,6 @@ def test_new_items_go_before_the_test_module_and_a_use_after_the_last_use() -> N
 @pytest.mark.parametrize(
     "snippet",
     [
-        "    assert_eq!(score(&[1; 20]), 20);",  # a statement, not an item
-        "let total = 0;",
-        "if rolls.is_empty() {\n    return 0;\n}",
         "pub fn score(rolls: &[u32]) -> u32 {\n    0\n",  # unbalanced
         "pub fn score() -> u32 { 0 }\npub fn score() -> u32 { 1 }",  # one place, two items
         "   \n\n",
@@ -79,6 +76,21 @@ def test_new_items_go_before_the_test_module_and_a_use_after_the_last_use() -> N
 )
 def test_a_snippet_that_is_not_whole_items_is_not_merged(snippet: str) -> None:
     assert merge_snippet("src/lib.rs", LIB, snippet) is None
+
+
+TWO = "pub fn a(x: u32) -> u32 {\n    x\n}\n\npub fn b(y: u32) -> u32 {\n    y\n}\n"
+
+
+@pytest.mark.parametrize(
+    "snippet",
+    [
+        "    assert_eq!(score(&[1; 20]), 20);",
+        "let total = 0;",
+        "if rolls.is_empty() {\n    return 0;\n}",
+    ],
+)
+def test_statements_no_single_function_is_meant_for_are_not_merged(snippet: str) -> None:
+    assert merge_snippet("src/lib.rs", TWO, snippet) is None
 
 
 def test_impl_blocks_structs_and_consts_are_items_by_name() -> None:
@@ -130,8 +142,11 @@ def test_what_the_file_has_besides_items_stays_where_it_is() -> None:
     rust = "thread_local! {\n    static N: u32 = 0;\n}\n\npub fn n() -> u32 {\n    0\n}\n"
     merged = merge_snippet("src/lib.rs", rust, "pub fn n() -> u32 {\n    1\n}")
     assert merged == rust.replace("    0\n}", "    1\n}")
-    # in a snippet the same macro call is no item: not merged
-    assert merge_snippet("src/lib.rs", rust, "thread_local! {\n    static M: u32 = 0;\n}") is None
+    # in a snippet the same macro call is no item: it is a statement for the one function
+    call = "thread_local! {\n    static M: u32 = 0;\n}"
+    merged = merge_snippet("src/lib.rs", rust, call)
+    assert merged is not None
+    assert merged.index("pub fn n()") < merged.index("static M")
 
 
 def test_other_files_are_never_merged() -> None:
@@ -167,7 +182,7 @@ def test_a_snippet_action_becomes_the_upsert_of_the_merged_file(action: str) -> 
 @pytest.mark.parametrize(
     ("path", "content", "files"),
     [
-        ("src/lib.rs", "return 0;", {"src/lib.rs": LIB}),  # not items
+        ("src/lib.rs", "return 0;", {"src/lib.rs": TWO}),  # no item, and no one function
         ("src/new.rs", SCORE, {"src/lib.rs": LIB}),  # no such file to merge into
         ("src/lib.rs", SCORE, None),  # no reader: the protocol as it was
     ],
@@ -214,4 +229,54 @@ def test_a_snippet_into_a_path_outside_the_repository_reads_nothing() -> None:
 
     with pytest.raises(AnswerInvalid):
         parse_answer(_answer("insert", "../outside.rs", SCORE), "implementor", read=read)
-    assert asked == ["../outside.rs"]  # the reader is the one that refuses (drive/asking.py)
+    # the reader is the one that refuses (drive/asking.py): it is asked for that path only
+    assert set(asked) == {"../outside.rs"}
+
+
+def test_statements_go_at_the_top_of_the_one_function_they_are_meant_for() -> None:
+    add = "pub fn add(text: &str) -> i32 {\n    if text.is_empty() {\n        return 0;\n    }\n"
+    add += "    1\n}\n"
+    guard = "\n        if text.contains('\\n') {\n            return 2;\n        }\n"
+
+    merged = merge_snippet("src/lib.rs", add, guard)
+
+    assert merged == add.replace(
+        " {\n    if text.is_empty",
+        " {\n    if text.contains('\\n') {\n        return 2;\n    }\n\n    if text.is_empty",
+    )
+    # two functions: the one whose parameter the snippet names
+    helper = "\nfn helper(rolls: &[u32]) -> u32 {\n    0\n}\n"
+    both = merge_snippet("src/lib.rs", add + helper, guard)
+    assert both is not None
+    assert both.endswith(helper)
+    assert both.index("text.contains") < both.index("text.is_empty")
+    # none named, or unbalanced, or a file without a function: not merged
+    assert merge_snippet("src/lib.rs", add + helper, "let x = 1;") is None
+    assert merge_snippet("src/lib.rs", add, "if text.is_empty() {") is None
+    assert merge_snippet("src/lib.rs", "pub struct S;\n", "let x = 1;") is None
+
+
+def test_a_snippet_after_an_upsert_of_the_same_path_merges_into_it() -> None:
+    import json
+
+    edits = [
+        {"path": "src/lib.rs", "action": "upsert", "content": "pub struct Frame;\n"},
+        {
+            "path": "./src/lib.rs",
+            "action": "insert",
+            "content": "impl Frame {\n    pub fn new() -> Self {\n        Frame\n    }\n}\n",
+        },
+    ]
+    commit = {"type": "feat", "scope": "frame", "summary": "s", "rationale": []}
+    text = json.dumps({"plan": "p", "edits": edits, "commit": commit})
+    merged: list[str] = []
+
+    answer = parse_answer(text, "implementor", read={"src/lib.rs": LIB}.get, merged=merged)
+
+    (edit,) = answer.edits
+    assert edit.content == "pub struct Frame;\n\n" + edits[1]["content"]
+    assert merged == ["./src/lib.rs"]
+    # an upsert after a snippet of the same path is still one path twice
+    with pytest.raises(AnswerInvalid, match="appears twice"):
+        parse_answer(json.dumps({"plan": "p", "edits": edits[::-1], "commit": commit}),
+                     "implementor", read={"src/lib.rs": LIB, "./src/lib.rs": LIB}.get)  # fmt: skip

@@ -343,7 +343,8 @@ def test_every_stop_reason_has_an_exit_code_and_nothing_else_does() -> None:
     ("scope", "usable"),
     [("add", "add"), ("Roman", "roman"), ("src/lib.rs", None), ("lib", None), ("ONE_WORD", None),
      ("two words", None), ("", None), (None, None), ("x" * 30, None),
-     ("game-of-life", "game-of-life"), ("function", None), ("Implementation", None)],
+     ("game-of-life", "game-of-life"), ("function", None), ("Implementation", None),
+     ("refactor", None), ("feat", None), ("Fix", None), ("score", "score")],
 )  # fmt: skip
 def test_a_scope_is_one_word_never_a_path(scope: str | None, usable: str | None) -> None:
     assert usable_scope(scope) == usable

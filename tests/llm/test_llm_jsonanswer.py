@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tddhooks.errors import LLMAnswerError
-from tddhooks.llm.jsonanswer import escape_inner_quotes, extract_json_object
+from tddhooks.llm.jsonanswer import escape_inner_quotes, extract_json_object, triple_quoted
 
 PLAN = {"plan": "add a test for «römisch» numerals", "edits": [], "done": False}
 WITH_FENCE_INSIDE = {
@@ -106,3 +106,44 @@ def test_a_quote_that_can_only_end_the_string_still_ends_it() -> None:
     # `"a", "b"` inside code looks like two elements: the guess does not parse, so it is an error
     with pytest.raises(LLMAnswerError, match="invalid JSON"):
         extract_json_object('{"content": "f("a", "b")", "x": 1}')
+
+
+# the 1.5B implementor's answer on bowling, as it came (a Python triple-quoted string)
+TRIPLE = '''```json
+{
+  "plan": "Make score sum the rolls",
+  "edits": [
+    {
+      "path": "src/lib.rs",
+      "action": "upsert",
+      "content": """
+        pub fn score(rolls: &[u32]) -> u32 {
+            let label = "sum";
+            rolls.iter().sum()
+        }
+      """
+    }
+  ],
+  "commit": {"type": "feat", "scope": "score", "summary": "sum", "rationale": ["r"]}
+}
+```'''
+
+
+def test_a_triple_quoted_string_is_the_code_between_the_quotes_dedented() -> None:
+    answer = extract_json_object(TRIPLE)
+    # not `""` + the code + `""`, as the quote escaping alone read it
+    assert answer["edits"][0]["content"] == (
+        'pub fn score(rolls: &[u32]) -> u32 {\n    let label = "sum";\n    rolls.iter().sum()\n}\n'
+    )
+    assert answer["commit"]["scope"] == "score"
+
+
+def test_triple_quotes_inside_a_valid_json_string_are_left_alone() -> None:
+    text = '{"content": "def f():\\n    \\"\\"\\"doc\\"\\"\\"\\n"}'
+    assert extract_json_object(text) == {"content": 'def f():\n    """doc"""\n'}
+    assert triple_quoted('{"a": 1}') == '{"a": 1}'
+
+
+def test_an_unclosed_triple_quote_is_still_reported_as_invalid() -> None:
+    with pytest.raises(LLMAnswerError, match="not one JSON object"):
+        extract_json_object('{"plan": "p", "content": """\npub fn f() {}\n}')

@@ -181,7 +181,13 @@ def test_an_inner_attribute_stays_when_the_first_item_is_replaced() -> None:
     merged = _merge("src/lib.rs", before, "pub fn score() -> u32 {\n    1\n}")
 
     assert merged == before.replace("    0", "    1")
-    assert _merge("src/lib.rs", before, "#![allow(unused)]\nfn x() {}") is None
+    # a snippet's inner attribute is no item: as statements it goes to the top of the only
+    # function (an inner attribute of its body), or nowhere when no single function is meant
+    assert _merge("src/lib.rs", before, "#![allow(unused)]\nfn x() {}") == before.replace(
+        "{\n    0", "{\n    #![allow(unused)]\n    fn x() {}\n\n    0"
+    )
+    two = before + "\npub fn other() -> u32 {\n    2\n}\n"
+    assert _merge("src/lib.rs", two, "#![allow(unused)]\nfn x() {}") is None
 
 
 def test_the_snippets_doc_comment_takes_the_place_of_the_files() -> None:
@@ -641,3 +647,64 @@ def test_a_plain_fn_named_like_a_cfg_test_helper_is_another_item() -> None:
     assert merged == GAME.replace(
         "#[cfg(test)]\nfn helper", "fn helper() -> u32 {\n    3\n}\n\n#[cfg(test)]\nfn helper"
     )
+
+
+# ------------------------------------------- statements at the top of a function (main's merge)
+
+ADD = (
+    "pub fn add(text: &str) -> u32 {\n    0\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n"
+    '    #[test]\n    fn empty() {\n        assert_eq!(add(""), 0);\n    }\n}\n'
+)
+
+
+@pytest.mark.parametrize(
+    "snippet",
+    [
+        'let s = "unterminated;\nreturn 1;',
+        'let s = r#"unterminated;\nreturn 1;',
+        "/* unterminated\nreturn 1;",
+        'pub fn add(text: &str) -> u32 {\n    let s = "open;\n    1\n}',
+    ],
+)
+def test_a_string_or_comment_the_snippet_leaves_open_is_not_merged(snippet: str) -> None:
+    # measured before the fix: the statements went in, and the open string ran on into the
+    # test module (`add("")` closed it)
+    assert _merge("src/lib.rs", ADD, snippet) is None
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        "#[allow(clippy::needless_return)]\npub fn add(text: &str) -> u32 {\n    0\n}\n\n"
+        "pub fn other(n: u32) -> u32 {\n    n\n}\n",
+        "pub fn add<F: Fn(u32) -> u32>(f: F, text: &str) -> u32 {\n    0\n}\n\n"
+        "pub fn other(n: u32) -> u32 {\n    n\n}\n",
+    ],
+)
+def test_statements_find_their_function_past_attributes_and_generic_bounds(before: str) -> None:
+    # measured before the fix: the parameters were read at the first `(`, the attribute's or
+    # the bound's, so `add` seemed to have none and the snippet was not merged
+    merged = _merge("src/lib.rs", before, "if text.is_empty() {\n    return 0;\n}")
+    assert merged == before.replace(
+        "u32 {\n    0", "u32 {\n    if text.is_empty() {\n        return 0;\n    }\n\n    0", 1
+    )
+
+
+def test_statements_never_go_into_a_cfg_test_helper_or_the_test_module() -> None:
+    helper = ADD.replace(
+        "#[cfg(test)]\nmod", "#[cfg(test)]\nfn helper(text: &str) {}\n\n#[cfg(test)]\nmod"
+    )
+    merged = _merge("src/lib.rs", helper, "if text.is_empty() {\n    return 0;\n}")
+    assert merged == helper.replace(
+        "u32 {\n    0", "u32 {\n    if text.is_empty() {\n        return 0;\n    }\n\n    0", 1
+    )
+
+
+def test_an_implementor_statement_snippet_lands_only_in_the_code(make_repo: MakeRepo) -> None:
+    repo = make_repo({"Cargo.toml": MANIFEST, "tdd.yaml": "language: rust\n", "src/lib.rs": ADD})
+
+    (edit,) = _land(repo, "implementor", "src/lib.rs", "if text.is_empty() {\n    return 0;\n}")
+
+    assert edit.content == ADD.replace("u32 {\n    0", "u32 {\n    if text.is_empty() {\n"
+                                       "        return 0;\n    }\n\n    0")  # fmt: skip
+    _refused(repo, "tester", "src/lib.rs", "return 1;", "it changes code in src/lib.rs")
