@@ -35,6 +35,6 @@ def escape_raw_char_literals(path: str, content: str, before: str | None) -> str
 def _parses(code: str) -> bool:
     try:
         ast.parse(code)
-    except (SyntaxError, ValueError):
-        return False
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False  # MemoryError: ast's answer to 100 kB of `-----1`
     return True

@@ -708,3 +708,16 @@ def test_an_implementor_statement_snippet_lands_only_in_the_code(make_repo: Make
     assert edit.content == ADD.replace("u32 {\n    0", "u32 {\n    if text.is_empty() {\n"
                                        "        return 0;\n    }\n\n    0")  # fmt: skip
     _refused(repo, "tester", "src/lib.rs", "return 1;", "it changes code in src/lib.rs")
+
+
+def test_an_upsert_ast_cannot_parse_is_judged_not_a_crash() -> None:
+    # measured before the fix: the raw-char repair's ast.parse raised MemoryError out of
+    # parse_answer (any Python upsert with a quote, a line end and a quote in it)
+    content = "-" * 100_000 + "1\nx = '\n'\n"
+    answer = json.dumps(
+        {"plan": "p", "edits": [{"path": "a.py", "action": "upsert", "content": content}]}
+    )
+
+    (edit,) = parse_answer(answer, "implementor", read=lambda _path: None).edits
+
+    assert edit.content == content  # not repaired: it does not parse either way
