@@ -82,7 +82,7 @@ def python_test_names(files: Mapping[str, str]) -> set[str]:
             continue
         try:
             tree = ast.parse(text)
-        except (SyntaxError, ValueError):
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
             names.update(_tests_by_lines(path, text))
             continue
         names.update(_tests_in(tree.body, path))

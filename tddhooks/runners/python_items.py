@@ -99,7 +99,7 @@ def item_spans(text: str) -> tuple[tuple[int, int], ...] | None:
     None when it does not parse (a half-written red test: the caller decides)."""
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, MemoryError, RecursionError):  # ast's MemoryError: `----1`
         return None
     return tuple((_first_line(node), node.end_lineno or node.lineno) for node in item_nodes(tree))
 

@@ -721,3 +721,21 @@ def test_an_upsert_ast_cannot_parse_is_judged_not_a_crash() -> None:
     (edit,) = parse_answer(answer, "implementor", read=lambda _path: None).edits
 
     assert edit.content == content  # not repaired: it does not parse either way
+
+
+def test_an_implementor_upsert_ast_cannot_parse_in_a_collected_module_is_refused(
+    python_kata: Path,
+) -> None:
+    # measured before the fix: the item rules' ast.parse raised MemoryError out of check_edits
+    content = "-" * 100_000 + "1\n"
+    with pytest.raises(EditRefused, match=r"it changes the tests in src/calc/ops\.py"):
+        check_edits(python_kata, [FileEdit(path="src/calc/ops.py", content=content)],
+                    path_policy("implementor", load_settings(python_kata)))  # fmt: skip
+    assert (python_kata / "src" / "calc" / "ops.py").read_text(encoding="utf-8") == OPS
+
+
+def test_the_test_names_of_a_module_ast_cannot_parse_are_read_by_lines() -> None:
+    from tddhooks.runners.python import python_test_names
+
+    text = "-" * 100_000 + "1\n\ndef test_one():\n    pass\n"
+    assert python_test_names({"tests/test_x.py": text}) == {"tests/test_x.py::test_one"}
