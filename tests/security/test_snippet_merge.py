@@ -757,3 +757,15 @@ def test_rust_literals_never_closed_are_blanked_in_one_pass(noise: str) -> None:
     code = blank("fn a() {}\n" + noise)
     assert code == "fn a() {}\n" + " " * len(noise)
     assert _merge("src/lib.rs", "fn a() {}\n", "fn f() {\n" + noise[:150_000] + "\n}") is None
+
+
+def test_a_submodule_in_the_index_reads_nothing(make_repo: MakeRepo) -> None:
+    from conftest import git
+
+    repo = make_repo({"src/lib.rs": "pub fn a() {}\n"})
+    head = git(repo, "rev-parse", "HEAD").stdout.strip()
+    git(repo, "update-index", "--add", "--cacheinfo", f"160000,{head},vendored.rs")
+    read = _reader(SimpleNamespace(root=repo, workspace=GitWorkspace()))  # type: ignore[arg-type]
+
+    assert git(repo, "ls-files", "-s", "vendored.rs").stdout.startswith("160000")
+    assert read("vendored.rs") is None
