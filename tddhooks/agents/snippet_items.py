@@ -141,6 +141,22 @@ def balanced(code: str, opening: int) -> int | None:
     return None
 
 
+def rust_tokens(text: str) -> list[str]:
+    """The text's words between blanks, each string and char literal one word as it is (`" "`
+    is not `"  "`), each comment with its blanks squeezed."""
+    from tddhooks.runners.rust import _NOISE, _block_comment_end
+
+    tokens: list[str] = []
+    position = 0
+    while match := _NOISE.search(text, position):
+        tokens += text[position : match.start()].split()
+        end = match.end() if match.group(0) != "/*" else _block_comment_end(text, match.end())
+        noise = text[match.start() : end]
+        tokens.append(" ".join(noise.split()) if noise.startswith("/") else noise)
+        position = end
+    return tokens + text[position:].split()
+
+
 def balanced_all(code: str) -> bool:
     """Every bracket of `code` closes, in order, and none closes what it did not open."""
     stack: list[str] = []

@@ -27,6 +27,7 @@ from tddhooks.agents.snippet_items import (
     line_start,
     python_items,
     rust_items,
+    rust_tokens,
 )
 
 # the actions a small model sends instead of upsert; `delete` and `upsert` are the protocol's
@@ -190,16 +191,15 @@ def _inline(text: str, item: Item) -> bool:
 
 
 def _same(before: str, old: Item, snippet: str, new: Item, python: bool) -> bool:
-    """The snippet's item is the file's but for blanks (Python: but for the indentation of the
-    whole item, which is the code); comments count when the snippet has some."""
+    """The snippet's item is the file's but for blanks between tokens (Rust; a string's own
+    blanks count) or but for the indentation of the whole item (Python, where it is the code);
+    comments count when the snippet has some."""
     has = new.lead < new.start
     ours = before[line_start(before, old.lead if has else old.start) : old.end]
     theirs = snippet[line_start(snippet, new.lead if has else new.start) : new.end]
     if not python:
-        return ours.split() == theirs.split()
-    lines = [[line.rstrip() for line in textwrap.dedent(text).split("\n") if line.strip()]
-             for text in (ours, theirs)]  # fmt: skip
-    return lines[0] == lines[1]
+        return rust_tokens(ours) == rust_tokens(theirs)
+    return textwrap.dedent(ours) == textwrap.dedent(theirs)
 
 
 def _text(snippet: str, item: Item, indent: str | None) -> str:

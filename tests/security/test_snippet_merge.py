@@ -769,3 +769,15 @@ def test_a_submodule_in_the_index_reads_nothing(make_repo: MakeRepo) -> None:
 
     assert git(repo, "ls-files", "-s", "vendored.rs").stdout.startswith("160000")
     assert read("vendored.rs") is None
+
+
+def test_a_change_of_blanks_inside_a_string_is_a_change() -> None:
+    # measured before the fix: the echo check compared words between blanks, so `"  "` was
+    # the file's `" "`, and the implementor's fix was silently dropped
+    before = 'pub fn sep() -> &\'static str {\n    " "\n}\n'
+    assert _merge("src/lib.rs", before, 'pub fn sep() -> &\'static str {\n    "  "\n}') == (
+        before.replace('" "', '"  "')
+    )
+    python = 'def sep():\n    return """a\n\nb"""\n'
+    changed = 'def sep():\n    return """a\n\n\nb"""\n'
+    assert _merge("a.py", python, changed) == changed
