@@ -25,12 +25,19 @@ Item = tuple[int, int, str]  # start offset, end offset, key (kind and name)
 
 _RUST_ITEM = re.compile(
     r"^(?:pub(?:\s*\([^)]*\))?\s+)?(?:(?:default|const|async|unsafe|extern(?:\s+\"[^\"]*\")?)\s+)*"
-    r"(?P<kind>fn|struct|enum|union|trait|type|const|static|mod|macro_rules\s*!)\s*"
+    r"(?P<kind>fn|struct|enum|union|trait|type|const|static|mod|crate|macro_rules\s*!)\s*"
     r"(?:r#)?(?P<name>[^\W\d]\w*)"
 )
 _RUST_IMPL = re.compile(r"^(?:unsafe\s+)?impl\b\s*(?P<rest>.*)$", re.DOTALL)
 _RUST_USE = re.compile(r"^(?:pub(?:\s*\([^)]*\))?\s+)?use\b")
 _RUST_ATTR = re.compile(r"#!?\s*\[")
+# a line that starts an item, or an attribute (in a dedented snippet, at its first column)
+_RUST_ITEM_LINE = re.compile(
+    r"^(?:#|(?:pub\b.*|(?:(?:const|async|unsafe|extern)\s+)*)"
+    r"(?:fn|struct|enum|union|trait|type|const|static|mod|use|impl|extern|macro_rules)\b)"
+)
+# how a snippet of statements begins: sent as a whole-file upsert, it still means "insert this"
+_RUST_STATEMENT = re.compile(r"^(?:if|let|for|while|match|return|loop)\b")
 _OPEN = {"{": "}", "(": ")", "[": "]"}
 
 
@@ -85,6 +92,8 @@ def _rust_statements(before: str, snippet: str) -> str | None:
     code = blank(snippet)
     if _rust_items(snippet, True) is not None or not _balanced_all(code):
         return None
+    if any(_RUST_ITEM_LINE.match(line) for line in code.splitlines()):
+        return None  # items among the statements (a whole file with a macro call): no guess
     old = _rust_items(before, False)
     if old is None:
         return None
@@ -101,6 +110,18 @@ def _rust_statements(before: str, snippet: str) -> str | None:
         return None
     inserted = "\n" + textwrap.indent(snippet, "    ") + "\n"
     return before[:body] + inserted + before[body:]
+
+
+def statements_only(path: str, content: str) -> bool:
+    """Whether a whole-file upsert of `path` holds only Rust statements (it begins with `if`,
+    `let`, `for`, …): never a valid file, and what a snippet of statements means (measured: the
+    1.5B implementor sent `if text.chars().last()… {` as the whole of `src/lib.rs`)."""
+    if not path.endswith(".rs"):
+        return False
+    from tddhooks.runners.rust_items import blank
+
+    lines = [line for line in blank(textwrap.dedent(content)).splitlines() if line.strip()]
+    return bool(lines) and bool(_RUST_STATEMENT.match(lines[0]))
 
 
 def _balanced_all(code: str) -> bool:
