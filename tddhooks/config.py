@@ -66,9 +66,12 @@ class CIConfig(_Strict):
     check_cmd: list[str] | None = None
     fmt_cmd: list[str] | None = None
     fmt_check_cmd: list[str] | None = None
+    # what agents run to fix the linter's machine-applicable suggestions before they stage;
+    # null: the language's default while check_cmd is the default too, else none
+    fix_cmd: list[str] | None = None
     timeout_s: float = Field(default=300.0, gt=0)
 
-    @field_validator("test_cmd", "check_cmd", "fmt_cmd", "fmt_check_cmd")
+    @field_validator("test_cmd", "check_cmd", "fmt_cmd", "fmt_check_cmd", "fix_cmd")
     @classmethod
     def _non_empty(cls, value: list[str] | None) -> list[str] | None:
         if value is not None and not value:

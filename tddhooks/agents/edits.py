@@ -160,8 +160,9 @@ def parse_answer(
     except LLMAnswerError as error:
         raise _invalid([error.message], role) from error
     if read is not None:
-        data = _merge_snippets(data, read, merged if merged is not None else [])
+        # the literals first: a snippet's raw line end inside '…' would be indented by the merge
         data = _escape_raw_chars(data, read)
+        data = _merge_snippets(data, read, merged if merged is not None else [])
     try:
         answer = AgentAnswer.model_validate(data)
     except ValidationError as error:
@@ -182,7 +183,7 @@ def _merge_snippets(
     `read` gives it, or as an earlier upsert or snippet of the same answer left it (measured: the
     1.5B implementor sent `pub struct Frame;` as an upsert and its `impl Frame` as an insert of
     the same path, refused as "appears twice")."""
-    from tddhooks.agents.snippets import SNIPPET_ACTIONS, merge_snippet
+    from tddhooks.agents.snippets import SNIPPET_ACTIONS, merge_snippet, statements_only
 
     edits = data.get("edits")
     if not isinstance(edits, list) or len(edits) > MAX_EDITS:
@@ -195,7 +196,8 @@ def _merge_snippets(
             changed.append(edit)
             continue
         path, key, action = edit["path"], _normal_key(edit["path"]), edit.get("action", "upsert")
-        if isinstance(action, str) and action.strip().lower() in SNIPPET_ACTIONS:
+        snippet = isinstance(action, str) and action.strip().lower() in SNIPPET_ACTIONS
+        if snippet or (action == "upsert" and statements_only(path, edit["content"])):
             at = earlier.get(key)
             before = read(path) if at is None else changed[at]["content"]
             text = None if before is None else merge_snippet(path, before, edit["content"])

@@ -31,7 +31,7 @@ class Item:
 
 _RUST_ITEM = re.compile(
     r"^(?:pub(?:\s*\([^)]*\))?\s+)?(?:(?:default|const|async|unsafe|extern(?:\s+\"[^\"]*\")?)\s+)*"
-    r"(?P<kind>fn|struct|enum|union|trait|type|const|static|mod|macro_rules\s*!)\s*"
+    r"(?P<kind>fn|struct|enum|union|trait|type|const|static|mod|crate|macro_rules\s*!)\s*"
     r"(?:r#)?(?P<name>[^\W\d]\w*)"
 )
 _RUST_IMPL = re.compile(r"^(?:unsafe\s+)?impl\b\s*(?P<rest>.*)$", re.DOTALL)

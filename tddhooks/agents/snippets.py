@@ -36,6 +36,13 @@ SNIPPET_ACTIONS = frozenset(
 )
 MAX_SNIPPET = 200_000  # characters: the protocol's file limit; a longer snippet is not read
 Change = tuple[int, int, str]  # where, up to where it replaces, the text
+# a line that starts an item, or an attribute (in a dedented snippet, at its first column)
+_RUST_ITEM_LINE = re.compile(
+    r"^(?:#|(?:pub\b.*|(?:(?:const|async|unsafe|extern)\s+)*)"
+    r"(?:fn|struct|enum|union|trait|type|const|static|mod|use|impl|extern|macro_rules)\b)"
+)
+# how a snippet of statements begins: sent as a whole-file upsert, it still means "insert this"
+_RUST_STATEMENT = re.compile(r"^(?:if|let|for|while|match|return|loop)\b")
 
 
 def merge_snippet(path: str, before: str, snippet: str) -> str | None:
@@ -75,6 +82,8 @@ def _rust_statements(before: str, snippet: str) -> str | None:
     code = blank(snippet)
     if rust_items(snippet, True) is not None or not balanced_all(code):
         return None
+    if any(_RUST_ITEM_LINE.match(line) for line in code.splitlines()):
+        return None  # items among the statements (a whole file with a macro call): no guess
     old = rust_items(before, False)
     if old is None:
         return None
@@ -90,6 +99,18 @@ def _rust_statements(before: str, snippet: str) -> str | None:
     body = functions[0][0]
     inserted = "\n" + textwrap.indent(snippet, "    ") + "\n"
     return before[:body] + inserted + before[body:]
+
+
+def statements_only(path: str, content: str) -> bool:
+    """Whether a whole-file upsert of `path` holds only Rust statements (it begins with `if`,
+    `let`, `for`, …): never a valid file, and what a snippet of statements means (measured: the
+    1.5B implementor sent `if text.chars().last()… {` as the whole of `src/lib.rs`)."""
+    if not path.endswith(".rs"):
+        return False
+    from tddhooks.runners.rust_items import blank
+
+    lines = [line for line in blank(textwrap.dedent(content)).splitlines() if line.strip()]
+    return bool(lines) and bool(_RUST_STATEMENT.match(lines[0]))
 
 
 def _merge(

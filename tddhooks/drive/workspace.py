@@ -105,31 +105,40 @@ def changed_against_index(root: Path) -> set[str]:
 
 
 def format_files(root: Path, settings: PolicySettings, own_paths: Collection[str]) -> str | None:
-    """Run the formatter (`ci.fmt_cmd`) and keep its changes to `own_paths` only.
+    """Run the linter's fixes (`ci.fix_cmd`: clippy's or ruff's machine-applicable suggestions,
+    e.g. a needless `return`) and the formatter (`ci.fmt_cmd`), and keep their changes to
+    `own_paths` only.
 
     Anything else it touched is put back from the index, even when interrupted. When someone else
     has changed files meanwhile, the formatter does not run at all (it would rewrite their work;
     the gate's format check still judges the staged tree). Returns the formatter's output when it
     failed or was skipped (the gate reports the same problem), else None.
     """
-    if not settings.fmt_fix:
+    if not settings.fmt_fix and not settings.lint_fix:
         return None
     before = changed_against_index(root)
     others = sorted(before - set(own_paths))
     if others:
         return f"formatter not run: files changed outside this turn: {', '.join(others[:5])}"
+    from tddhooks.policy.snapshot import gate_dirs
+
     runner = get_runner(settings.language)
+    # clippy builds: into a target folder of its own beside the gate's, never the work tree's
+    env = git.clean_env(runner.env(gate_dirs(root, "fix")[1]))
+    result = None
     try:
-        result = proc.run(
-            settings.fmt_fix,
-            cwd=root,
-            env=git.clean_env(runner.env(None)),
-            timeout_s=settings.timeout_s,
-        )
+        # the fixes first: what they change, the formatter then lays out; a fix that fails
+        # (the code does not compile) changes nothing, and the gate reports the error
+        for command in (settings.lint_fix, settings.fmt_fix):
+            if command:
+                result = proc.run(command, cwd=root, env=env, timeout_s=settings.timeout_s)
     finally:
         collateral = changed_against_index(root) - before - set(own_paths)
         restore_from_index(root, collateral)
-    return None if result.ok else result.output
+        # and what they created (clippy writes a Cargo.lock the repository does not have)
+        for path in collateral - paths_in(root, ":", collateral):
+            _remove_file(root, path)
+    return None if result is None or result.ok else result.output
 
 
 @dataclass(frozen=True)

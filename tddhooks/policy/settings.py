@@ -44,6 +44,7 @@ class PolicySettings(NamedTuple):
     disabled_rules: tuple[str, ...] = ()
     fmt_check: tuple[str, ...] = ()
     fmt_fix: tuple[str, ...] = ()
+    lint_fix: tuple[str, ...] = ()
     lint: tuple[str, ...] = ()
     test: tuple[str, ...] = ()
     timeout_s: float = 300.0
@@ -73,6 +74,7 @@ def with_resolved_tools(settings: PolicySettings, root: Path) -> PolicySettings:
     return settings._replace(
         fmt_check=resolve_tool(settings.fmt_check, root),
         fmt_fix=resolve_tool(settings.fmt_fix, root),
+        lint_fix=resolve_tool(settings.lint_fix, root),
         lint=resolve_tool(settings.lint, root),
         test=resolve_tool(settings.test, root),
     )
@@ -96,6 +98,7 @@ def _from_config(config: TddConfig) -> PolicySettings:
         disabled_rules=tuple(config.policy.disabled_rules),
         fmt_check=tuple(ci.fmt_check_cmd or defaults.fmt_check),
         fmt_fix=tuple(ci.fmt_cmd or defaults.fmt_fix),
+        lint_fix=tuple(ci.fix_cmd or (() if ci.check_cmd else defaults.lint_fix)),
         lint=tuple(ci.check_cmd or defaults.lint),
         test=tuple(ci.test_cmd or defaults.test),
         timeout_s=ci.timeout_s,

@@ -67,6 +67,7 @@ class RunnerCommands:
     lint: tuple[str, ...]
     test: tuple[str, ...]
     timeout_s: float
+    lint_fix: tuple[str, ...] = ()  # the linter's safe fixes, for agents before they stage
 
     def fingerprint_parts(self) -> list[str]:
         return [" ".join(cmd) for cmd in (self.fmt_check, self.lint, self.test)]

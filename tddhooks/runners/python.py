@@ -146,6 +146,7 @@ class PythonRunner:
             # -v: one line per test, the only place pytest names a skipped test (no-skip rule)
             test=(python, "-m", "pytest", "-v", "-rfEsxXp", "-p", "no:cacheprovider"),
             timeout_s=300.0,
+            lint_fix=(python, "-m", "ruff", "check", "--fix", "--quiet", "."),
         )
 
     def env(self, target_dir: Path | None) -> dict[str, str]:

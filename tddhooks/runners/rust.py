@@ -128,6 +128,16 @@ class RustRunner:
             # --no-fail-fast: every binary runs, so every failing test is named, not just the first
             test=("cargo", "test", "--all", "--no-fail-fast"),
             timeout_s=300.0,
+            # the lib and bin targets only: never a test file (the tester's)
+            lint_fix=(
+                "cargo",
+                "clippy",
+                "--fix",
+                "--allow-dirty",
+                "--allow-staged",
+                "--allow-no-vcs",
+                "--quiet",
+            ),
         )
 
     def env(self, target_dir: Path | None) -> dict[str, str]:

@@ -280,3 +280,50 @@ def test_a_snippet_after_an_upsert_of_the_same_path_merges_into_it() -> None:
     with pytest.raises(AnswerInvalid, match="appears twice"):
         parse_answer(json.dumps({"plan": "p", "edits": edits[::-1], "commit": commit}),
                      "implementor", read={"src/lib.rs": LIB, "./src/lib.rs": LIB}.get)  # fmt: skip
+
+
+ADD = "pub fn add(text: &str) -> i32 {\n    text.len() as i32\n}\n"
+# the 1.5B implementor's answer: a guard clause, sent as the whole file, `'\n'` unescaped
+GUARD = "\n        if text.chars().last().unwrap() == '\\n' {\n            return 0;\n        }\n"
+
+
+def _upsert_answer(content: str, action: str = "upsert") -> str:
+    import json
+
+    edit = {"path": "src/lib.rs", "action": action, "content": content}
+    commit = {"type": "feat", "scope": "add", "summary": "s", "rationale": []}
+    return json.dumps({"plan": "p", "edits": [edit], "commit": commit})
+
+
+@pytest.mark.parametrize("action", ["upsert", "insert"])
+def test_statements_sent_as_the_whole_file_go_into_the_function_with_their_escapes(
+    action: str,
+) -> None:
+    merged: list[str] = []
+    answer = parse_answer(
+        _upsert_answer(GUARD, action), "implementor", read={"src/lib.rs": ADD}.get, merged=merged
+    )
+
+    content = answer.edits[0].content
+    assert content == (
+        "pub fn add(text: &str) -> i32 {\n    if text.chars().last().unwrap() == '\\n' {\n"
+        "        return 0;\n    }\n\n    text.len() as i32\n}\n"
+    )
+    assert merged == ["src/lib.rs"]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        # a whole file whose macro call is no item: never stuffed into a function
+        "thread_local! {\n    static N: u32 = 0;\n}\n\npub fn add(text: &str) -> i32 {\n    0\n}\n",
+        "extern crate core;\n\npub fn add(text: &str) -> i32 {\n    0\n}\n",
+        "#![allow(dead_code)]\npub fn add(text: &str) -> i32 {\n    0\n}\n",
+    ],
+)
+def test_a_whole_file_upsert_is_never_taken_for_statements(content: str) -> None:
+    answer = parse_answer(_upsert_answer(content), "implementor", read={"src/lib.rs": ADD}.get)
+    assert answer.edits[0].content == content
+    # sent as an insert: merged by item name, or not at all; never one function inside another
+    merged = merge_snippet("src/lib.rs", ADD, content)
+    assert merged is None or merged.count("fn add") == 1

@@ -181,13 +181,8 @@ def test_an_inner_attribute_stays_when_the_first_item_is_replaced() -> None:
     merged = _merge("src/lib.rs", before, "pub fn score() -> u32 {\n    1\n}")
 
     assert merged == before.replace("    0", "    1")
-    # a snippet's inner attribute is no item: as statements it goes to the top of the only
-    # function (an inner attribute of its body), or nowhere when no single function is meant
-    assert _merge("src/lib.rs", before, "#![allow(unused)]\nfn x() {}") == before.replace(
-        "{\n    0", "{\n    #![allow(unused)]\n    fn x() {}\n\n    0"
-    )
-    two = before + "\npub fn other() -> u32 {\n    2\n}\n"
-    assert _merge("src/lib.rs", two, "#![allow(unused)]\nfn x() {}") is None
+    # a snippet's inner attribute is no item, and items are never put inside a function
+    assert _merge("src/lib.rs", before, "#![allow(unused)]\nfn x() {}") is None
 
 
 def test_the_snippets_doc_comment_takes_the_place_of_the_files() -> None:
