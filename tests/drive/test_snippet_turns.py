@@ -53,35 +53,29 @@ def test_an_inserted_function_is_merged_and_the_cycle_lands(kind: str, tmp_path:
 
 
 @pytest.mark.parametrize("kind", ["git", "memory"])
-def test_a_snippet_of_statements_goes_back_to_the_model_as_invalid(
-    kind: str, tmp_path: Path
+@pytest.mark.parametrize(
+    ("path", "snippet", "told"),
+    [
+        # statements in a Python file are not merged: the answer stays invalid
+        ("src/kata/__init__.py", "return sum(numbers)\n",
+         "'edits.0.action': input should be 'upsert' or 'delete' (got 'insert')"),
+        # merged, the edit is a whole-file upsert, and the path rules judge it as one
+        ("tests/test_add.py", "def test_more():\n    assert True\n",
+         "the implementor may not write it: it is a test file"),
+    ],
+)  # fmt: skip
+def test_a_snippet_that_cannot_land_goes_back_to_the_model_and_nothing_is_written(
+    kind: str, tmp_path: Path, path: str, snippet: str, told: str
 ) -> None:
     side = Side(kind, tmp_path)
     models = _cycle_models(
-        _insert("src/kata/__init__.py", "return sum(numbers)\n"),
+        _insert(path, snippet),
         _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD),
     )
 
     _summary, _crew = _drive(side, models)
 
-    retry = models["implementor"].asked[1].user
-    assert "'edits.0.action': input should be 'upsert' or 'delete' (got 'insert')" in retry
-    assert side.subjects()[0] == "feat(add): add exists"
-
-
-@pytest.mark.parametrize("kind", ["git", "memory"])
-def test_a_snippet_merged_into_a_test_file_is_still_the_testers(kind: str, tmp_path: Path) -> None:
-    side = Side(kind, tmp_path)
-    # merging makes the edit a whole-file upsert, and the path rules judge it as one
-    models = _cycle_models(
-        _insert("tests/test_add.py", "def test_more():\n    assert True\n"),
-        _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD),
-    )
-
-    _summary, _crew = _drive(side, models)
-
-    retry = models["implementor"].asked[1].user
-    assert "the implementor may not write it: it is a test file" in retry
+    assert told in models["implementor"].asked[1].user
     assert side.subjects()[0] == "feat(add): add exists"
     assert _head(side, "tests/test_add.py") == TEST_ADD
 

@@ -12,6 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from security.test_item_edits import OPS, PYPROJECT  # a module pytest collects, a test inside
 from tddhooks.agents.context import (
     TurnContext,
     build_messages,
@@ -294,14 +295,6 @@ def test_blocks_nested_deeper_than_the_merge_reads_are_replaced_whole() -> None:
 
 # ------------------------------------------------------- the sandbox judges the merged file
 
-PYPROJECT = (
-    '[project]\nname = "calc"\nversion = "0.1.0"\n\n[tool.pytest.ini_options]\n'
-    'pythonpath = ["src"]\npython_files = ["test_*.py", "ops.py"]\n'
-)
-OPS = (
-    "def sub(a: int, b: int) -> int:\n    return a - b\n\n\n"
-    "def test_sub() -> None:\n    assert sub(5, 3) == 2\n"
-)
 MANIFEST = '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n'
 
 
