@@ -106,8 +106,8 @@ def changed_against_index(root: Path) -> set[str]:
 
 def format_files(root: Path, settings: PolicySettings, own_paths: Collection[str]) -> str | None:
     """Run the linter's fixes (`ci.fix_cmd`: clippy's or ruff's machine-applicable suggestions,
-    e.g. a needless `return`) and the formatter (`ci.fmt_cmd`), and keep their changes to
-    `own_paths` only.
+    e.g. a needless `return`, and for Rust rustc's own for errors, e.g. a missing `*`) and the
+    formatter (`ci.fmt_cmd`), and keep their changes to `own_paths` only.
 
     Anything else it touched is put back from the index, even when interrupted. When someone else
     has changed files meanwhile, the formatter does not run at all (it would rewrite their work;
@@ -127,11 +127,11 @@ def format_files(root: Path, settings: PolicySettings, own_paths: Collection[str
     env = git.clean_env(runner.env(gate_dirs(root, "fix")[1]))
     result = None
     try:
-        # the fixes first: what they change, the formatter then lays out; a fix that fails
-        # (the code does not compile) changes nothing, and the gate reports the error
-        for command in (settings.lint_fix, settings.fmt_fix):
-            if command:
-                result = proc.run(command, cwd=root, env=env, timeout_s=settings.timeout_s)
+        # the fixes first: what they change, the formatter then lays out
+        if settings.lint_fix:
+            _apply_fixes(root, settings, own_paths, env)
+        if settings.fmt_fix:
+            result = proc.run(settings.fmt_fix, cwd=root, env=env, timeout_s=settings.timeout_s)
     finally:
         collateral = changed_against_index(root) - before - set(own_paths)
         restore_from_index(root, collateral)
@@ -139,6 +139,27 @@ def format_files(root: Path, settings: PolicySettings, own_paths: Collection[str
         for path in collateral - paths_in(root, ":", collateral):
             _remove_file(root, path)
     return None if result is None or result.ok else result.output
+
+
+FIX_ROUNDS = 3
+
+
+def _apply_fixes(
+    root: Path, settings: PolicySettings, own_paths: Collection[str], env: dict[str, str]
+) -> None:
+    """The fix command, again while it changed the turn's files and the code still fails: rustc
+    reports one layer of errors at a time (a borrow error only once the types check), so a
+    second run fixes what the first uncovered. What it cannot fix, the gate reports."""
+    for _ in range(FIX_ROUNDS):
+        before = {path: _digest(root, path) for path in own_paths}
+        result = proc.run(settings.lint_fix, cwd=root, env=env, timeout_s=settings.timeout_s)
+        if result.ok or all(_digest(root, path) == before[path] for path in own_paths):
+            return
+
+
+def _digest(root: Path, relative: str) -> str | None:
+    path = root / relative
+    return content_digest(path.read_bytes()) if path.is_file() else None
 
 
 @dataclass(frozen=True)

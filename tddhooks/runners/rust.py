@@ -128,11 +128,15 @@ class RustRunner:
             # --no-fail-fast: every binary runs, so every failing test is named, not just the first
             test=("cargo", "test", "--all", "--no-fail-fast"),
             timeout_s=300.0,
-            # the lib and bin targets only: never a test file (the tester's)
+            # the lib and bin targets only: never a test file (the tester's). --broken-code:
+            # rustc's machine-applicable suggestions for errors too (`*roll == 0` for
+            # `roll == 0` on a `&u32`, a missing `mut`); without it nothing is fixed while the
+            # code does not compile (docs/runners.md)
             lint_fix=(
                 "cargo",
                 "clippy",
                 "--fix",
+                "--broken-code",
                 "--allow-dirty",
                 "--allow-staged",
                 "--allow-no-vcs",
