@@ -160,6 +160,7 @@ def parse_answer(
     except LLMAnswerError as error:
         raise _invalid([error.message], role) from error
     if read is not None:
+        read = _read_once(read)
         # the literals first: a snippet's raw line end inside '…' would be indented by the merge
         data = _escape_raw_chars(data, read)
         data = _merge_snippets(data, read, merged if merged is not None else [])
@@ -202,7 +203,8 @@ def _merge_snippets(
             before = read(path) if at is None else changed[at]["content"]
             text = None if before is None else merge_snippet(path, before, edit["content"])
             if text is not None:
-                merged.extend([] if path in merged else [path])
+                if path not in merged:
+                    merged.append(path)
                 if at is not None:
                     changed[at] = {**changed[at], "content": text}
                     continue
@@ -213,8 +215,20 @@ def _merge_snippets(
     return {**data, "edits": changed}
 
 
+def _read_once(read: Callable[[str], str | None]) -> Callable[[str], str | None]:
+    """`read`, asked at most once per path within one answer (each read is a `git cat-file`)."""
+    known: dict[str, str | None] = {}
+
+    def once(path: str) -> str | None:
+        if path not in known:
+            known[path] = read(path)
+        return known[path]
+
+    return once
+
+
 def _escape_raw_chars(data: dict[str, Any], read: Callable[[str], str | None]) -> dict[str, Any]:
-    from tddhooks.agents.literals import escape_raw_char_literals
+    from tddhooks.agents.literals import escape_raw_char_literals, may_need_escaping
 
     edits = data.get("edits")
     if not isinstance(edits, list) or len(edits) > MAX_EDITS:
@@ -223,7 +237,7 @@ def _escape_raw_chars(data: dict[str, Any], read: Callable[[str], str | None]) -
     for edit in edits:
         if isinstance(edit, dict) and isinstance(edit.get("path"), str):
             content = edit.get("content")
-            if isinstance(content, str):
+            if isinstance(content, str) and may_need_escaping(edit["path"], content):
                 fixed = escape_raw_char_literals(edit["path"], content, read(edit["path"]))
                 edit = {**edit, "content": fixed} if fixed != content else edit
         changed.append(edit)

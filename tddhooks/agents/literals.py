@@ -22,7 +22,7 @@ _ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 def escape_raw_char_literals(path: str, content: str, before: str | None) -> str:
     """`content` with each raw control character between two single quotes written as its escape,
     for a Rust or Python file (see the module's docstring); any other content as it is."""
-    if not path.endswith((".rs", ".py")) or not _RAW_CHAR.search(content):
+    if not may_need_escaping(path, content):
         return content
     if before is not None and _RAW_CHAR.search(before):
         return content
@@ -30,6 +30,12 @@ def escape_raw_char_literals(path: str, content: str, before: str | None) -> str
     if path.endswith(".py") and (_parses(content) or not _parses(repaired)):
         return content
     return repaired
+
+
+def may_need_escaping(path: str, content: str) -> bool:
+    """Whether `content` holds a raw control character between single quotes in a Rust or Python
+    file: only then is the file's earlier text worth reading."""
+    return path.endswith((".rs", ".py")) and _RAW_CHAR.search(content) is not None
 
 
 def _parses(code: str) -> bool:

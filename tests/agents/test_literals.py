@@ -50,3 +50,24 @@ def test_python_is_repaired_only_when_that_makes_it_parse() -> None:
 def test_other_files_and_clean_code_are_left_alone() -> None:
     assert escape_raw_char_literals("notes.md", "'\n'", None) == "'\n'"
     assert escape_raw_char_literals("src/lib.rs", "let c = '\\n';\n", None) == "let c = '\\n';\n"
+
+
+def test_each_file_is_read_once_per_answer_and_only_when_needed() -> None:
+    # every read is a `git cat-file`: a clean upsert needs none, a snippet one per path
+    reads: list[str] = []
+
+    def read(path: str) -> str | None:
+        reads.append(path)
+        return "pub fn a() -> u32 {\n    1\n}\n"
+
+    snippet = "pub fn b() -> char {\n    '\n'\n}\n"
+    answer = json.dumps({"plan": "p", "edits": [
+        {"path": "src/clean.rs", "action": "upsert", "content": "pub fn c() {}\n"},
+        {"path": "src/lib.rs", "action": "insert", "content": snippet},
+    ]})  # fmt: skip
+
+    parsed = parse_answer(answer, "implementor", read=read)
+
+    assert reads == ["src/lib.rs"]
+    assert "'\\n'" in parsed.edits[1].content
+    assert "pub fn a()" in parsed.edits[1].content
