@@ -12,6 +12,7 @@ from tddhooks.agents.edits import AgentAnswer, FileEdit, normalize_path
 from tddhooks.drive import gather
 from tddhooks.drive.attempts import Tried
 from tddhooks.drive.crew import Crew
+from tddhooks.drive.interface import interface_mismatch
 from tddhooks.drive.kinds import Role, TurnOutcome
 from tddhooks.drive.messages import feature_message, refactor_message
 from tddhooks.drive.records import show_verdict
@@ -105,7 +106,9 @@ class TesterTurn(Turn):
                     "it was discarded: pick a behaviour the code does not have yet"
                 )
                 return Tried(False, "overshoot", overshoot=tuple(new_tests), failure=failure)
-            wrong = misplaced_red(verdict, new_tests, paths, kata_crate(root))
+            wrong = misplaced_red(verdict, new_tests, paths, kata_crate(root)) or (
+                interface_mismatch(crew.gate, root, crew.settings, self.ctx.kata, paths, verdict)
+            )
             if wrong is not None:
                 return Tried(False, "wrong-red", failure=wrong)
             crew.workspace.write_handoff(

@@ -1,0 +1,135 @@
+"""Does the tester's new test call the kata's code the way its Interface section says? (Rust)
+
+A kata that fixes its entry point (`pub fn execute(commands: &str, …) -> Result<String, String>`)
+scores the drive with hidden acceptance tests written against exactly that signature. A test that
+calls it otherwise (measured: the 1.5B tester wrote `assert_eq!(execute("", &[]), "0:0:N")`,
+comparing the `Result` with a `&str`) is red for a reason no implementation can remove: the
+implementor either breaks the interface or fails every attempt. So the tester's red is compiled
+once more against the interface: the staged tree, with a stub of each interface function the
+library does not define yet, judged by the same gate. A type error left in the new test file is
+the test's own (docs/agents.md, "The tester's red").
+
+Only when it can tell: a Rust kata whose text names `pub fn` signatures in backticks, a
+`src/lib.rs`, and a library that defines each of them as written or not at all (a library whose
+signature already differs was changed on purpose; then the test is not second-guessed).
+Unresolved names in the test (a type or method the implementor is to write) stay a valid red.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tddhooks import git
+from tddhooks.policy.settings import PolicySettings
+from tddhooks.policy.verdicts import Verdict
+
+if TYPE_CHECKING:
+    from tddhooks.drive.ports import Gate
+
+LIB = "src/lib.rs"
+_SIGNATURE = re.compile(r"`(pub\s+fn\s+(?P<name>\w+)\s*(?:<[^`>]*>)?\s*\([^`]*?\)[^`{;]*?)`")
+_DEFINED = r"pub\s+fn\s+{name}\b(?P<rest>[^{{;]*)"
+_LOCATED = re.compile(r"^(?P<path>[^\s:]+):\d+(?::\d+)?: error(?:\[(?P<code>E\d+)\])?: ")
+# names the test uses that the implementor is still to write: a valid red, whatever the interface
+_UNRESOLVED = {"E0405", "E0412", "E0422", "E0423", "E0425", "E0432", "E0433", "E0599", "E0531"}
+# rustc's own words on the mismatch: "expected `Result<String, String>`, found `&str`"
+_EXPECTED = re.compile(r"expected [^\n]{1,160}?, found [^\n]{1,160}")
+_STUB_MARK = "// tddhooks: interface stubs, only in the tree that checks the test"
+
+
+def _collapse(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def interface_functions(kata: str) -> dict[str, str]:
+    """name -> signature of each Rust `pub fn` the kata's text names in backticks."""
+    return {m["name"]: _collapse(m[1]) for m in _SIGNATURE.finditer(kata)}
+
+
+def defined_signature(lib: str, name: str) -> str | None:
+    """The library's own signature of `name` (whitespace collapsed), None when it has none."""
+    match = re.search(_DEFINED.format(name=re.escape(name)), lib)
+    return None if match is None else _collapse(f"pub fn {name}{match['rest']}")
+
+
+def same_signature(one: str, other: str) -> bool:
+    """Equal but for layout: rustfmt breaks a long signature over lines with a trailing comma."""
+
+    def bare(text: str) -> str:
+        return re.sub(r",\)", ")", re.sub(r"\s+", "", text))
+
+    return bare(one) == bare(other)
+
+
+def stubbed(lib: str, signatures: Sequence[str]) -> str:
+    """The library with a body-less stub of each signature appended."""
+    stubs = [f"#[allow(unused_variables, dead_code)]\n{sig} {{\n    unimplemented!()\n}}"
+             for sig in signatures]  # fmt: skip
+    separator = "" if not lib or lib.endswith("\n") else "\n"
+    return f"{lib}{separator}\n{_STUB_MARK}\n" + "\n\n".join(stubs) + "\n"
+
+
+def tree_with_file(root: Path, path: str, text: str) -> str:
+    """The tree of the index with `path` holding `text`, written through a private index file:
+    the person's index is never touched."""
+    index_file = git.git_dir(root) / "tddhooks" / "interface.index"
+    index_file.parent.mkdir(parents=True, exist_ok=True)
+    env = {"GIT_INDEX_FILE": str(index_file)}
+    try:
+        git.run_git(["read-tree", git.write_tree(root)], root, env_extra=env)
+        blob = git.out(["hash-object", "-w", "--stdin"], root, stdin=text)
+        git.run_git(["update-index", "--add", "--cacheinfo", f"100644,{blob},{path}"], root,
+                    env_extra=env)  # fmt: skip
+        return git.out(["write-tree"], root, env_extra=env)
+    finally:
+        index_file.unlink(missing_ok=True)
+
+
+def test_type_errors(verdict: Verdict, paths: Sequence[str]) -> list[str]:
+    """The compile errors located in the new test's files that are not unresolved names."""
+    found = []
+    for error in verdict.report.compile_errors:
+        match = _LOCATED.match(error)
+        if match and match["path"] in paths and match["code"] not in _UNRESOLVED:
+            found.append(error)
+    return found
+
+
+def interface_mismatch(
+    gate: Gate,
+    root: Path,
+    settings: PolicySettings,
+    kata: str,
+    paths: Sequence[str],
+    verdict: Verdict,
+) -> str | None:
+    """Why the tester's red test cannot pass against the kata's interface; None when it can, or
+    when that cannot be told (see the module's docstring)."""
+    if settings.language != "rust" or not verdict.report.compile_errors:
+        return None
+    functions = interface_functions(kata)
+    lib = git.read_blob(root, ":", LIB)
+    if not functions or lib is None:
+        return None
+    defined = {name: defined_signature(lib, name) for name in functions}
+    if any(found is not None and not same_signature(found, functions[name])
+           for name, found in defined.items()):  # fmt: skip
+        return None
+    missing = [functions[name] for name, found in defined.items() if found is None]
+    checked = verdict
+    if missing:
+        checked = gate.tree(root, tree_with_file(root, LIB, stubbed(lib, missing)), settings)
+    errors = test_type_errors(checked, paths)
+    if not errors:
+        return None
+    wanted = "; ".join(f"`{sig}`" for sig in functions.values())
+    detail = _EXPECTED.search("\n".join(step.output_tail for step in checked.steps))
+    return (
+        f"the new test does not compile against the kata's interface ({wanted}): "
+        + "; ".join(errors[:3])
+        + (f" ({detail[0].strip()})" if detail else "")
+        + ". Call the code exactly as the Interface section says (its argument and return types)"
+    )

@@ -1,0 +1,183 @@
+"""The tester's red is checked against the kata's Interface section (drive/interface.py): a test
+that calls the code with other types can never pass, whatever the implementor writes. Measured:
+the 1.5B tester's first Mars Rover test compared `execute("", &[])` (a `Result`) with "0:0:N",
+and the implementor failed five attempts on it. Real git, real cargo, the real gate."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from drive.test_e2e_kit import git, write_files
+
+from tddhooks.drive.interface import (
+    defined_signature,
+    interface_functions,
+    interface_mismatch,
+    same_signature,
+    stubbed,
+    tree_with_file,
+)
+from tddhooks.drive.ports import RealGate
+from tddhooks.policy.settings import load_settings
+from tddhooks.resources import read_template
+
+MakeRepo = Callable[..., Path]
+EXECUTE = "pub fn execute(commands: &str, obstacles: &[(u32, u32)]) -> Result<String, String>"
+KATA = read_template("katas/mars-rover.md")
+MANIFEST = '[package]\nname = "rover"\nversion = "0.1.0"\nedition = "2021"\n'
+WRONG = (
+    "use rover::execute;\n\n#[test]\nfn starts_at_origin() {\n"
+    '    assert_eq!(execute("", &[]), "0:0:N");\n}\n'
+)
+RIGHT = WRONG.replace('"0:0:N"', 'Ok("0:0:N".to_string())')
+# a type the implementor is still to write: red for a reason the implementation removes
+NEW_TYPE = (
+    "use rover::Rover;\n\n#[test]\nfn starts_at_origin() {\n"
+    '    assert_eq!(Rover::new().report(), "0:0:N");\n}\n'
+)
+
+
+def test_the_signatures_are_read_from_the_katas_text() -> None:
+    assert interface_functions(KATA) == {"execute": EXECUTE}  # it spans two lines there
+    assert interface_functions(read_template("katas/bowling.md")) == {
+        "score": "pub fn score(rolls: &[u32]) -> u32"
+    }
+    assert interface_functions("# Kata\n\nNo interface: `def add(text)` is Python.\n") == {}
+    lib = (
+        "pub fn execute(\n    commands: &str,\n    obstacles: &[(u32, u32)],\n"
+        ") -> Result<String, String> {\n"
+    )
+    assert same_signature(defined_signature(lib, "execute") or "", EXECUTE)  # rustfmt's layout
+    assert not same_signature("pub fn execute(commands: &str) -> String", EXECUTE)
+    assert defined_signature("pub fn executed() {}\n", "execute") is None
+    stub = stubbed("//! kata", [EXECUTE])
+    assert stub.startswith("//! kata\n\n")
+    assert f"{EXECUTE} {{\n    unimplemented!()\n}}\n" in stub
+
+
+def _repo(make_repo: MakeRepo, lib: str, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    return make_repo(
+        {"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": lib, "kata.md": KATA}
+    )  # fmt: skip
+
+
+def _judge(repo: Path, test: str) -> str | None:
+    write_files(repo, {"tests/origin.rs": test})
+    git(repo, "add", "tests/origin.rs")
+    settings = load_settings(repo)
+    verdict = RealGate().staged(repo, settings)
+    assert not verdict.report.green
+    return interface_mismatch(RealGate(), repo, settings, KATA, ["tests/origin.rs"], verdict)
+
+
+@pytest.mark.cargo
+def test_a_test_that_compares_the_result_with_a_str_is_refused_before_any_code_exists(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(make_repo, "//! The rover kata.\n", monkeypatch)
+    index_before = git(repo, "write-tree").stdout
+
+    why = _judge(repo, WRONG)
+
+    assert why is not None
+    assert "tests/origin.rs:5:" in why
+    assert "error[E0308]: mismatched types" in why
+    assert "(expected `Result<String, String>`, found `&str`)" in why
+    assert f"`{EXECUTE}`" in why
+    # the check wrote nothing the person can see: index and files as the tester left them
+    git(repo, "rm", "-q", "--cached", "tests/origin.rs")
+    assert git(repo, "write-tree").stdout == index_before
+    assert (repo / "src/lib.rs").read_text(encoding="utf-8") == "//! The rover kata.\n"
+    assert _judge(repo, RIGHT) is None
+    assert _judge(repo, NEW_TYPE) is None  # Rover: the implementor's to write
+
+
+@pytest.mark.cargo
+def test_a_library_that_already_has_the_interface_judges_the_test_without_stubs(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lib = f"{EXECUTE} {{\n    let _ = (commands, obstacles);\n    Err(String::new())\n}}\n"
+    repo = _repo(make_repo, lib, monkeypatch)
+    assert _judge(repo, WRONG) is not None
+    assert _judge(repo, RIGHT) is None  # an assertion that fails: the right red
+
+
+@pytest.mark.cargo
+def test_a_library_whose_signature_was_changed_on_purpose_is_not_second_guessed(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lib = "pub fn execute(commands: &str, obstacles: &[(u32, u32)]) -> String {\n    todo!()\n}\n"
+    repo = _repo(make_repo, lib, monkeypatch)
+    wrong_for_this_lib = RIGHT  # compares a String with a Result: the lib's, not the kata's
+    assert _judge(repo, wrong_for_this_lib) is None
+
+
+def test_the_checked_tree_is_built_in_a_private_index(make_repo: MakeRepo) -> None:
+    repo = make_repo({"src/lib.rs": "//! a\n", "README.md": "r\n"})
+    write_files(repo, {"notes.txt": "mine\n"})
+    git(repo, "add", "notes.txt")
+    index_before = git(repo, "write-tree").stdout
+
+    tree = tree_with_file(repo, "src/lib.rs", "//! a\npub fn b() {}\n")
+
+    assert git(repo, "cat-file", "blob", f"{tree}:src/lib.rs").stdout == "//! a\npub fn b() {}\n"
+    assert git(repo, "cat-file", "blob", f"{tree}:notes.txt").stdout == "mine\n"  # staged work
+    assert git(repo, "write-tree").stdout == index_before
+    assert git(repo, "status", "--porcelain").stdout == "A  notes.txt\n"
+    assert not list((repo / ".git" / "tddhooks").glob("*.index"))
+
+
+SOURCE = (
+    "pub fn execute(commands: &str, obstacles: &[(u32, u32)]) -> Result<String, String> {\n"
+    '    let _ = (commands, obstacles);\n    Ok("0:0:N".to_string())\n}\n'
+)
+
+
+@pytest.mark.cargo
+def test_the_tester_is_asked_again_with_the_interface_and_the_cycle_lands(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from support.fake_drive import HooklessWorkspace
+    from support.fake_model import FakeModel
+
+    from tddhooks.drive.console import QuietDisplay
+    from tddhooks.drive.crew import Crew
+    from tddhooks.drive.loop import Drive, DrivePlan
+    from tddhooks.drive.steplog import StepWriter
+    from tddhooks.drive.supervisor import Supervisor
+    from tddhooks.llm.usage import UsageLedger
+
+    repo = _repo(make_repo, "//! The rover kata.\n", monkeypatch)
+    write_files(repo, {".gitignore": ".tdd/\n"})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "chore: ignore the scratch folder")
+    models = {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
+    models["tester"].enqueue(*(
+        {"plan": "origin", "edits": [{"path": "tests/origin.rs", "content": test}]}
+        for test in (WRONG, RIGHT)
+    ))  # fmt: skip
+    models["implementor"].enqueue({
+        "plan": "report the origin", "edits": [{"path": "src/lib.rs", "content": SOURCE}],
+        "commit": {"type": "feat", "scope": "rover", "summary": "the rover reports its origin"},
+    })  # fmt: skip
+    models["refactorer"].enqueue({"plan": "nothing to tidy", "edits": []})
+    crew = Crew(
+        root=repo, settings=load_settings(repo), clients=models,
+        supervisor=Supervisor(max_attempts=3, max_failed_cycles=3, steps=1, budget_tokens=None),
+        ledger=UsageLedger(), display=QuietDisplay(), steps=StepWriter(repo), context_tokens=1800,
+        max_attempts=3, gate=RealGate(), workspace=HooklessWorkspace(),
+    )  # fmt: skip
+
+    Drive(crew, DrivePlan(agent_roles=frozenset(models))).run()
+
+    assert len(models["tester"].asked) == 2
+    told = models["tester"].asked[1].user
+    assert "does not compile against the kata's interface" in told
+    assert "found `&str`" in told
+    log = git(repo, "log", "--format=%s").stdout.splitlines()
+    assert log[0].endswith("): the rover reports its origin")
+    assert log[0].startswith("feat(")
+    assert git(repo, "show", "HEAD:tests/origin.rs").stdout == RIGHT
