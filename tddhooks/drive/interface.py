@@ -45,8 +45,12 @@ def _collapse(text: str) -> str:
 
 
 def interface_functions(kata: str) -> dict[str, str]:
-    """name -> signature of each Rust `pub fn` the kata's text names in backticks."""
-    return {m["name"]: _collapse(m[1]) for m in _SIGNATURE.finditer(kata)}
+    """name -> signature of each Rust `pub fn` the kata's text names in backticks; a name given
+    two different signatures is left out (which one would the test have to follow?)."""
+    found: dict[str, set[str]] = {}
+    for match in _SIGNATURE.finditer(kata):
+        found.setdefault(match["name"], set()).add(_collapse(match[1]))
+    return {name: next(iter(sigs)) for name, sigs in found.items() if len(sigs) == 1}
 
 
 def defined_signature(lib: str, name: str) -> str | None:

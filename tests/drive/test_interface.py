@@ -96,6 +96,28 @@ def test_a_test_that_compares_the_result_with_a_str_is_refused_before_any_code_e
 
 
 @pytest.mark.cargo
+@pytest.mark.parametrize(
+    "kata",
+    [
+        # a signature that does not compile: the stubbed tree fails in src/lib.rs, not the test
+        "`pub fn execute(commands: &str, obstacles: &[(u32, u32)]) -> Resul<String, String>`",
+        # the same name twice with other types: the stubs clash, nothing is blamed on the test
+        f"`{EXECUTE}` or `pub fn execute(commands: &str) -> String`",
+    ],
+)
+def test_a_kata_whose_interface_does_not_build_never_blames_the_test(
+    kata: str, make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(make_repo, "//! The rover kata.\n", monkeypatch)
+    write_files(repo, {"tests/origin.rs": WRONG})
+    git(repo, "add", "tests/origin.rs")
+    settings = load_settings(repo)
+    verdict = RealGate().staged(repo, settings)
+    paths = ["tests/origin.rs"]
+    assert interface_mismatch(RealGate(), repo, settings, kata, paths, verdict) is None
+
+
+@pytest.mark.cargo
 def test_a_library_that_already_has_the_interface_judges_the_test_without_stubs(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
