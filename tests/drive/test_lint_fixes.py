@@ -80,17 +80,25 @@ def test_the_default_fix_command_follows_the_check_command(make_repo: MakeRepo) 
     assert load_settings(own).lint_fix == ("fixer", "-i")
 
 
-@pytest.mark.cargo
-def test_clippy_fixes_a_needless_return_in_the_agents_file_and_not_the_staged_test(
-    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _rust_repo_with_staged_test(make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch,
+                                source: str) -> Path:  # fmt: skip
+    """A crate whose tester staged tests/zero.rs (with a lint of its own) and whose implementor
+    left `source` in src/lib.rs, unstaged."""
     monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
     repo = make_repo(
         {"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": ZERO}
     )  # fmt: skip
     write_files(repo, {"tests/zero.rs": TEST})
     git(repo, "add", "tests/zero.rs")
-    write_files(repo, {"src/lib.rs": RETURNS})
+    write_files(repo, {"src/lib.rs": source})
+    return repo
+
+
+@pytest.mark.cargo
+def test_clippy_fixes_a_needless_return_in_the_agents_file_and_not_the_staged_test(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _rust_repo_with_staged_test(make_repo, monkeypatch, RETURNS)
 
     assert workspace.format_files(repo, load_settings(repo), ["src/lib.rs"]) is None
 
@@ -115,13 +123,7 @@ DEREF = (
 def test_rustcs_own_suggestions_repair_code_that_does_not_compile(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
-    repo = make_repo(
-        {"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": ZERO}
-    )  # fmt: skip
-    write_files(repo, {"tests/zero.rs": TEST})
-    git(repo, "add", "tests/zero.rs")
-    write_files(repo, {"src/lib.rs": DEREF})
+    repo = _rust_repo_with_staged_test(make_repo, monkeypatch, DEREF)
 
     workspace.format_files(repo, load_settings(repo), ["src/lib.rs"])
 
