@@ -135,5 +135,23 @@ def interface_mismatch(
         f"the new test does not compile against the kata's interface ({wanted}): "
         + "; ".join(errors[:3])
         + (f" ({detail[0].strip()})" if detail else "")
-        + ". Call the code exactly as the Interface section says (its argument and return types)"
+        + ". "
+        + (wrapped_hint(detail[0]) if detail else "")
+        + "Call the code exactly as the Interface section says (its argument and return types)"
+    )
+
+
+def wrapped_hint(detail: str) -> str:
+    """What to write when the test compares a `Result`/`Option` with the bare value: the one
+    concrete change a small model needs (measured: told only rustc's words, the 1.5B tester wrote
+    `assert_eq!(execute("", &[]), "0:0:N")` five times out of five)."""
+    match = re.match(r"expected `(?P<kind>Result|Option)<(?P<inner>String)?", detail)
+    if match is None:
+        return ""
+    wrapper = "Ok" if match["kind"] == "Result" else "Some"
+    value = '"…".to_string()' if match["inner"] else "…"
+    return (
+        f"The function returns a `{match['kind']}`: compare `.unwrap()` of the call with the "
+        f"expected value (`assert_eq!(f(…).unwrap(), …)`), or compare the call with "
+        f"`{wrapper}({value})`. "
     )

@@ -18,6 +18,7 @@ from tddhooks.drive.interface import (
     same_signature,
     stubbed,
     tree_with_file,
+    wrapped_hint,
 )
 from tddhooks.drive.ports import RealGate
 from tddhooks.policy.settings import load_settings
@@ -37,6 +38,12 @@ NEW_TYPE = (
     "use rover::Rover;\n\n#[test]\nfn starts_at_origin() {\n"
     '    assert_eq!(Rover::new().report(), "0:0:N");\n}\n'
 )
+
+
+def test_a_wrapped_return_gets_the_one_change_that_fits() -> None:
+    some = wrapped_hint("expected `Option<u32>`, found `u32`")
+    assert "compare the call with `Some(…)`" in some
+    assert wrapped_hint("expected `u32`, found `&str`") == ""
 
 
 def test_the_signatures_are_read_from_the_katas_text() -> None:
@@ -86,6 +93,8 @@ def test_a_test_that_compares_the_result_with_a_str_is_refused_before_any_code_e
     assert "tests/origin.rs:5:" in why
     assert "error[E0308]: mismatched types" in why
     assert "(expected `Result<String, String>`, found `&str`)" in why
+    assert "compare `.unwrap()` of the call with the expected value" in why
+    assert 'or compare the call with `Ok("…".to_string())`' in why
     assert f"`{EXECUTE}`" in why
     # the check wrote nothing the person can see: index and files as the tester left them
     git(repo, "rm", "-q", "--cached", "tests/origin.rs")
