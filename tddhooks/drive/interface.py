@@ -92,12 +92,17 @@ def tree_with_file(root: Path, path: str, text: str) -> str:
         index_file.unlink(missing_ok=True)
 
 
-def test_type_errors(verdict: Verdict, paths: Sequence[str]) -> list[str]:
-    """The compile errors located in the new test's files that are not unresolved names."""
+def errors_of_the_test(verdict: Verdict, paths: Sequence[str], names: Sequence[str]) -> list[str]:
+    """The compile errors located in the new test's files that are not unresolved names, or that
+    are and name one of `names`: the interface's functions, which the checked tree defines
+    (measured: `use crate::execute;` in an integration test, where `crate` is the test itself)."""
     found = []
     for error in verdict.report.compile_errors:
         match = _LOCATED.match(error)
-        if match and match["path"] in paths and match["code"] not in _UNRESOLVED:
+        if not match or match["path"] not in paths:
+            continue
+        named = any(re.search(rf"`(?:[\w:]*::)?{re.escape(name)}`", error) for name in names)
+        if match["code"] not in _UNRESOLVED or named:
             found.append(error)
     return found
 
@@ -126,7 +131,7 @@ def interface_mismatch(
     checked = verdict
     if missing:
         checked = gate.tree(root, tree_with_file(root, LIB, stubbed(lib, missing)), settings)
-    errors = test_type_errors(checked, paths)
+    errors = errors_of_the_test(checked, paths, list(functions))
     if not errors:
         return None
     wanted = "; ".join(f"`{sig}`" for sig in functions.values())

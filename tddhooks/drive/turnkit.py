@@ -17,6 +17,7 @@ from tddhooks.drive.attempts import Attempts, Tried
 from tddhooks.drive.crew import Crew
 from tddhooks.drive.kinds import Role, TurnOutcome
 from tddhooks.drive.records import edit_records, show_verdict, step_log
+from tddhooks.drive.rusthints import rust_hints
 from tddhooks.drive.state import PhaseInfo
 from tddhooks.drive.steplog import AttemptRecord, StepLog
 
@@ -212,7 +213,8 @@ class SourceTurn(Turn):
             verdict = crew.gate.staged(root, crew.settings)
             show_verdict(crew, self.role, verdict, record)
             if not verdict.green:
-                return Tried(False, "red", failure=verdict.failure_excerpt())
+                hints = rust_hints(verdict) if crew.settings.language == "rust" else ""
+                return Tried(False, "red", failure=verdict.failure_excerpt() + hints)
             message = self.compose(answer, verdict)
             if isinstance(message, Tried):
                 return message

@@ -102,6 +102,11 @@ def test_a_test_that_compares_the_result_with_a_str_is_refused_before_any_code_e
     assert (repo / "src/lib.rs").read_text(encoding="utf-8") == "//! The rover kata.\n"
     assert _judge(repo, RIGHT) is None
     assert _judge(repo, NEW_TYPE) is None  # Rover: the implementor's to write
+    # measured: in an integration test `crate` is the test itself; the stub defines `execute`,
+    # so an import that still fails is the test's own
+    own_crate = _judge(repo, RIGHT.replace("use rover::execute;", "use crate::execute;"))
+    assert own_crate is not None
+    assert "unresolved import `crate::execute`" in own_crate
 
 
 @pytest.mark.cargo
@@ -168,7 +173,7 @@ SOURCE = (
 
 
 @pytest.mark.cargo
-def test_the_tester_is_asked_again_with_the_interface_and_the_cycle_lands(
+def test_tester_and_implementor_are_told_the_change_that_fits_and_the_cycle_lands(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from support.fake_drive import HooklessWorkspace
@@ -190,10 +195,12 @@ def test_the_tester_is_asked_again_with_the_interface_and_the_cycle_lands(
         {"plan": "origin", "edits": [{"path": "tests/origin.rs", "content": test}]}
         for test in (WRONG, RIGHT)
     ))  # fmt: skip
-    models["implementor"].enqueue({
-        "plan": "report the origin", "edits": [{"path": "src/lib.rs", "content": SOURCE}],
-        "commit": {"type": "feat", "scope": "rover", "summary": "the rover reports its origin"},
-    })  # fmt: skip
+    commit = {"type": "feat", "scope": "rover", "summary": "the rover reports its origin"}
+    models["implementor"].enqueue(*(
+        {"plan": "report the origin", "edits": [{"path": "src/lib.rs", "content": source}],
+         "commit": commit}
+        for source in (SOURCE.replace('"0:0:N".to_string()', '"0:0:N"'), SOURCE)
+    ))  # fmt: skip
     models["refactorer"].enqueue({"plan": "nothing to tidy", "edits": []})
     crew = Crew(
         root=repo, settings=load_settings(repo), clients=models,
@@ -208,6 +215,11 @@ def test_the_tester_is_asked_again_with_the_interface_and_the_cycle_lands(
     told = models["tester"].asked[1].user
     assert "does not compile against the kata's interface" in told
     assert "found `&str`" in told
+    # the implementor's `Ok("0:0:N")` is red, and its retry carries the change that fits
+    assert len(models["implementor"].asked) == 2
+    assert "Hint: a `String` is expected where the code gives a `&str`" in (
+        models["implementor"].asked[1].user
+    )
     log = git(repo, "log", "--format=%s").stdout.splitlines()
     assert log[0].endswith("): the rover reports its origin")
     assert log[0].startswith("feat(")

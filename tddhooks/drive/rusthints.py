@@ -1,0 +1,45 @@
+"""One concrete change for the rustc errors a small model repeats, added to a red attempt's
+failure (docs/agents.md, "Hints on a red attempt").
+
+rustc's own machine-applicable fixes are applied before the gate (drive/workspace.py, `cargo clippy
+--fix --broken-code`); these are the ones it only explains. Measured on the 1.5B implementor: with
+rustc's words alone, `Ok("0:0:N")` for a `Result<String, String>` came back four attempts of five,
+and `if grid.is_empty() { return String::new(); }` as a whole function body (E0317) five of five.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tddhooks.policy.verdicts import Verdict
+
+_HINTS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(r"expected `(?:std::string::)?String`, found `&(?:'static )?str`"),
+        'a `String` is expected where the code gives a `&str` (a "…" literal): write '
+        '`"…".to_string()` (inside `Ok(…)`/`Some(…)` too: `Ok("…".to_string())`)',
+    ),
+    (
+        re.compile(r"expected `&str`, found `(?:std::string::)?String`"),
+        "a `&str` is expected where the code gives a `String`: borrow it, `&value` or "
+        "`value.as_str()`",
+    ),
+    (
+        re.compile(r"error\[E0317\]"),
+        "an `if` without `else` gives `()`: after `if … { return …; }` end the function with the "
+        "value it returns otherwise, or write `if … { a } else { b }` as its last expression",
+    ),
+    (
+        re.compile(
+            r"expected `(?:std::result::)?Result<[^`]*`, found `(?!(?:std::result::)?Result)"
+        ),
+        "the function returns a `Result`: wrap the value it returns, `Ok(value)`",
+    ),
+)
+
+
+def rust_hints(verdict: Verdict) -> str:
+    """The hint lines for the errors in the gate's output ("" when none applies)."""
+    output = "\n".join(step.output_tail for step in verdict.steps)
+    found = [hint for pattern, hint in _HINTS if pattern.search(output)]
+    return "".join(f"\nHint: {hint}." for hint in found)
