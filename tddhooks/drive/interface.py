@@ -142,7 +142,24 @@ def interface_mismatch(
         + (f" ({detail[0].strip()})" if detail else "")
         + ". "
         + (wrapped_hint(detail[0]) if detail else "")
+        + _import_hint(errors, list(functions), root)
         + "Call the code exactly as the Interface section says (its argument and return types)"
+    )
+
+
+def _import_hint(errors: Sequence[str], names: Sequence[str], root: Path) -> str:
+    """For an import of a listed function that failed: the line that imports it (measured: the
+    1.5B tester's `use crate::execute;` in an integration test, twice in one turn)."""
+    from tddhooks.drive.turnkit import kata_crate
+
+    crate = kata_crate(root)
+    imported = [name for name in names for error in errors
+                if "E0432" in error and re.search(rf"::{re.escape(name)}`", error)]  # fmt: skip
+    if crate is None or not imported:
+        return ""
+    return (
+        f"A test in tests/ is a crate of its own: import from the kata's crate, "
+        f"`use {crate}::{imported[0]};`. "
     )
 
 

@@ -107,6 +107,7 @@ def test_a_test_that_compares_the_result_with_a_str_is_refused_before_any_code_e
     own_crate = _judge(repo, RIGHT.replace("use rover::execute;", "use crate::execute;"))
     assert own_crate is not None
     assert "unresolved import `crate::execute`" in own_crate
+    assert "import from the kata's crate, `use rover::execute;`" in own_crate
 
 
 @pytest.mark.cargo
