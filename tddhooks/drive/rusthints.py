@@ -39,7 +39,8 @@ _HINTS: tuple[tuple[re.Pattern[str], str], ...] = (
 
 
 def rust_hints(verdict: Verdict) -> str:
-    """The hint lines for the errors in the gate's output ("" when none applies)."""
+    """The hint lines for the errors in the gate's output ("" when none applies), each ending in
+    a line break: they go before rustc's output, which the prompt cuts from the end."""
     output = "\n".join(step.output_tail for step in verdict.steps)
     found = [hint for pattern, hint in _HINTS if pattern.search(output)]
-    return "".join(f"\nHint: {hint}." for hint in found)
+    return "".join(f"Hint: {hint}.\n" for hint in found)

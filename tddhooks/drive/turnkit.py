@@ -214,7 +214,8 @@ class SourceTurn(Turn):
             show_verdict(crew, self.role, verdict, record)
             if not verdict.green:
                 hints = rust_hints(verdict) if crew.settings.language == "rust" else ""
-                return Tried(False, "red", failure=verdict.failure_excerpt() + hints)
+                # the hints first: the prompt keeps the head of a long failure
+                return Tried(False, "red", failure=hints + verdict.failure_excerpt())
             message = self.compose(answer, verdict)
             if isinstance(message, Tried):
                 return message

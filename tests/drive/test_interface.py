@@ -218,7 +218,8 @@ def test_tester_and_implementor_are_told_the_change_that_fits_and_the_cycle_land
     assert "found `&str`" in told
     # the implementor's `Ok("0:0:N")` is red, and its retry carries the change that fits
     assert len(models["implementor"].asked) == 2
-    assert "Hint: a `String` is expected where the code gives a `&str`" in (
+    # first in its section: a long rustc output is cut from the end
+    assert "failed because\nHint: a `String` is expected where the code gives a `&str`" in (
         models["implementor"].asked[1].user
     )
     log = git(repo, "log", "--format=%s").stdout.splitlines()
