@@ -41,7 +41,12 @@ def usable_scope(scope: str | None, project: Sequence[str] = ()) -> str | None:
     """The scope as one lowercase word, or None when it is a path, a phrase, a placeholder or
     the name of the whole project (`project`: the crate or package name says nothing)."""
     text = (scope or "").strip().lower()
-    if _SCOPE.fullmatch(text) and text not in _NOT_A_SCOPE and text not in project:
+    # `one-word` is the answer shape's placeholder (agents/edits.py) as `one_word` is the prompt's
+    if (
+        _SCOPE.fullmatch(text)
+        and text.replace("-", "_") not in _NOT_A_SCOPE
+        and (text not in project)
+    ):
         return text
     return None
 

@@ -344,7 +344,9 @@ def test_every_stop_reason_has_an_exit_code_and_nothing_else_does() -> None:
     [("add", "add"), ("Roman", "roman"), ("src/lib.rs", None), ("lib", None), ("ONE_WORD", None),
      ("two words", None), ("", None), (None, None), ("x" * 30, None),
      ("game-of-life", "game-of-life"), ("function", None), ("Implementation", None),
-     ("refactor", None), ("feat", None), ("Fix", None), ("score", "score")],
+     ("refactor", None), ("feat", None), ("Fix", None), ("score", "score"),
+     # measured: `feat(one-word): …` landed, copied from the answer shape `"scope": one-word|null`
+     ("one-word", None), ("One-Word", None)],
 )  # fmt: skip
 def test_a_scope_is_one_word_never_a_path(scope: str | None, usable: str | None) -> None:
     assert usable_scope(scope) == usable
