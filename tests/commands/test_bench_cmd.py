@@ -80,7 +80,10 @@ def test_a_bench_never_drives_into_existing_work(tmp_path: Path) -> None:
 
 
 def test_every_shipped_kata_has_a_hidden_suite_for_both_languages() -> None:
-    assert shipped_bench_katas() == ["bowling", "game-of-life", "mars-rover", "string-calculator"]
+    assert shipped_bench_katas() == [
+        "bowling", "fizzbuzz", "game-of-life", "mars-rover", "password-validation",
+        "string-calculator",
+    ]  # fmt: skip
     for name in shipped_bench_katas():
         kata = resolve_bench_kata(name)
         for language in ("rust", "python"):
@@ -153,7 +156,10 @@ def test_merging_shard_files_reports_all_their_runs(tmp_path: Path) -> None:
     assert "not a bench JSON file" in bad.output
 
 
-@pytest.mark.parametrize("kata", ["string-calculator", "bowling", "mars-rover", "game-of-life"])
+@pytest.mark.parametrize(
+    "kata",
+    ["string-calculator", "bowling", "mars-rover", "game-of-life", "fizzbuzz", "password-validation"],
+)
 def test_the_python_suites_pass_on_a_reference_solution(kata: str, tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
     package = tmp_path / "src" / "refkata"
@@ -185,7 +191,7 @@ def test_the_rust_suites_pass_on_a_reference_solution(tmp_path: Path) -> None:
     )
     suites = [f for name in shipped_bench_katas() for f in resolve_bench_kata(name).suite("rust")]
     found = acceptance.score(tmp_path, tuple(suites), "rust")
-    assert found.passed == found.total == 35, found.output_tail
+    assert found.passed == found.total == 53, found.output_tail
 
 
 def test_the_answer_limits_reach_every_child_drive() -> None:

@@ -10,7 +10,9 @@ import pytest
 from tddhooks.config import TddConfig, default_config_yaml, parse_config
 from tddhooks.resources import read_template, templates
 
-KATAS = ("string-calculator", "bowling", "mars-rover", "game-of-life")
+KATAS = (
+    "string-calculator", "bowling", "mars-rover", "game-of-life", "fizzbuzz", "password-validation"
+)
 
 
 @pytest.mark.parametrize("language", ["rust", "python"])

@@ -49,3 +49,19 @@ pub fn next_generation(grid: &str) -> String {
         if n == 3 || (alive && n == 2) { '#' } else { '.' }
     }).collect::<String>()).collect::<Vec<_>>().join("\n")
 }
+pub fn say(n: u32) -> String {
+    assert!(n != 0, "zero is not in the game");
+    let words: String = [(3, "Fizz"), (5, "Buzz"), (7, "Whizz")].iter().filter(|(d, _)| n % d == 0).map(|(_, w)| *w).collect();
+    if words.is_empty() { n.to_string() } else { words }
+}
+pub fn validate(password: &str) -> Vec<String> {
+    let rules: [(bool, &str); 6] = [
+        (password.chars().count() >= 8, "must be at least 8 characters"),
+        (password.chars().any(|c| c.is_ascii_digit()), "must contain a digit"),
+        (password.chars().any(char::is_uppercase), "must contain an uppercase letter"),
+        (password.chars().any(char::is_lowercase), "must contain a lowercase letter"),
+        (password.chars().any(|c| "!@#$%^&*".contains(c)), "must contain a special character"),
+        (!password.contains(' '), "must not contain spaces"),
+    ];
+    rules.iter().filter(|(ok, _)| !ok).map(|(_, m)| m.to_string()).collect()
+}

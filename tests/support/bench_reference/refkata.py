@@ -69,3 +69,22 @@ def next_generation(grid: str) -> str:
             line += "#" if count == 3 or (alive and count == 2) else "."
         result.append(line)
     return "\n".join(result)
+
+
+def say(n: int) -> str:
+    if n == 0:
+        raise ValueError("zero is not in the game")
+    words = "".join(word for d, word in ((3, "Fizz"), (5, "Buzz"), (7, "Whizz")) if n % d == 0)
+    return words or str(n)
+
+
+def validate(password: str) -> list[str]:
+    rules = [
+        (len(password) >= 8, "must be at least 8 characters"),
+        (any(c.isdigit() for c in password), "must contain a digit"),
+        (any(c.isupper() for c in password), "must contain an uppercase letter"),
+        (any(c.islower() for c in password), "must contain a lowercase letter"),
+        (any(c in "!@#$%^&*" for c in password), "must contain a special character"),
+        (" " not in password, "must not contain spaces"),
+    ]
+    return [message for ok, message in rules if not ok]
