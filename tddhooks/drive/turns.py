@@ -19,6 +19,7 @@ from tddhooks.drive.records import show_verdict
 from tddhooks.drive.redcheck import changed_behaviour, misplaced_red, new_test_names
 from tddhooks.drive.state import PhaseInfo
 from tddhooks.drive.steplog import AttemptRecord
+from tddhooks.drive.testimports import repaired_answer
 from tddhooks.drive.turnkit import (
     SourceTurn,
     Turn,
@@ -80,6 +81,19 @@ class TesterTurn(Turn):
         return (f"done refused: requirement {index + 1} of {len(listed)} has no test yet: "
                 f"{listed[index]}; write one failing test for it, with done false")  # fmt: skip
 
+    def repaired(self, answer: AgentAnswer) -> AgentAnswer:
+        """A Rust integration test's path to the kata's crate, repaired before it is judged
+        (drive/testimports.py)."""
+        if self.crew.settings.language != "rust":
+            return answer
+        manifest = self.crew.workspace.read_blob(self.root, "HEAD", "Cargo.toml")
+        answer, changed = repaired_answer(answer, self.ctx.kata, manifest)
+        for path in changed:
+            self.crew.display.emit(
+                "note", message=f"{path}: the test's path to the kata's crate was repaired"
+            )
+        return answer
+
     def judge(self, answer: AgentAnswer, record: AttemptRecord) -> Tried:
         if answer.done:
             refusal = self.refuse_done()
@@ -90,6 +104,7 @@ class TesterTurn(Turn):
             failure = ("the answer has no edits: write exactly one new failing test, or answer "
                        "done with a reason")  # fmt: skip
             return Tried(False, "no-edits", failure=failure)
+        answer = self.repaired(answer)
         refused = self.refused(answer, record) or self.not_offered(answer)
         if refused is not None:
             return refused

@@ -1,0 +1,105 @@
+"""The tester's Rust integration test reaches the kata's crate by its real name
+(drive/testimports.py). Measured: Qwen2.5-Coder 1.5B wrote `use crate::execute;` and the kata's
+title as the crate (`use mars_rover::execute;`) and lost two cycles of six to them."""
+
+from __future__ import annotations
+
+import pytest
+
+from tddhooks.agents.edits import AgentAnswer, FileEdit
+from tddhooks.drive.testimports import dependencies, repaired_answer, repaired_test
+from tddhooks.resources import read_template
+
+CALL = '\n#[test]\nfn origin() {\n    assert_eq!(execute("").unwrap(), "0:0:N");\n}\n'
+MANIFEST = '[package]\nname = "rover"\nversion = "0.1.0"\nedition = "2021"\n'
+
+
+def _fix(text: str, known: tuple[str, ...] = ()) -> str:
+    return repaired_test(text, "rover", ["execute"], known)
+
+
+@pytest.mark.parametrize(
+    ("written", "repaired"),
+    [
+        ("use crate::execute;", "use rover::execute;"),
+        ("use super::execute;", "use rover::execute;"),
+        ("use mars_rover::execute;", "use rover::execute;"),
+        ("use kata::{execute};", "use rover::{execute};"),
+        ("use mars_rover::{Rover, execute};", "use rover::{Rover, execute};"),
+        ("use mars_rover::*;", "use rover::*;"),
+        ("use crate::*;", "use rover::*;"),
+        ("pub use crate::execute;", "pub use rover::execute;"),
+        ("    use crate::execute;", "    use rover::execute;"),
+        ("use crate::execute as run;", "use rover::execute as run;"),
+    ],
+)
+def test_a_wrong_root_of_the_crate_is_rewritten(written: str, repaired: str) -> None:
+    assert _fix(written + "\n" + CALL) == repaired + "\n" + CALL
+
+
+def test_a_path_in_the_code_is_rewritten_and_then_needs_no_import() -> None:
+    text = '#[test]\nfn origin() {\n    assert!(crate::execute("").is_ok());\n}\n'
+    assert _fix(text) == text.replace("crate::execute", "rover::execute")
+    qualified = text.replace("crate::", "mars_rover::")
+    assert _fix(qualified) == text.replace("crate::execute", "rover::execute")
+
+
+def test_a_call_with_nothing_in_scope_gets_its_import_after_the_leading_comments() -> None:
+    text = "//! The rover's origin.\n#![allow(unused)]\n" + CALL
+    assert _fix(text) == "//! The rover's origin.\n#![allow(unused)]\nuse rover::execute;\n" + CALL
+    assert _fix(CALL.lstrip("\n")) == "use rover::execute;\n\n" + CALL.lstrip("\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "use rover::execute;\n" + CALL,  # already right
+        "use rover::*;\n" + CALL,
+        "use std::collections::HashMap;\nuse rover::execute;\n" + CALL,
+        # a module of the test file, a helper of its own, a method, a qualified call
+        "mod support;\nuse support::execute;\n" + CALL,
+        "use self::execute;\n" + CALL,
+        "fn execute(_: &str) -> Result<String, String> { Ok(String::new()) }\n" + CALL,
+        '#[test]\nfn origin() {\n    assert!(rover::execute("").is_ok());\n}\n',
+        '#[test]\nfn origin() {\n    assert!(Rover::new().execute("").is_ok());\n}\n',
+        # a name that is not the Interface's: perhaps another crate's, perhaps a typo; not guessed
+        "use mars_rover::Rover;\nuse rover::execute;\n" + CALL,
+        "use rover::{execute, Rover};\n" + CALL,
+        # a path that goes on past the function's name is not the function
+        "use rover::execute;\nuse crate::execute::inner;\n" + CALL,
+    ],
+)
+def test_what_can_be_meant_otherwise_is_left_alone(text: str) -> None:
+    assert _fix(text) == text
+
+
+def test_a_dependency_of_the_manifest_keeps_its_paths() -> None:
+    manifest = MANIFEST + '\n[dev-dependencies]\nrover-testkit = "1"\n[dependencies]\nserde = "1"\n'
+    assert dependencies(manifest) == {"rover_testkit", "serde"}
+    assert dependencies("[package\n") == set()
+    text = "use rover_testkit::execute;\n" + CALL
+    assert _fix(text, ("rover_testkit",)) == text
+    assert _fix(text) == "use rover::execute;\n" + CALL
+
+
+def test_only_integration_tests_of_a_rust_kata_with_an_interface_are_repaired() -> None:
+    kata = read_template("katas/mars-rover.md")
+    answer = AgentAnswer(
+        plan="origin",
+        edits=[
+            FileEdit(path="tests/origin.rs", content="use crate::execute;\n" + CALL),
+            FileEdit(path="./tests/nested/more.rs", content=CALL),
+            FileEdit(
+                path="src/lib.rs", content="#[cfg(test)]\nmod tests {\n    use super::*;\n}\n"
+            ),
+            FileEdit(path="tests/old.rs", action="delete"),
+        ],
+    )
+    repaired, changed = repaired_answer(answer, kata, MANIFEST)
+    assert changed == ["tests/origin.rs", "./tests/nested/more.rs"]
+    assert repaired.edits[0].content == "use rover::execute;\n" + CALL
+    assert repaired.edits[1].content == "use rover::execute;\n" + CALL
+    assert repaired.edits[2:] == answer.edits[2:]
+    assert repaired_answer(answer, "# A kata without an interface\n", MANIFEST) == (answer, [])
+    assert repaired_answer(answer, kata, None) == (answer, [])  # no manifest: no crate name
+    assert repaired_answer(answer, kata, "[package\n") == (answer, [])
