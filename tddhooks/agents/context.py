@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from tddhooks.agents.edits import matches_any
 from tddhooks.agents.roles import role_spec, system_prompt
-from tddhooks.policy.compose import kata_requirements
+from tddhooks.policy.compose import kata_requirements, kata_without_requirements
 
 DEFAULT_TEST_GLOBS = ("tests/**", "test_*.py", "*_test.py")
 # share of the budget each section may take at most; relevant files get whatever is left
@@ -342,6 +342,11 @@ def _crate_line(ctx: TurnContext) -> str:
     return f"\nCrate: `{name}` (integration tests import it as `use {name}::...;`)"
 
 
+def _kata_for(ctx: TurnContext) -> str:
+    """The implementor reads the kata without its requirements (kata_without_requirements)."""
+    return kata_without_requirements(ctx.kata) if ctx.role == "implementor" else ctx.kata
+
+
 def _demote_headings(markdown: str) -> str:
     # the kata's own headings sit below our "## " sections, so the model sees one outline
     return _HEADING.sub(r"##\1", markdown)
@@ -400,7 +405,7 @@ def build_messages(ctx: TurnContext, *, budget_tokens: int) -> list[dict[str, st
 
     hints = "\n".join(f"- {hint}" for hint in ctx.hints)
     sections = {
-        "kata": section("Kata", _demote_headings(ctx.kata), "kata", trim_head),
+        "kata": section("Kata", _demote_headings(_kata_for(ctx)), "kata", trim_head),
         "cycle": f"## Cycle\n{ctx.cycle} · you are the {spec.title} · language: {ctx.language}"
         + _crate_line(ctx),
         "next": section(

@@ -4,7 +4,8 @@ failure (docs/agents.md, "Hints on a red attempt").
 rustc's own machine-applicable fixes are applied before the gate (drive/workspace.py, `cargo clippy
 --fix --broken-code`); these are the ones it only explains. Measured on the 1.5B implementor: with
 rustc's words alone, `Ok("0:0:N")` for a `Result<String, String>` came back four attempts of five,
-and `if grid.is_empty() { return String::new(); }` as a whole function body (E0317) five of five.
+and `if grid.is_empty() { return String::new(); }` as a whole function body (E0317) five of five;
+`password.chars().any(char::is_digit)` (E0593) five of five.
 """
 
 from __future__ import annotations
@@ -34,6 +35,15 @@ _HINTS: tuple[tuple[re.Pattern[str], str], ...] = (
             r"expected `(?:std::result::)?Result<[^`]*`, found `(?!(?:std::result::)?Result)"
         ),
         "the function returns a `Result`: wrap the value it returns, `Ok(value)`",
+    ),
+    (
+        re.compile(r"error\[E0593\][\s\S]{0,600}?\bis_digit\b"),
+        "`char::is_digit` takes a radix too: pass a closure, `|c| c.is_ascii_digit()`",
+    ),
+    (
+        re.compile(r"error\[E0631\][\s\S]{0,900}?found function signature `fn\(&"),
+        "a method that takes `&self` (`char::is_ascii_uppercase`) cannot be passed by name to "
+        "`any`/`all`/`filter` over `chars()`: pass a closure, `|c| c.is_ascii_uppercase()`",
     ),
 )
 

@@ -322,6 +322,34 @@ def kata_requirements(kata_text: str, *, whole: bool = False) -> list[str]:
     return found
 
 
+_INTERFACE_HEADING_RE = re.compile(r"interface|\bapi\b|signature|entry point", re.IGNORECASE)
+
+
+def kata_without_requirements(kata_text: str) -> str:
+    """The kata as the implementor reads it: the text above the first heading below the title
+    (title and goal), and the sections that name the code's interface; the requirements, notes
+    and the rest are left out, so the staged test is the only specification of the step
+    (docs/agents.md, "What the implementor sees"). A kata without a requirements heading is
+    kept whole: there is no telling what its text holds."""
+    if not kata_requirements(kata_text):
+        return kata_text
+    kept: list[str] = []
+    keep, fence, headings = True, "", 0
+    for line in kata_text.replace("\r\n", "\n").split("\n"):
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            fence = "" if fence and stripped.startswith(fence) else fence or stripped[:3]
+        title = None if fence else _HEADING_RE.match(line)
+        if title is not None:
+            headings += 1
+            text = title["text"] or ""
+            first = headings == 1 and not _GOAL_HEADING_RE.search(text)
+            keep = first or bool(_INTERFACE_HEADING_RE.search(text))
+        if keep:
+            kept.append(line)
+    return "\n".join(kept).strip() + "\n"
+
+
 _SECTION_LINE_RE = re.compile(r"^(Context|Rationale|Diff summary|Verification):\s*$")
 _CONTEXT_KEYS = ("role:", "step:", "kata goal:")
 

@@ -330,7 +330,10 @@ def test_prompt_is_bounded_as_history_grows() -> None:
 def test_big_history_still_shows_kata_hints_and_failure() -> None:
     user = _user(dataclasses.replace(_grown_kata(30), role="implementor"))
     assert user.startswith("## Kata\n### Römische Zahlen\n")
-    assert "\n#### Requirements\n" in user  # kata headings sit below our sections
+    assert "Convert arabic numbers to roman numerals." in user
+    assert "Requirements" not in user  # the staged test is the implementor's specification
+    tester = _user(_grown_kata(30))
+    assert "\n#### Requirements\n" in tester  # kata headings sit below our sections
     assert "- hint 0" in user
     assert "## Previous attempt failed because\nerror: boom" in user
     assert "more lines)" in user or "…" in user

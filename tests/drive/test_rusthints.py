@@ -39,6 +39,9 @@ def test_each_pattern_gives_its_change(output: str, hint: str) -> None:
 
 def test_no_hint_for_other_errors_and_each_hint_once() -> None:
     assert rust_hints(_verdict("error[E0425]: cannot find value `num` in this scope")) == ""
+    # a closure of the wrong arity that has nothing to do with `is_digit`
+    assert rust_hints(_verdict("error[E0593]: closure is expected to take 1 argument")) == ""
+    assert rust_hints(_verdict("error[E0631]: type mismatch\nfound signature `fn(u8) -> _`")) == ""
     # a Result compared with a Result is not a missing Ok(…)
     assert rust_hints(_verdict("expected `Result<String, String>`, found `Result<&str, _>`")) == ""
     twice = "expected `&str`, found `String`\nexpected `&str`, found `String`\n"
@@ -55,6 +58,12 @@ def test_no_hint_for_other_errors_and_each_hint_once() -> None:
         # measured: its Game of Life answer, five of five
         ("pub fn next_generation(grid: &str) -> String {\n    if grid.is_empty() {\n"
          "        return String::new();\n    }\n}\n", "an `if` without `else` gives `()`"),
+        # measured: its Password Validation answer, five of five
+        ("pub fn digit(password: &str) -> bool {\n    password.chars().any(char::is_digit)\n}\n",
+         "pass a closure, `|c| c.is_ascii_digit()`"),
+        ("pub fn upper(password: &str) -> bool {\n"
+         "    password.chars().any(char::is_ascii_uppercase)\n}\n",
+         "pass a closure, `|c| c.is_ascii_uppercase()`"),
     ],
 )  # fmt: skip
 def test_real_rustc_output_gets_the_hint(

@@ -16,6 +16,7 @@ from tddhooks.policy.compose import (
     infer_role,
     kata_goal,
     kata_requirements,
+    kata_without_requirements,
     prefill_template,
     refresh_message,
     suggest_type,
@@ -24,6 +25,7 @@ from tddhooks.policy.goals import cycle_goal, cycle_requirement, keywords
 from tddhooks.policy.message import parse_message
 from tddhooks.policy.rules import CommitFacts, check_message
 from tddhooks.policy.settings import PolicySettings
+from tddhooks.resources import read_template
 
 SETTINGS = PolicySettings(
     types=DEFAULT_TYPES,
@@ -489,3 +491,31 @@ def test_a_heading_of_what_is_not_wanted_lists_no_requirement(heading: str) -> N
 def test_a_heading_of_what_is_wanted_still_lists_requirements(heading: str) -> None:
     kata = f"# K\n\nIntro.\n\n## {heading}\n\n1. add() is 0.\n2. add(1) is 1.\n"
     assert kata_requirements(kata) == ["add() is 0.", "add(1) is 1."]
+
+
+def test_the_implementor_reads_the_kata_without_its_requirements() -> None:
+    """Measured: with the whole Password Validation kata in its prompt, the 1.5B implementor
+    wrote every rule for the first test (a good password gives no errors) and failed all five
+    attempts on one of them (`char::is_digit` takes a radix)."""
+    kata = (
+        "# Roman\n\nConvert numbers.\n\n## Interface\n\n- Rust: `pub fn roman(n: u32) -> String`\n"
+        "\n## Requirements\n\n1. 1 is I.\n2. 4 is IV.\n\n```md\n## Interface in a fence\n```\n"
+        "\n## Notes\n\n- Up to 3999.\n\n## Public API\n\nOne function.\n"
+    )
+    assert kata_without_requirements(kata) == (
+        "# Roman\n\nConvert numbers.\n\n## Interface\n\n- Rust: `pub fn roman(n: u32) -> String`"
+        "\n\n## Public API\n\nOne function.\n"
+    )
+    # a kata whose first heading is its requirements, and one with no requirements heading
+    assert kata_without_requirements("## Goals\n\n- 1 is I.\n\n## Interface\n\nroman\n") == (
+        "## Interface\n\nroman\n"
+    )
+    plain = "# Roman\n\nConvert numbers: 1 is I, 4 is IV.\n"
+    assert kata_without_requirements(plain) == plain
+    for name in ("bowling", "string-calculator", "mars-rover", "game-of-life", "fizzbuzz",
+                 "password-validation"):  # fmt: skip
+        shipped = kata_without_requirements(read_template(f"katas/{name}.md"))
+        assert "## Interface" in shipped
+        assert "pub fn " in shipped
+        assert "## Requirements" not in shipped
+        assert "Done when" not in shipped
