@@ -151,9 +151,13 @@ def _apply_fixes(
     at a time (a borrow error only once the types check; `for (_y, row) in ….enumerate()` only
     once the unused `y` was renamed), so a second run fixes what the first uncovered. What it
     cannot fix, the gate reports."""
+    from tddhooks.drive.rustfixes import takes_rustc_fixes, to_string_literals
+
     for _ in range(FIX_ROUNDS):
         before = {path: _digest(root, path) for path in own_paths}
         proc.run(settings.lint_fix, cwd=root, env=env, timeout_s=settings.timeout_s)
+        if takes_rustc_fixes(settings.lint_fix):  # a suggestion rustc does not mark as safe
+            to_string_literals(root, own_paths, env, settings.timeout_s)
         if all(_digest(root, path) == before[path] for path in own_paths):
             return
 

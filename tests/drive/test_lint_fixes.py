@@ -5,6 +5,7 @@ attempt. Measured: the 1.5B implementor's bowling turns lost 2-3 attempts to cli
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -149,3 +150,98 @@ def test_rustcs_own_suggestions_repair_code_that_does_not_compile(
     write_files(repo, {"src/lib.rs": ZERO.replace("0\n}", "nums.len() as u32\n}")})
     workspace.format_files(repo, load_settings(repo), ["src/lib.rs"])
     assert "nums.len()" in (repo / "src/lib.rs").read_text(encoding="utf-8")
+
+
+# measured: the 1.5B implementor's FizzBuzz answers (three attempts of five) and Password
+# Validation answers, with rustc's suggestion and the drive's hint in the prompt
+LITERALS = (
+    'pub fn say(n: u32) -> String {\n    match n % 3 {\n        0 => "Fizz",\n'
+    "        _ => n.to_string(),\n    }\n}\n\n"
+    "pub fn check(text: &str) -> Result<String, String> {\n    if text.is_empty() {\n"
+    '        return Err("empty");\n    }\n    Ok("0:0:N")\n}\n\n'
+    "pub fn validate(password: &str) -> Vec<String> {\n    let mut errors = Vec::new();\n"
+    '    if password.len() < 8 {\n        errors.push("must be at least 8 characters");\n    }\n'
+    "    if !password.contains('1') {\n        errors.push(\"must contain a digit\");\n    }\n"
+    "    if !password.contains('!') {\n        errors.push(\"must contain a special character\");\n"
+    "    }\n    errors\n}\n"
+)
+
+
+@pytest.mark.cargo
+def test_a_str_literal_where_a_string_is_expected_gets_rustcs_to_string(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _rust_repo_with_staged_test(make_repo, monkeypatch, LITERALS + ZERO)
+
+    workspace.format_files(repo, load_settings(repo), ["src/lib.rs"])
+
+    fixed = (repo / "src/lib.rs").read_text(encoding="utf-8")
+    assert '0 => "Fizz".to_string(),' in fixed
+    assert 'return Err("empty".to_string());' in fixed
+    assert 'Ok("0:0:N".to_string())' in fixed
+    for message in ("be at least 8 characters", "contain a digit", "contain a special character"):
+        assert f'errors.push("must {message}".to_string());' in fixed  # one per round
+    assert fixed.count(".to_string()") == 7
+    from tddhooks.proc import run
+
+    assert run(["cargo", "check", "--quiet"], cwd=repo).ok  # nothing else was wrong
+
+
+@pytest.mark.cargo
+@pytest.mark.parametrize(
+    "source",
+    [
+        # another mismatch: a number is expected, a literal is no number
+        'pub fn score(_rolls: &[u32]) -> u32 {\n    "0"\n}\n',
+        # a raw literal: rustc's suggestion goes after `"#`, not taken
+        'pub fn say() -> String {\n    r#"Fizz"#\n}\n' + ZERO,
+    ],
+)
+def test_other_mismatches_are_left_to_the_gate(
+    source: str, make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _rust_repo_with_staged_test(make_repo, monkeypatch, source)
+
+    workspace.format_files(repo, load_settings(repo), ["src/lib.rs"])
+
+    assert ".to_string()" not in (repo / "src/lib.rs").read_text(encoding="utf-8")
+
+
+@pytest.mark.cargo
+def test_the_staged_test_keeps_its_own_mismatch(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tester's test is not the implementor's to repair, even where rustc suggests it."""
+    repo = _rust_repo_with_staged_test(make_repo, monkeypatch, ZERO)
+    mine = (
+        'use lintfix::score;\n\n#[test]\nfn zero() {\n    let s: String = "0";\n'
+        "    assert_eq!(score(&[]), s.len() as u32);\n}\n"
+    )
+    write_files(repo, {"tests/zero.rs": mine})
+
+    workspace.format_files(repo, load_settings(repo), ["src/lib.rs"])
+
+    assert (repo / "tests/zero.rs").read_text(encoding="utf-8") == mine
+
+
+def test_only_an_inserted_to_string_for_e0308_in_the_agents_files_is_taken() -> None:
+    from tddhooks.drive.rustfixes import literal_insertions, takes_rustc_fixes
+
+    def line(code: str, path: str, start: int, end: int, text: str) -> str:
+        span = {"file_name": path, "byte_start": start, "byte_end": end,
+                "suggested_replacement": text}  # fmt: skip
+        message = {"code": {"code": code}, "children": [{"spans": [span]}]}
+        return json.dumps({"reason": "compiler-message", "message": message})
+
+    output = "\n".join([
+        "not json", "[1, 2]", '{"reason": "build-finished"}',
+        line("E0308", "src/lib.rs", 10, 10, ".to_string()"),
+        line("E0277", "src/lib.rs", 20, 20, ".to_string()"),
+        line("E0308", "src/lib.rs", 30, 34, ".to_string()"),
+        line("E0308", "tests/zero.rs", 40, 40, ".to_string()"),
+        line("E0308", "src/lib.rs", 50, 50, ".into()"),
+    ])  # fmt: skip
+    assert list(literal_insertions(output, ["src/lib.rs"])) == [("src/lib.rs", 10)]
+    assert takes_rustc_fixes(("/usr/bin/cargo", "clippy", "--fix", "--broken-code"))
+    assert not takes_rustc_fixes(("ruff", "check", "--fix"))
+    assert not takes_rustc_fixes(())

@@ -1,0 +1,89 @@
+"""rustc's `.to_string()` for a string literal where a `String` is expected, applied to the agent's
+files before the gate (docs/runners.md, "Fixes before the gate").
+
+rustc suggests it for `"Fizz"` returned from a `-> String` function, `Ok("0:0:N")` for a
+`Result<String, String>`, and `errors.push("…")` into the `Vec<String>` a function returns, but
+marks it MaybeIncorrect, so `cargo clippy --fix` leaves it. Measured: the 1.5B implementor sent
+that mismatch back in four Mars Rover attempts of five and three FizzBuzz attempts of five, with
+rustc's suggestion and our hint in its prompt. Only this one suggestion is taken: an insertion of
+exactly `.to_string()` right after the closing quote of a literal, for error E0308, in a file the
+agent wrote; everything else rustc says is left to the gate's verdict.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Iterator, Sequence
+from pathlib import Path
+
+from tddhooks import proc
+
+CHECK = ("cargo", "check", "--message-format=json", "--quiet")
+SUGGESTION = ".to_string()"
+MAX_ROUNDS = 8  # one literal per `Vec<String>` push is suggested at a time
+OUTPUT_CAP = 4_000_000  # JSON diagnostics carry each error's whole explanation
+
+
+def literal_insertions(output: str, own_paths: Collection[str]) -> Iterator[tuple[str, int]]:
+    """(path, byte offset) of each `.to_string()` rustc suggests for E0308 in `own_paths`."""
+    for line in output.splitlines():
+        try:
+            data = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(data, dict) or data.get("reason") != "compiler-message":
+            continue
+        message = data.get("message")
+        if not isinstance(message, dict):
+            continue
+        if (message.get("code") or {}).get("code") != "E0308":
+            continue
+        for child in message.get("children", []):
+            for span in child.get("spans", []):
+                if (
+                    span.get("suggested_replacement") == SUGGESTION
+                    and span.get("byte_start") == span.get("byte_end")
+                    and span.get("file_name") in own_paths
+                ):
+                    yield span["file_name"], int(span["byte_start"])
+
+
+def apply_insertions(root: Path, insertions: Collection[tuple[str, int]]) -> list[str]:
+    """Insert `.to_string()` at each offset that closes a plain string literal (not a raw one);
+    the paths changed."""
+    changed = []
+    for path in sorted({path for path, _ in insertions}):
+        target = root / path
+        data = target.read_bytes()
+        offsets = sorted({at for p, at in insertions if p == path}, reverse=True)
+        fixed = data
+        for at in offsets:
+            if 0 < at <= len(fixed) and fixed[at - 1 : at] == b'"':
+                fixed = fixed[:at] + SUGGESTION.encode() + fixed[at:]
+        if fixed != data:
+            target.write_bytes(fixed)
+            changed.append(path)
+    return changed
+
+
+def takes_rustc_fixes(lint_fix: Sequence[str]) -> bool:
+    """The fix command is `cargo clippy --fix` (the default): rustc's fixes are wanted."""
+    return len(lint_fix) > 2 and Path(lint_fix[0]).name == "cargo" and "--fix" in lint_fix
+
+
+def to_string_literals(
+    root: Path, own_paths: Collection[str], env: dict[str, str], timeout_s: float
+) -> list[str]:
+    """Apply rustc's `.to_string()` suggestions until none is left (at most MAX_ROUNDS checks);
+    the paths changed."""
+    changed: set[str] = set()
+    for _ in range(MAX_ROUNDS):
+        result = proc.run(
+            list(CHECK), cwd=root, env=env, timeout_s=timeout_s, output_cap=OUTPUT_CAP
+        )
+        found = list(literal_insertions(result.stdout, own_paths))
+        done = apply_insertions(root, found) if found else []
+        if not done:
+            break
+        changed.update(done)
+    return sorted(changed)
