@@ -14,12 +14,12 @@ from pathlib import Path
 
 from tddhooks import git, output
 from tddhooks.errors import UsageError
+from tddhooks.llm.replay import CRATE_PLACEHOLDER
 
 DEMO_KATA = "string-calculator"
 DEMO_SESSION = "string-calculator"
 DEFAULT_DIR = Path("tddhooks-demo")
 MARKER = "demo.json"
-CRATE_PLACEHOLDER = "{crate}"
 
 
 def _marker(root: Path) -> dict[str, str] | None:

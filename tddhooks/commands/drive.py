@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from tddhooks.config import TddConfig
     from tddhooks.drive.console import Display
     from tddhooks.llm.formats import ResponseForm
+    from tddhooks.llm.replay import ReplaySession
     from tddhooks.llm.settings import ModelSettings
     from tddhooks.policy.settings import PolicySettings
 
@@ -233,9 +234,10 @@ def _drive(
     try:
         formats = FormatMemory()  # a refused response_format is remembered for the drive
         clients = {
-            role: ChatClient(m, cache, recorder=recorder, formats=formats)
+            role: ChatClient(m, cache, recorder=recorder, formats=formats,
+                             replay=_replay(m.provider, m.model, root))
             for role, m in models.items()
-        }
+        }  # fmt: skip
         supervisor = Supervisor(
             max_attempts=config.max_attempts_per_agent,
             max_failed_cycles=config.max_failed_cycles,
@@ -261,3 +263,11 @@ def _drive(
             recorder.close()
         if cache is not None:
             cache.close()
+
+
+def _replay(provider: str, model: str, root: Path) -> ReplaySession | None:
+    """A replayed session, with a shipped one's `{crate}` filled in with this kata's crate."""
+    from tddhooks.drive.turnkit import kata_crate
+    from tddhooks.llm.replay import load_session
+
+    return load_session(model, crate=kata_crate(root)) if provider == "replay" else None

@@ -19,6 +19,7 @@ from tddhooks.errors import ConfigError, LLMAnswerError
 from tddhooks.llm.cache import canonical_json, sha256_hex
 
 SESSION_SUFFIX = ".jsonl"
+CRATE_PLACEHOLDER = "{crate}"  # in a shipped session's answers
 
 
 def messages_sha(messages: list[dict[str, str]]) -> str:
@@ -152,8 +153,10 @@ def load_session(
     *,
     directory: Traversable | None = None,
     warn: Callable[[str], None] | None = None,
+    crate: str | None = None,
 ) -> ReplaySession:
-    """A session file path, else a shipped session name (`replay:<name>`)."""
+    """A session file path, else a shipped session name (`replay:<name>`). A shipped session's
+    answers write `{crate}` where the kata's Rust crate name goes: `crate` fills it in."""
     path = Path(name_or_path).expanduser()
     if path.is_file():
         return ReplaySession.from_file(path, warn=warn)
@@ -161,7 +164,11 @@ def load_session(
     name = name_or_path.removesuffix(SESSION_SUFFIX)
     shipped = folder / f"{name}{SESSION_SUFFIX}"
     if "/" not in name and shipped.is_file():
-        return ReplaySession.from_text(shipped.read_text(encoding="utf-8"), name, warn=warn)
+        text = shipped.read_text(encoding="utf-8")
+        if crate is not None:
+            # JSON-escaped like the rest of the line: a crate name is [A-Za-z0-9_] only
+            text = text.replace(CRATE_PLACEHOLDER, crate)
+        return ReplaySession.from_text(text, name, warn=warn)
     known = ", ".join(shipped_sessions(folder)) or "none"
     raise ConfigError(
         f"no recorded session {name_or_path!r}: it is neither a file nor a shipped session",

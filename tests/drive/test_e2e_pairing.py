@@ -274,3 +274,21 @@ def test_step_by_step_a_cycle_goes_round_and_an_empty_refactor_is_not_asked_agai
     assert [role for role, _ in script.asked] == ["tester", "implementor", "refactorer", "tester"]
     assert subjects(kata_repo) == ["feat(add): an empty string sums to 0"]
     assert git(kata_repo, "diff", "--cached", "--name-only").stdout == "tests/single_number.rs\n"
+
+
+@pytest.mark.cargo
+@pytest.mark.e2e
+def test_the_shipped_session_drives_a_kata_of_any_crate_name(tmp_path: Path) -> None:
+    """`--model replay:string-calculator` fills the session's `{crate}` with this kata's crate,
+    as the demo does (found by a newcomer: every tester answer failed on `use {crate}::add;`)."""
+    target = tmp_path / "my-calculator"
+    made = run_cli("init", str(target), "--kata", "string-calculator", "--language", "rust")
+    assert made.exit_code == 0, made.output
+
+    result = run_cli("drive", "-C", str(target), "--steps", "1",
+                     "--model", "replay:string-calculator")  # fmt: skip
+
+    assert result.exit_code == 0, result.output
+    assert subjects(target)[0] == "feat(add): an empty string sums to 0"
+    assert "use my_calculator::add;" in git(target, "show", "HEAD:tests/empty_string.rs").stdout
+    assert_audit_clean(target)
