@@ -160,6 +160,15 @@ def drive_command(spec: RunSpec) -> tuple[list[str], dict[str, str]]:
     return cmd, _child_env(spec)
 
 
+def drive_error(stderr: str, code: int) -> str:
+    """What a drive that did not finish said: its last `error:` line with the lines after it (the
+    `fix:`), on one line; else its last line."""
+    lines = [line.strip() for line in stderr.strip().splitlines() if line.strip()]
+    starts = [i for i, line in enumerate(lines) if line.lower().startswith("error")]
+    chosen = lines[starts[-1] :] if starts else lines[-1:]
+    return " ".join(chosen)[:600] or f"drive exited with {code}"
+
+
 def _drive(spec: RunSpec, children: Children, result: RunResult) -> None:
     spec.work_dir.parent.mkdir(parents=True, exist_ok=True)
     cmd, _env = drive_command(spec)
@@ -173,7 +182,7 @@ def _drive(spec: RunSpec, children: Children, result: RunResult) -> None:
     )
     if finished is None:
         result.stop_reason = "error"
-        result.error = (stderr.strip().splitlines() or [f"drive exited with {code}"])[-1]
+        result.error = drive_error(stderr, code)
         return
     commits = finished.get("commits") or []
     result.cycles = int(finished.get("cycles") or 0)

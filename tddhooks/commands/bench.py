@@ -117,8 +117,8 @@ def run(
     where = chosen[0].work_dir.parents[2] if chosen else work_root
     output.say(f"tddhooks bench: {len(chosen)} of {len(specs)} runs, {jobs} at a time, in {where}")
     results, interrupted = execute(chosen, jobs)
-    _report(results, json_file, markdown_file, complete=interrupted is None)
-    return interrupted or 0
+    failed = _report(results, json_file, markdown_file, complete=interrupted is None)
+    return interrupted or failed
 
 
 def plan(
@@ -137,6 +137,7 @@ def plan(
         raise UsageError("tddhooks bench needs a model", fix="e.g. --model ollama:qwen2.5-coder:7b")
     if runs < 1 or steps < 1:
         raise UsageError("--runs and --steps must be at least 1", fix="e.g. --runs 3 --steps 6")
+    check_models(models, llm)
     resolved = [resolve_bench_kata(name) for name in (katas or shipped_bench_katas())]
     for kata in resolved:
         kata.suite(language)  # a missing suite fails before any drive starts
@@ -163,6 +164,25 @@ def plan(
                 fix="choose a new --work-root, or remove that directory",
             )
     return specs
+
+
+def check_models(models: Sequence[str], llm: BenchLLM) -> None:
+    """Every model resolves for every role, with its key, as `tddhooks drive` would resolve it,
+    and a replayed session exists: a model no drive can use fails before any run starts."""
+    from tddhooks.config import TddConfig
+    from tddhooks.llm.replay import load_session
+    from tddhooks.llm.settings import resolve_role_settings
+    from tddhooks.vocabulary import ROLE_NAMES
+
+    config = TddConfig()
+    for model in models:
+        for role in ROLE_NAMES:
+            found = resolve_role_settings(
+                config, role, model=model, provider=llm.provider, api_key=llm.api_key,
+                base_url=llm.base_url, role_models=llm.role_model,
+            )  # fmt: skip
+            if found.provider == "replay":
+                load_session(found.model)
 
 
 def execute(specs: Sequence[RunSpec], jobs: int) -> tuple[list[RunResult], int | None]:
@@ -246,4 +266,7 @@ def _report(results: list[RunResult], json_file: Path | None, markdown_file: Pat
     if markdown_file is not None:
         markdown_file.write_text(report.markdown(summaries), encoding="utf-8")
         output.ok(f"wrote the Markdown table to {markdown_file}")
-    return 0
+    failed = [result for result in results if result.stop_reason == "error"]
+    for result in failed:
+        output.warn(f"{result.model} {result.kata} run {result.run}: {result.error}")
+    return 1 if failed else 0

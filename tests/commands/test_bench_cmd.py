@@ -62,21 +62,65 @@ def test_a_key_reaches_the_child_by_environment_never_argv(monkeypatch: pytest.M
 
 
 def test_the_plan_is_model_by_kata_by_run_in_separate_dirs(tmp_path: Path) -> None:
-    specs = plan(["bowling", "mars-rover"], ["a:x", "b:y/z"], 2, 3, "rust", tmp_path, BenchLLM())
+    models = ["ollama:x", "ollama:y/z"]
+    specs = plan(["bowling", "mars-rover"], models, 2, 3, "rust", tmp_path, BenchLLM())
     assert [(s.model, s.kata.name, s.run) for s in specs[:3]] == [
-        ("a:x", "bowling", 1), ("a:x", "bowling", 2), ("a:x", "mars-rover", 1),
+        ("ollama:x", "bowling", 1), ("ollama:x", "bowling", 2), ("ollama:x", "mars-rover", 1),
     ]  # fmt: skip
     assert len({spec.work_dir for spec in specs}) == 8
-    assert specs[-1].work_dir == tmp_path.resolve() / "b_y_z" / "mars-rover" / "run-2"
+    assert specs[-1].work_dir == tmp_path.resolve() / "ollama_y_z" / "mars-rover" / "run-2"
 
 
 def test_a_bench_never_drives_into_existing_work(tmp_path: Path) -> None:
-    busy = tmp_path / "a_x" / "bowling" / "run-1"
+    busy = tmp_path / "ollama_x" / "bowling" / "run-1"
     busy.mkdir(parents=True)
     (busy / "mine.txt").write_text("my work", encoding="utf-8")
     with pytest.raises(UsageError, match="not empty"):
-        plan(["bowling"], ["a:x"], 1, 3, "rust", tmp_path, BenchLLM())
+        plan(["bowling"], ["ollama:x"], 1, 3, "rust", tmp_path, BenchLLM())
     assert (busy / "mine.txt").read_text(encoding="utf-8") == "my work"
+
+
+@pytest.mark.parametrize(
+    ("model", "said"),
+    [
+        ("deepseek:deepseek-chat", "no API key for provider 'deepseek'"),
+        ("nosuch:m", "nosuch"),
+        ("replay:no-such-session", "no recorded session 'no-such-session'"),
+    ],
+)
+def test_a_model_no_drive_can_use_fails_before_any_run(
+    model: str, said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by a newcomer: the bench ran every drive, each failed, and it exited 0."""
+    for name in ("DEEPSEEK_API_KEY", "TDDHOOKS_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    from tddhooks.cli import cli
+
+    args = ["bench", "--kata", "fizzbuzz", "--model", model, "--work-root", str(tmp_path / "w")]
+    result = CliRunner().invoke(cli, args)
+
+    assert result.exit_code in (2, 3), result.output
+    assert said in result.output
+    assert not (tmp_path / "w").exists()  # nothing was driven
+    assert plan(["fizzbuzz"], ["replay:string-calculator"], 1, 1, "rust", tmp_path / "r",
+                BenchLLM())  # fmt: skip
+
+
+def test_a_run_that_errored_fails_the_bench_with_what_the_drive_said(tmp_path: Path) -> None:
+    from tddhooks.bench.run import drive_error
+    from tddhooks.commands.bench import _report
+
+    stderr = (
+        "cycle 1\nerror: the endpoint refused the key\n  fix: export DEEPSEEK_API_KEY=<your key>\n"
+    )
+    assert drive_error(stderr, 2) == (
+        "error: the endpoint refused the key fix: export DEEPSEEK_API_KEY=<your key>"
+    )
+    assert drive_error("just a line\n", 1) == "just a line"
+    assert drive_error("", 9) == "drive exited with 9"
+    assert _report([_result()], None, None, complete=True) == 0
+    failed = _result(run=2, stop_reason="error", error="error: boom")
+    assert _report([_result(), failed], None, None, complete=True) == 1
 
 
 def test_every_shipped_kata_has_a_hidden_suite_for_both_languages() -> None:
@@ -158,7 +202,14 @@ def test_merging_shard_files_reports_all_their_runs(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "kata",
-    ["string-calculator", "bowling", "mars-rover", "game-of-life", "fizzbuzz", "password-validation"],
+    [
+        "string-calculator",
+        "bowling",
+        "mars-rover",
+        "game-of-life",
+        "fizzbuzz",
+        "password-validation",
+    ],
 )
 def test_the_python_suites_pass_on_a_reference_solution(kata: str, tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")

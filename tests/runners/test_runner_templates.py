@@ -11,7 +11,12 @@ from tddhooks.config import TddConfig, default_config_yaml, parse_config
 from tddhooks.resources import read_template, templates
 
 KATAS = (
-    "string-calculator", "bowling", "mars-rover", "game-of-life", "fizzbuzz", "password-validation"
+    "string-calculator",
+    "bowling",
+    "mars-rover",
+    "game-of-life",
+    "fizzbuzz",
+    "password-validation",
 )
 
 
