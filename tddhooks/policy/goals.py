@@ -3,9 +3,11 @@ messages quote (pure; docs/policy.md, "Kata goal").
 
 A TDD cycle is one test for one behaviour, so the cycle's own new test says what it is about:
 1. the commit adds tests: the requirement their names match best;
-2. it adds none, or none matches, right after a feat:/fix: (a refactor of that cycle): the goal
-   that feature commit quoted;
-3. otherwise: the first requirement that no test of the committed tree matches yet;
+2. it adds none, right after a feat:/fix: (a refactor of that cycle): the goal that feature
+   commit quoted;
+3. otherwise: the requirement the next test was due to take on before this commit
+   (`next_requirement` of the tree without the commit's own tests: a test whose name matches no
+   requirement covers the earliest one still open, as tests are written in the kata's order);
 4. every requirement matched already: the last one; a kata without a requirements list: its one
    goal sentence (compose.kata_goal).
 
@@ -74,11 +76,13 @@ def cycle_requirement(
     """The requirement the cycle works on (rules in the module docstring); None without any."""
     if not requirements:
         return None
-    matches = [found for name in added_tests if (found := about(requirements, name))]
+    added = list(added_tests)
+    matches = [found for name in added if (found := about(requirements, name))]
     if matches:
         return requirements[max(matches, key=lambda found: (found[0], -found[1]))[1]]
-    covered = {found[1] for name in tree_tests if (found := about(requirements, name))}
-    return next((req for i, req in enumerate(requirements) if i not in covered), requirements[-1])
+    before = [name for name in tree_tests if name not in added]
+    index = next_requirement(requirements, before)
+    return requirements[-1] if index is None else requirements[index]
 
 
 def cycle_goal(
@@ -94,7 +98,7 @@ def cycle_goal(
 
     added = list(added_tests)
     requirements = kata_requirements(kata_text)
-    if feature_goal and not any(about(requirements, name) for name in added):
+    if feature_goal and not added:
         return feature_goal
     found = cycle_requirement(requirements, added, tree_tests)
     return found if found is not None else kata_goal(kata_text)

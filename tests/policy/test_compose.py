@@ -432,6 +432,19 @@ def test_a_refactor_after_a_feature_quotes_the_features_goal() -> None:
     assert cycle_goal(KATA, ["x::comma_delimited"], [], feature_goal=quoted).startswith("Two")
 
 
+def test_a_feature_whose_test_matches_no_requirement_quotes_the_next_one_not_the_last() -> None:
+    """Found by a newcomer on FizzBuzz: `three_is_fizz` matches no requirement (its words are in
+    several), and the second `feat:` quoted requirement 1 again, the goal of the one before."""
+    kata = read_template("katas/fizzbuzz.md")
+    first, second, third = kata_requirements(kata)[:3]
+    assert cycle_goal(kata, ["t::one_is_one"], ["t::one_is_one"]) == first
+    tree = ["t::one_is_one", "t::three_is_fizz"]
+    assert cycle_goal(kata, ["t::three_is_fizz"], tree, feature_goal=first) == second
+    tree = [*tree, "t::five_is_buzz"]
+    assert cycle_goal(kata, ["t::five_is_buzz"], tree, feature_goal=second) == third
+    assert cycle_goal(kata, [], tree, feature_goal=third) == third  # its refactor
+
+
 def test_shared_words_count_less_than_the_ones_that_tell_requirements_apart() -> None:
     requirements = ["Add two numbers.", "Subtract two numbers."]
     assert cycle_requirement(requirements, ["t::subtracts_two_numbers"], []) == requirements[1]
