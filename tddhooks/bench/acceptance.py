@@ -12,9 +12,11 @@ from tddhooks.bench.katas import CRATE, PACKAGE, AcceptanceFile
 
 ACCEPTANCE_TIMEOUT_S = 600.0
 _RUST_TEST = re.compile(r"^\s*#\[test\]", re.MULTILINE)
-_PY_TEST = re.compile(r"^def test_\w+\(", re.MULTILINE)
+_PY_TEST = re.compile(r"^[ \t]*(?:async[ \t]+)?def test_\w*\(", re.MULTILINE)
 _CARGO_RESULT = re.compile(r"test result: \w+\. (\d+) passed; (\d+) failed")
 _PYTEST_PASSED = re.compile(r"(\d+) passed")
+# pytest's summary line: each outcome of a test that ran (an error in collection counts none)
+_PYTEST_RAN = re.compile(r"(\d+) (passed|failed|skipped|xfailed|xpassed)\b")
 
 
 @dataclass(frozen=True)
@@ -58,8 +60,17 @@ def parse_passed(output: str, language: str) -> int:
     return int(found[-1]) if found else 0
 
 
+def parse_ran(output: str, language: str) -> int:
+    """How many tests ran, whatever their outcome: a parametrized test counts each case."""
+    if language == "rust":
+        return sum(int(m.group(1)) + int(m.group(2)) for m in _CARGO_RESULT.finditer(output))
+    lines = [line for line in output.splitlines() if _PYTEST_RAN.search(line)]
+    return sum(int(count) for count, _ in _PYTEST_RAN.findall(lines[-1])) if lines else 0
+
+
 def score(root: Path, files: tuple[AcceptanceFile, ...], language: str) -> AcceptanceScore:
-    """Install the suite, run it once, count what passed."""
+    """Install the suite, run it once, count what passed of what ran (at least the tests the files
+    define: a suite that does not compile or collect scores 0 of them)."""
     from tddhooks import proc
 
     total = sum(count_tests(file, language) for file in files)
@@ -72,5 +83,7 @@ def score(root: Path, files: tuple[AcceptanceFile, ...], language: str) -> Accep
         cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                *(str(path.relative_to(root)) for path in paths)]  # fmt: skip
     result = proc.run(cmd, cwd=root, timeout_s=ACCEPTANCE_TIMEOUT_S)
+    # what ran, when more than the files show (a parametrized or class-based test): the total
+    total = max(total, parse_ran(result.output, language))
     passed = min(parse_passed(result.output, language), total)
     return AcceptanceScore(passed, total, result.output[-2000:])

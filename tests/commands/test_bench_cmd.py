@@ -159,6 +159,29 @@ def test_counting_and_parsing_acceptance_results() -> None:
     assert acceptance.parse_passed(cargo, "rust") == 5
     assert acceptance.parse_passed("2 failed, 7 passed in 0.1s", "python") == 7
     assert acceptance.parse_passed("error: could not compile", "rust") == 0
+    assert acceptance.parse_ran(cargo, "rust") == 11
+    assert acceptance.parse_ran("1 failed, 2 passed, 1 skipped, 3 warnings in 0.1s", "python") == 4
+    assert acceptance.parse_ran("1 error in 0.1s", "python") == 0  # collection failed
+
+
+def test_a_users_python_suite_counts_class_based_and_parametrized_tests(tmp_path: Path) -> None:
+    """Found by a newcomer: only top-level `def test_` lines were counted, so a class-based
+    and a parametrized test of three cases gave a total of 1."""
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    package = tmp_path / "src" / "mine"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("def double(n):\n    return n + n if n < 3 else 0\n",
+                                         encoding="utf-8")  # fmt: skip
+    suite = AcceptanceFile(
+        "test_acceptance_mine.py",
+        "import pytest\nfrom {package} import double\n\n\nclass TestDouble:\n"
+        "    def test_one(self):\n        assert double(1) == 2\n\n\n"
+        "@pytest.mark.parametrize('n', [2, 3, 4])\ndef test_many(n):\n"
+        "    assert double(n) == 2 * n\n",
+    )
+    assert acceptance.count_tests(suite, "python") == 2  # what the file shows
+    found = acceptance.score(tmp_path, (suite,), "python")
+    assert (found.passed, found.total) == (2, 4), found.output_tail
 
 
 def test_summaries_tables_and_json_round_trip(tmp_path: Path) -> None:
