@@ -4,6 +4,8 @@ title as the crate (`use mars_rover::execute;`) and lost two cycles of six to th
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tddhooks.agents.edits import AgentAnswer, FileEdit
@@ -103,3 +105,85 @@ def test_only_integration_tests_of_a_rust_kata_with_an_interface_are_repaired() 
     assert repaired_answer(answer, "# A kata without an interface\n", MANIFEST) == (answer, [])
     assert repaired_answer(answer, kata, None) == (answer, [])  # no manifest: no crate name
     assert repaired_answer(answer, kata, "[package\n") == (answer, [])
+
+
+# red team: each of these is a valid test (or a test that names something else) that the repair
+# corrupted or rewrote: a string's or comment's text, `$crate` in a macro, a module declared
+# `pub(crate)`, a type's associated function, a parent module's helpers behind `super::*`
+@pytest.mark.parametrize(
+    "text",
+    [
+        'use rover::execute;\n#[test]\nfn t() {\n    execute("crate::execute").unwrap();\n}\n',
+        "use rover::execute;\n// like crate::execute, see mars_rover::execute\n" + CALL,
+        "use rover::execute;\n/* crate::execute */\n" + CALL,
+        "use rover::execute;\nmacro_rules! run {\n    ($s:expr) => {\n"
+        "        $crate::execute($s)\n    };\n}\n" + CALL,
+        "pub(crate) mod helpers {\n    pub fn execute() {}\n}\n"
+        "#[test]\nfn t() {\n    helpers::execute();\n}\n",
+        "#[cfg(test)] mod helpers {\n    pub fn execute() {}\n}\n"
+        "#[test]\nfn t() {\n    helpers::execute();\n}\n",
+        "struct Runner;\nimpl Runner {\n    fn execute(&self) {}\n}\n"
+        "#[test]\nfn t() {\n    Runner::execute(&Runner);\n}\n",
+        "use rover::execute;\nstruct R;\nimpl R {\n    fn execute() {}\n"
+        "    fn go() {\n        Self::execute();\n    }\n}\n" + CALL,
+        "use rover::execute;\nfn run(s: &str) -> String {\n    execute(s).unwrap()\n}\n"
+        'mod tests {\n    use super::*;\n    #[test]\n    fn t() {\n        run("M");\n    }\n}\n',
+        "extern crate rover as mars;\nuse mars::execute;\n" + CALL,
+        "use ::rover::execute;\n" + CALL,
+        # a call only in a string or a comment needs no import
+        '#[test]\nfn t() {\n    println!("execute(x)");\n}\n',
+        '// execute("") is Ok\n#[test]\nfn t() {}\n',
+    ],
+)
+def test_code_that_means_something_else_and_text_that_is_not_code_are_left_alone(
+    text: str,
+) -> None:
+    assert _fix(text) == text
+
+
+def test_a_test_modules_super_is_its_parent_and_the_parent_gets_the_import() -> None:
+    text = "mod tests {\n    use super::*;\n" + CALL + "}\n"
+    assert _fix(text) == "use rover::execute;\n\n" + text
+    # a module of the test crate (tests/common/mod.rs): `super::` is the test file
+    common = "use super::*;\nuse rover::execute;\n" + CALL
+    assert repaired_test(common, "rover", ["execute"], root=False) == common
+    assert _fix(common) == common.replace("super::*", "rover::*")
+
+
+@pytest.mark.parametrize(
+    ("head", "newline"),
+    [
+        ("#![allow(unused)]\n", "\n"),
+        ("#![allow(unused)]\r\n", "\r\n"),  # the leading run used to end at the `\r`
+        ("//! Origin.\r\n#![allow(unused)]\r\n", "\r\n"),
+        ("#![allow(unused)] // all of it\n", "\n"),
+        ("#![allow(\n    dead_code,\n    unused,\n)]\n", "\n"),
+        ("/*! Origin. */\n#![allow(unused)]\n", "\n"),
+        ("/* a\n   header */\n", "\n"),
+    ],
+)
+def test_an_added_import_goes_after_every_inner_attribute(head: str, newline: str) -> None:
+    # an import above an inner attribute does not compile ("an inner attribute is not permitted
+    # in this context")
+    body = CALL.replace("\n", newline)
+    assert _fix(head + body) == head + f"use rover::execute;{newline}" + body
+
+
+def test_a_byte_order_mark_stays_first() -> None:
+    assert _fix("\ufeffuse rover::execute;\n" + CALL) == "\ufeffuse rover::execute;\n" + CALL
+    assert _fix("\ufeff" + CALL.lstrip("\n")) == "\ufeffuse rover::execute;\n\n" + CALL.lstrip("\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\n" * 200_000,  # a small model's runaway answer: every `^\s*` scanned to the end
+        " \n" * 100_000 + CALL,
+        "use a::" * 30_000 + ";",
+        "fn t() { " + "crate::execute(1); " * 10_000 + "}",
+    ],
+)
+def test_a_huge_test_is_repaired_in_linear_time(text: str) -> None:
+    started = time.monotonic()
+    _fix(text)
+    assert time.monotonic() - started < 5  # was minutes: quadratic in the blank lines
