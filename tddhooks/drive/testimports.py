@@ -26,6 +26,11 @@ if TYPE_CHECKING:
     from tddhooks.agents.edits import AgentAnswer
 
 _STD = frozenset({"std", "core", "alloc", "proc_macro", "test"})
+# a primitive type's associated function (`u32::max`, `char::from`) is no path to a crate
+_PRIMITIVES = frozenset({
+    "bool", "char", "str", "f32", "f64", "i8", "i16", "i32", "i64", "i128", "isize",
+    "u8", "u16", "u32", "u64", "u128", "usize",
+})  # fmt: skip
 _DEPENDENCY_TABLES = ("dependencies", "dev-dependencies", "build-dependencies")
 # a `use` declaration's start, `use root::` (not `r#use`); `::root` is an extern crate's path
 _USE = re.compile(r"(?<![\w:$#])use\s+(?P<lead>::\s*)?(?P<root>\w+)\s*::")
@@ -171,7 +176,9 @@ def repaired_test(
     code = _masked(content)
     local = set(re.findall(r"\bmod\s+(\w+)", code))
     aliases = set(re.findall(r"\bextern\s+crate\s+\w+\s+as\s+(\w+)", code))
-    keep = {crate, "self", *_STD, *known, *local, *aliases}
+    keep = {crate, "self", *_STD, *_PRIMITIVES, *known, *local, *aliases}
+    # a function of the test's own: `crate::name` and `super::name` are that one
+    own = {name for name in functions if re.search(rf"\bfn\s+{re.escape(name)}\b", code)}
     modules = _module_spans(code)
     starts = [start for start, _ in modules]
 
@@ -194,7 +201,10 @@ def repaired_test(
             named = {re.split(r"\s+as\s+", item)[0].strip() for item in group.split(",")}
         if match["lead"] or not wrong(match["root"], match.start()):
             continue
-        if named & set(functions) or rest == "*":
+        hits = named & set(functions)
+        if hits and match["root"] in ("crate", "super") and hits <= own:
+            continue
+        if hits or rest == "*":
             edits.append(match.span("root"))
     names = "|".join(re.escape(name) for name in sorted(functions))
     path = re.compile(rf"(?<![\w:$#])(?P<root>\w+)\s*::\s*(?P<name>{names})\b(?!\s*::)")
@@ -205,6 +215,8 @@ def repaired_test(
             index += 1
         if index < len(outside) and outside[index][0] <= match.start():
             continue  # inside a `use` declaration: read above
+        if match["root"] in ("crate", "super") and match["name"] in own:
+            continue
         if wrong(match["root"], match.start()):
             edits.append(match.span("root"))
     pieces, done = [], 0

@@ -130,6 +130,11 @@ def test_only_integration_tests_of_a_rust_kata_with_an_interface_are_repaired() 
         'mod tests {\n    use super::*;\n    #[test]\n    fn t() {\n        run("M");\n    }\n}\n',
         "extern crate rover as mars;\nuse mars::execute;\n" + CALL,
         "use ::rover::execute;\n" + CALL,
+        # a primitive type's associated function; the test's own function of that name
+        "use rover::execute;\n#[test]\nfn t() {\n    assert_eq!(u32::execute(1), 1);\n}\n",
+        "fn execute(s: &str) -> String {\n    rover::execute(s).unwrap()\n}\nmod tests {\n"
+        '    #[test]\n    fn t() {\n        crate::execute("M");\n        super::execute("M");\n'
+        "    }\n}\n",
         # a call only in a string or a comment needs no import
         '#[test]\nfn t() {\n    println!("execute(x)");\n}\n',
         '// execute("") is Ok\n#[test]\nfn t() {}\n',
