@@ -5,11 +5,14 @@ title as the crate (`use mars_rover::execute;`) and lost two cycles of six to th
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from tddhooks.agents.edits import AgentAnswer, FileEdit
 from tddhooks.drive.testimports import dependencies, repaired_answer, repaired_test
+from tddhooks.proc import run
 from tddhooks.resources import read_template
 
 CALL = '\n#[test]\nfn origin() {\n    assert_eq!(execute("").unwrap(), "0:0:N");\n}\n'
@@ -192,3 +195,40 @@ def test_a_huge_test_is_repaired_in_linear_time(text: str) -> None:
     started = time.monotonic()
     _fix(text)
     assert time.monotonic() - started < 5  # was minutes: quadratic in the blank lines
+
+
+LIB = "pub fn execute(commands: &str) -> Result<String, String> {\n    Ok(commands.into())\n}\n"
+# valid tests as a person or a model writes them; each compiles as written and once repaired
+VALID = {
+    "tests/attributes.rs": "//! Origin.\r\n#![allow(unused)]\r\n" + CALL.replace("\n", "\r\n"),
+    "tests/layered.rs": "#![allow(\n    dead_code,\n)] // all\n" + CALL,
+    "tests/helpers.rs": (
+        "use rover::execute;\nfn run(s: &str) -> String {\n    execute(s).unwrap()\n}\n"
+        'mod tests {\n    use super::*;\n    #[test]\n    fn t() {\n        run("M");\n    }\n}\n'
+    ),
+    "tests/macro.rs": (
+        "use rover::execute;\nmacro_rules! run {\n    ($s:expr) => {\n        $crate::execute($s)\n"
+        '    };\n}\n#[test]\nfn t() {\n    assert_eq!(run!("crate::execute"), Ok("crate::execute"'
+        ".into()));\n    assert_eq!(u32::max(1, 2), 2);\n}\n"
+    ),
+    "tests/scoped.rs": (
+        "pub(crate) mod helpers {\n    pub fn execute() -> u8 {\n        1\n    }\n}\n"
+        "struct Runner;\nimpl Runner {\n    fn execute(&self) -> u8 {\n        2\n    }\n}\n"
+        "#[test]\nfn t() {\n    assert_eq!(helpers::execute() + Runner::execute(&Runner), 3);\n}\n"
+    ),
+}
+
+
+@pytest.mark.cargo
+def test_repaired_valid_tests_still_compile(
+    make_repo: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """red team: the repair put an import above an inner attribute, pointed `$crate`, a
+    module's and a type's functions at the crate, and took a test module's helpers away."""
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    files = {path: repaired_test(text, "rover", ["execute"]) for path, text in VALID.items()}
+    repo = make_repo({"Cargo.toml": MANIFEST, "src/lib.rs": LIB, **files})
+
+    built = run(["cargo", "test", "--no-run", "--quiet"], cwd=repo, timeout_s=600)
+
+    assert built.ok, built.output
