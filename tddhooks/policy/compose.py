@@ -346,7 +346,8 @@ def _headings(lines: list[str]) -> dict[int, tuple[int, str]]:
         elif _UNDERLINE_RE.match(line) and previous:
             found[index - 1] = (1 if stripped.startswith("=") else 2, previous)
         ok = stripped and title is None and not _BULLET_RE.match(line) and not previous
-        previous = stripped if ok and (index == 0 or not lines[index - 1].strip()) else ""
+        alone = index == 0 or not lines[index - 1].strip() or index - 1 in found
+        previous = stripped if ok and alone else ""
     return found
 
 

@@ -537,6 +537,10 @@ SAY = "`pub fn say(n: u32) -> String`"
             f"# FB\n\n## Interface\n\n{SAY}\n\nRequirements\n------------\n\n1. 3 is Fizz.\n",
             f"# FB\n\n## Interface\n\n{SAY}\n",
         ),
+        (
+            f"# FB\n\n{SAY}\n\n## API\nRequirements\n---\n\n1. 3 is Fizz.\n",
+            f"# FB\n\n{SAY}\n\n## API\n",
+        ),
         # the interface's own subsections are the interface: the signature was dropped
         (
             f"# FB\n\n## Interface\n\n### Rust\n\n{SAY}\n\n### Python\n\n`def say(n)`\n\n"
