@@ -291,7 +291,7 @@ def repaired_answer(
     known = dependencies(manifest or "")
     edits, changed = [], []
     for edit in answer.edits:
-        path = edit.path.strip().removeprefix("./")
+        path = "/".join(part for part in edit.path.strip().split("/") if part not in ("", "."))
         if edit.content is not None and is_integration_test(path):
             root = is_test_crate_root(path)
             text = repaired_test(edit.content, crate, functions, known, root=root)

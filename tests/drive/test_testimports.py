@@ -154,6 +154,14 @@ def test_a_test_modules_super_is_its_parent_and_the_parent_gets_the_import() -> 
     assert _fix(text) == "use rover::execute;\n\n" + text
     # a module of the test crate (tests/common/mod.rs): `super::` is the test file
     common = "use super::*;\nuse rover::execute;\n" + CALL
+    kata = read_template("katas/mars-rover.md")
+    answer = AgentAnswer(
+        plan="common", edits=[FileEdit(path="tests//common/mod.rs", content=common)]
+    )
+    assert repaired_answer(answer, kata, MANIFEST) == (answer, [])
+    # the root of a test crate, however its path is spelled: `super::` there has no parent
+    root = AgentAnswer(plan="root", edits=[FileEdit(path="./tests/./origin.rs", content=common)])
+    assert repaired_answer(root, kata, MANIFEST)[1] == ["./tests/./origin.rs"]
     assert repaired_test(common, "rover", ["execute"], root=False) == common
     assert _fix(common) == common.replace("super::*", "rover::*")
 
