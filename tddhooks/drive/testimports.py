@@ -9,9 +9,10 @@ rewrites the path to the crate before the test is judged, the way it merges snip
 (docs/agents.md, "The tester's red"). The repaired test is then judged like any other.
 
 Only what cannot be meant otherwise is touched: paths to one of the kata's Interface functions
-(or a glob) from `crate`, `super`, or a root that is neither the crate, the standard library, a
-dependency of the manifest, nor a module of the test file; and a call of an Interface function
-that nothing in the file brings into scope.
+(or a glob) from `crate`, `super` (outside a module of the test), or a root that is neither the
+crate, the standard library, a primitive or other type, a dependency of the manifest, nor a module
+of the test file; and a call of an Interface function that nothing in the file brings into scope.
+Comments and literals are never read: only code is.
 """
 
 from __future__ import annotations
