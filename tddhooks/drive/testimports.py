@@ -262,7 +262,10 @@ def _with_missing_imports(text: str, code: str, crate: str, functions: Collectio
     missing = []
     for name in sorted(functions):
         called = re.search(rf"(?<![\w.:$#]){re.escape(name)}\s*\(", code)
-        defined = re.search(rf"\bfn\s+{re.escape(name)}\b", code)
+        # a function, a variable (a closure) or a parameter of that name: an import would be
+        # unused, and the gate's clippy denies warnings
+        bound = rf"\b(?:fn|let(?:\s+mut)?)\s+{re.escape(name)}\b|[(,]\s*{re.escape(name)}\s*:(?!:)"
+        defined = re.search(bound, code)
         imported = any(re.search(rf"\b{re.escape(name)}\b", line) for line in imports)
         if called and not defined and not imported:
             missing.append(name)

@@ -219,6 +219,12 @@ VALID = {
         '    };\n}\n#[test]\nfn t() {\n    assert_eq!(run!("crate::execute"), Ok("crate::execute"'
         ".into()));\n    assert_eq!(u32::max(1, 2), 2);\n}\n"
     ),
+    "tests/bound.rs": (
+        "#[test]\nfn t() {\n    let execute = |c: &str| rover::execute(c).unwrap();\n"
+        '    assert_eq!(execute("M"), "M");\n}\n'
+        'fn check(execute: impl Fn(&str) -> String) -> String {\n    execute("M")\n}\n'
+        '#[test]\nfn u() {\n    assert_eq!(check(|c| rover::execute(c).unwrap()), "M");\n}\n'
+    ),
     "tests/scoped.rs": (
         "pub(crate) mod helpers {\n    pub fn execute() -> u8 {\n        1\n    }\n}\n"
         "struct Runner;\nimpl Runner {\n    fn execute(&self) -> u8 {\n        2\n    }\n}\n"
@@ -237,6 +243,8 @@ def test_repaired_valid_tests_still_compile(
     files = {path: repaired_test(text, "rover", ["execute"]) for path, text in VALID.items()}
     repo = make_repo({"Cargo.toml": MANIFEST, "src/lib.rs": LIB, **files})
 
-    built = run(["cargo", "test", "--no-run", "--quiet"], cwd=repo, timeout_s=600)
+    # the gate's lint: an import the repair adds and the test does not use is an error
+    lint = ["cargo", "clippy", "--all-targets", "--quiet", "--", "-D", "warnings"]
+    built = run(lint, cwd=repo, timeout_s=600)
 
     assert built.ok, built.output
