@@ -225,7 +225,15 @@ def repaired_test(
         pieces += [content[done:start], crate]
         done = end
     text = "".join([*pieces, content[done:]])
-    return _with_missing_imports(text, _masked(text) if edits else code, crate, functions)
+    code = _masked(text) if edits else code
+    # a glob from a module of the test or a dependency may be what brings the name in
+    if any(
+        code[match.end() : stop].strip().endswith("*")
+        and match["root"] in {*known, *local, *aliases} - {crate}
+        for match, stop in _use_declarations(code)
+    ):
+        return text
+    return _with_missing_imports(text, code, crate, functions)
 
 
 def _import_position(text: str, code: str) -> int:

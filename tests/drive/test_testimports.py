@@ -50,6 +50,8 @@ def test_a_path_in_the_code_is_rewritten_and_then_needs_no_import() -> None:
 
 
 def test_a_call_with_nothing_in_scope_gets_its_import_after_the_leading_comments() -> None:
+    globbed = "use std::collections::*;\n" + CALL  # the standard library has no `execute`
+    assert _fix(globbed) == "use rover::execute;\n" + globbed
     text = "//! The rover's origin.\n#![allow(unused)]\n" + CALL
     assert _fix(text) == "//! The rover's origin.\n#![allow(unused)]\nuse rover::execute;\n" + CALL
     assert _fix(CALL.lstrip("\n")) == "use rover::execute;\n\n" + CALL.lstrip("\n")
@@ -138,6 +140,9 @@ def test_only_integration_tests_of_a_rust_kata_with_an_interface_are_repaired() 
         "fn execute(s: &str) -> String {\n    rover::execute(s).unwrap()\n}\nmod tests {\n"
         '    #[test]\n    fn t() {\n        crate::execute("M");\n        super::execute("M");\n'
         "    }\n}\n",
+        # a glob from a module of the test or a dependency may bring the name in
+        "mod common;\nuse common::*;\n" + CALL,
+        "use std::collections::*;\nuse rover_testkit::prelude::*;\n" + CALL,
         # a call only in a string or a comment needs no import
         '#[test]\nfn t() {\n    println!("execute(x)");\n}\n',
         '// execute("") is Ok\n#[test]\nfn t() {}\n',
@@ -146,7 +151,7 @@ def test_only_integration_tests_of_a_rust_kata_with_an_interface_are_repaired() 
 def test_code_that_means_something_else_and_text_that_is_not_code_are_left_alone(
     text: str,
 ) -> None:
-    assert _fix(text) == text
+    assert _fix(text, ("rover_testkit",)) == text
 
 
 def test_a_test_modules_super_is_its_parent_and_the_parent_gets_the_import() -> None:
