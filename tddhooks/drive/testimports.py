@@ -180,6 +180,8 @@ def repaired_test(
     keep = {crate, "self", *_STD, *_PRIMITIVES, *known, *local, *aliases}
     # a function of the test's own: `crate::name` and `super::name` are that one
     own = {name for name in functions if re.search(rf"\bfn\s+{re.escape(name)}\b", code)}
+    items = set(re.findall(r"\b(?:fn|struct|enum|const|static|type|trait|union)\s+(\w+)", code))
+    items |= local | set(re.findall(r"\bmacro_rules!\s*(\w+)", code))
     modules = _module_spans(code)
     starts = [start for start, _ in modules]
 
@@ -205,6 +207,8 @@ def repaired_test(
         hits = named & set(functions)
         if hits and match["root"] in ("crate", "super") and hits <= own:
             continue
+        if match["root"] in ("crate", "super") and (named - hits) & items:
+            continue  # `use crate::{execute, helper};` names the test's own `helper` too
         if hits or rest == "*":
             edits.append(match.span("root"))
     names = "|".join(re.escape(name) for name in sorted(functions))

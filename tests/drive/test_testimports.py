@@ -230,6 +230,12 @@ VALID = {
         'fn check(execute: impl Fn(&str) -> String) -> String {\n    execute("M")\n}\n'
         '#[test]\nfn u() {\n    assert_eq!(check(|c| rover::execute(c).unwrap()), "M");\n}\n'
     ),
+    "tests/grouped.rs": (
+        "use rover::execute;\nfn helper() -> u8 {\n    1\n}\n"
+        "mod support {\n    pub const ONE: u8 = 1;\n}\n"
+        "mod tests {\n    use crate::{execute, helper, support::ONE};\n    #[test]\n    fn t() {\n"
+        '        assert!(execute("M").is_ok());\n        assert_eq!(helper(), ONE);\n    }\n}\n'
+    ),
     "tests/scoped.rs": (
         "pub(crate) mod helpers {\n    pub fn execute() -> u8 {\n        1\n    }\n}\n"
         "struct Runner;\nimpl Runner {\n    fn execute(&self) -> u8 {\n        2\n    }\n}\n"
