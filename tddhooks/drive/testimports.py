@@ -142,9 +142,13 @@ def dependencies(manifest: str) -> set[str]:
     except tomllib.TOMLDecodeError:
         return set()
     found: set[str] = set()
-    for table in _DEPENDENCY_TABLES:
-        entries = data.get(table, {})
-        found.update(name.replace("-", "_") for name in entries if isinstance(entries, dict))
+    targets = data.get("target")  # [target.'cfg(unix)'.dependencies]
+    scopes = [data, *(targets.values() if isinstance(targets, dict) else ())]
+    for scope in scopes:
+        for table in _DEPENDENCY_TABLES:
+            entries = scope.get(table, {}) if isinstance(scope, dict) else {}
+            if isinstance(entries, dict):
+                found.update(name.replace("-", "_") for name in entries)
     return found
 
 

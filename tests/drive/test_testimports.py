@@ -84,6 +84,10 @@ def test_a_dependency_of_the_manifest_keeps_its_paths() -> None:
     manifest = MANIFEST + '\n[dev-dependencies]\nrover-testkit = "1"\n[dependencies]\nserde = "1"\n'
     assert dependencies(manifest) == {"rover_testkit", "serde"}
     assert dependencies("[package\n") == set()
+    # red team: a platform's own dependencies are dependencies too
+    platform = MANIFEST + "\n[target.'cfg(unix)'.dev-dependencies]\nunix-kit = \"1\"\n"
+    assert dependencies(platform) == {"unix_kit"}
+    assert dependencies(MANIFEST + '\ntarget = "x"\ndependencies = 3\n') == set()
     text = "use rover_testkit::execute;\n" + CALL
     assert _fix(text, ("rover_testkit",)) == text
     assert _fix(text) == "use rover::execute;\n" + CALL
