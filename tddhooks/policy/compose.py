@@ -363,6 +363,9 @@ def kata_without_requirements(kata_text: str) -> str:
     headings = _headings(lines)
     levels = [level for level, _ in headings.values()]
     first, below = min(headings, default=-1), levels[1] if len(levels) > 1 else 0
+    # a title that names a goal ("# Goal: FizzBuzz") lists none: its own text has no list
+    under = lines[first + 1 : sorted(headings)[1] if len(headings) > 1 else len(lines)]
+    listless = not any(_BULLET_RE.match(line) for line in under)
     kept: list[str] = []
     keep = True
     sections: list[tuple[int, bool]] = []  # (level, an interface's?) of the headings above
@@ -376,7 +379,7 @@ def kata_without_requirements(kata_text: str) -> str:
                 bool(sections) and sections[-1][1] and not goal
             )
             # the first heading is the title, unless it names requirements as its siblings do
-            title = index == first and (not goal or level < below)
+            title = index == first and (not goal or (level < below and listless))
             keep = interface or title
             sections.append((level, interface))
         if keep:

@@ -562,6 +562,8 @@ SAY = "`pub fn say(n: u32) -> String`"
             "# Task Manager\n\nTrack tasks.\n\n## Interface\n\n`pub fn add(t: &str)`\n",
         ),
         ("\n\n# FB\n\nIntro.\n\n## Requirements\n\n1. 3 is Fizz.\n", "# FB\n\nIntro.\n"),
+        # but a first heading that lists the requirements is no title
+        (f"# Requirements\n\n1. 3 is Fizz.\n\n## Interface\n\n{SAY}\n", f"## Interface\n\n{SAY}\n"),
         # a heading in an HTML comment opens no section: the requirement after it was shown
         (
             f"# FB\n\n## Interface\n\n{SAY}\n\n## Requirements\n\n1. 3 is Fizz.\n\n"
