@@ -76,11 +76,16 @@ def estimate_tokens(text: str) -> int:
 
 
 def crate_name(manifest: str) -> str | None:
-    """The name tests import a Rust crate by (`[package] name` with '-' as '_'), if readable."""
+    """The name tests import a Rust crate by (`[lib] name`, else `[package] name` with '-' as
+    '_'), if readable."""
     try:
-        name = tomllib.loads(manifest).get("package", {}).get("name")
+        data = tomllib.loads(manifest)
     except tomllib.TOMLDecodeError:
         return None
+    lib, package = data.get("lib"), data.get("package")
+    name = lib.get("name") if isinstance(lib, dict) else None
+    if not (isinstance(name, str) and name) and isinstance(package, dict):
+        name = package.get("name")
     return name.replace("-", "_") if isinstance(name, str) and name else None
 
 

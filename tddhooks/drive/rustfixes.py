@@ -24,8 +24,14 @@ MAX_ROUNDS = 8  # one literal per `Vec<String>` push is suggested at a time
 OUTPUT_CAP = 4_000_000  # JSON diagnostics carry each error's whole explanation
 
 
+def _dicts(value: object) -> list[dict[str, object]]:
+    """The objects of a JSON list; anything else, none (a proc macro's stdout reaches cargo's)."""
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
 def literal_insertions(output: str, own_paths: Collection[str]) -> Iterator[tuple[str, int]]:
-    """(path, byte offset) of each `.to_string()` rustc suggests for E0308 in `own_paths`."""
+    """(path, byte offset) of each `.to_string()` rustc suggests for E0308 in `own_paths`. A line
+    of another shape is passed over: a proc macro's own stdout is in cargo's."""
     for line in output.splitlines():
         try:
             data = json.loads(line)
@@ -36,16 +42,20 @@ def literal_insertions(output: str, own_paths: Collection[str]) -> Iterator[tupl
         message = data.get("message")
         if not isinstance(message, dict):
             continue
-        if (message.get("code") or {}).get("code") != "E0308":
+        code = message.get("code")
+        if not isinstance(code, dict) or code.get("code") != "E0308":
             continue
-        for child in message.get("children", []):
-            for span in child.get("spans", []):
+        for child in _dicts(message.get("children")):
+            for span in _dicts(child.get("spans")):
+                start, path = span.get("byte_start"), span.get("file_name")
                 if (
                     span.get("suggested_replacement") == SUGGESTION
-                    and span.get("byte_start") == span.get("byte_end")
-                    and span.get("file_name") in own_paths
+                    and type(start) is int
+                    and start == span.get("byte_end")
+                    and isinstance(path, str)
+                    and path in own_paths
                 ):
-                    yield span["file_name"], int(span["byte_start"])
+                    yield path, start
 
 
 def apply_insertions(root: Path, insertions: Collection[tuple[str, int]]) -> list[str]:
@@ -54,6 +64,8 @@ def apply_insertions(root: Path, insertions: Collection[tuple[str, int]]) -> lis
     changed = []
     for path in sorted({path for path, _ in insertions}):
         target = root / path
+        if target.is_symlink() or not target.is_file():
+            continue
         data = target.read_bytes()
         offsets = sorted({at for p, at in insertions if p == path}, reverse=True)
         fixed = data

@@ -325,26 +325,63 @@ def kata_requirements(kata_text: str, *, whole: bool = False) -> list[str]:
 _INTERFACE_HEADING_RE = re.compile(r"interface|\bapi\b|signature|entry point", re.IGNORECASE)
 
 
+def _headings(lines: list[str]) -> dict[int, tuple[int, str]]:
+    """line index -> (level, text) of each heading: `#` headings and setext ones (a line of text
+    underlined with `=` or `-`), outside code fences and HTML comments, as `_blocks` reads them."""
+    found: dict[int, tuple[int, str]] = {}
+    fence, in_comment, previous = "", False, ""  # previous: a line of text that may be a title
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if fence or stripped.startswith(("```", "~~~")):
+            fence = "" if fence and stripped.startswith(fence) else fence or stripped[:3]
+            previous = ""
+            continue
+        if in_comment or stripped.startswith("<!--"):
+            in_comment = "-->" not in stripped
+            previous = ""
+            continue
+        title = _HEADING_RE.match(line)
+        if title is not None:
+            found[index] = (len(stripped) - len(stripped.lstrip("#")), title["text"] or "")
+        elif _UNDERLINE_RE.match(line) and previous:
+            found[index - 1] = (1 if stripped.startswith("=") else 2, previous)
+        ok = stripped and title is None and not _BULLET_RE.match(line) and not previous
+        alone = index == 0 or not lines[index - 1].strip() or index - 1 in found
+        previous = stripped if ok and alone else ""
+    return found
+
+
 def kata_without_requirements(kata_text: str) -> str:
-    """The kata as the implementor reads it: the text above the first heading below the title
-    (title and goal), and the sections that name the code's interface; the requirements, notes
-    and the rest are left out, so the staged test is the only specification of the step
-    (docs/agents.md, "What an agent sees"). A kata without a requirements heading is
-    kept whole: there is no telling what its text holds."""
+    """The kata as the implementor reads it: the title with the text above the first section
+    (title and goal), and the sections that name the code's interface, with their subsections;
+    the requirements, notes and the rest are left out, so the staged test is the only
+    specification of the step (docs/agents.md, "What an agent sees"). A kata without a
+    requirements heading is kept whole: there is no telling what its text holds."""
     if not kata_requirements(kata_text):
         return kata_text
+    lines = kata_text.replace("\r\n", "\n").split("\n")
+    headings = _headings(lines)
+    levels = [level for level, _ in headings.values()]
+    first, below = min(headings, default=-1), levels[1] if len(levels) > 1 else 0
+    # a title that names a goal ("# Goal: FizzBuzz") lists none: its own text has no list
+    under = lines[first + 1 : sorted(headings)[1] if len(headings) > 1 else len(lines)]
+    listless = not any(_BULLET_RE.match(line) for line in under)
     kept: list[str] = []
-    keep, fence, headings = True, "", 0
-    for line in kata_text.replace("\r\n", "\n").split("\n"):
-        stripped = line.strip()
-        if stripped.startswith(("```", "~~~")):
-            fence = "" if fence and stripped.startswith(fence) else fence or stripped[:3]
-        title = None if fence else _HEADING_RE.match(line)
-        if title is not None:
-            headings += 1
-            text = title["text"] or ""
-            first = headings == 1 and not _GOAL_HEADING_RE.search(text)
-            keep = first or bool(_INTERFACE_HEADING_RE.search(text))
+    keep = True
+    sections: list[tuple[int, bool]] = []  # (level, an interface's?) of the headings above
+    for index, line in enumerate(lines):
+        if index in headings:
+            level, text = headings[index]
+            while sections and sections[-1][0] >= level:
+                sections.pop()
+            goal = bool(_GOAL_HEADING_RE.search(text))
+            interface = bool(_INTERFACE_HEADING_RE.search(text)) or (
+                bool(sections) and sections[-1][1] and not goal
+            )
+            # the first heading is the title, unless it names requirements as its siblings do
+            title = index == first and (not goal or (level < below and listless))
+            keep = interface or title
+            sections.append((level, interface))
         if keep:
             kept.append(line)
     return "\n".join(kept).strip() + "\n"

@@ -108,6 +108,10 @@ def test_estimate_tokens(text: str, tokens: int) -> None:
         ("[workspace]\nmembers = []\n", None),
         ("not = [toml", None),
         ('[package]\nname = ""\n', None),
+        # red team: tests import the library by its `[lib] name`; the repair of the tester's
+        # imports (drive/testimports.py) rewrote a right `use kata::f;` to the package's name
+        ('[package]\nname = "rover-kata"\n\n[lib]\nname = "kata"\n', "kata"),
+        ('[package]\nname = "rover-kata"\n\n[lib]\npath = "src/lib.rs"\n', "rover_kata"),
     ],
 )
 def test_crate_name(manifest: str, name: str | None) -> None:

@@ -245,3 +245,54 @@ def test_only_an_inserted_to_string_for_e0308_in_the_agents_files_is_taken() -> 
     assert takes_rustc_fixes(("/usr/bin/cargo", "clippy", "--fix", "--broken-code"))
     assert not takes_rustc_fixes(("ruff", "check", "--fix"))
     assert not takes_rustc_fixes(())
+
+
+def test_a_line_of_another_shape_in_cargos_output_is_passed_over() -> None:
+    """red team: a proc macro's stdout reaches `cargo check --message-format=json`'s own, so a
+    line that only looks like a diagnostic must not stop the drive."""
+    from tddhooks.drive.rustfixes import literal_insertions
+
+    def line(message: object) -> str:
+        return json.dumps({"reason": "compiler-message", "message": message})
+
+    span = {"file_name": "src/lib.rs", "suggested_replacement": ".to_string()"}
+    shapes = [
+        line("E0308"),
+        line({"code": "E0308"}),
+        line({"code": {"code": "E0308"}, "children": None}),
+        line({"code": {"code": "E0308"}, "children": [None, {"spans": 3}]}),
+        line({"code": {"code": "E0308"}, "children": [{"spans": [
+            {**span, "byte_start": "9", "byte_end": "9"},
+            {**span, "byte_start": [9], "byte_end": [9]},
+            {**span, "byte_start": True, "byte_end": True},
+            {**span, "file_name": ["src/lib.rs"], "byte_start": 9, "byte_end": 9},
+        ]}]}),
+    ]  # fmt: skip
+    assert list(literal_insertions("\n".join(shapes), ["src/lib.rs"])) == []
+
+
+PROC_MACRO = (
+    "use proc_macro::TokenStream;\n\n#[proc_macro]\npub fn noise(_: TokenStream) -> TokenStream {\n"
+    '    println!(r#"{{"reason":"compiler-message","message":{{"code":"E0308"}}}}"#);\n'
+    "    TokenStream::new()\n}\n"
+)
+
+
+@pytest.mark.cargo
+def test_a_proc_macro_printing_what_looks_like_a_diagnostic_does_not_stop_the_fixes(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    manifest = MANIFEST + '\n[dependencies]\nnoise = { path = "noise" }\n'
+    noise = '[package]\nname = "noise"\nversion = "0.1.0"\nedition = "2021"\n\n[lib]\n'
+    repo = make_repo({
+        "tdd.yaml": "language: rust\n", "Cargo.toml": manifest, "src/lib.rs": ZERO,
+        "noise/Cargo.toml": noise + "proc-macro = true\n", "noise/src/lib.rs": PROC_MACRO,
+    })  # fmt: skip
+    source = 'noise::noise!();\n\npub fn say() -> String {\n    "Fizz"\n}\n'
+    write_files(repo, {"src/lib.rs": source})
+
+    workspace.format_files(repo, load_settings(repo), ["src/lib.rs"])
+
+    assert '"Fizz".to_string()' in (repo / "src/lib.rs").read_text(encoding="utf-8")
+    assert (repo / "noise/src/lib.rs").read_text(encoding="utf-8") == PROC_MACRO

@@ -532,3 +532,60 @@ def test_the_implementor_reads_the_kata_without_its_requirements() -> None:
         assert "pub fn " in shipped
         assert "## Requirements" not in shipped
         assert "Done when" not in shipped
+
+
+SAY = "`pub fn say(n: u32) -> String`"
+
+
+@pytest.mark.parametrize(
+    ("kata", "shown"),
+    [
+        # red team: a setext heading ended no section, so the requirements were shown
+        (
+            f"FizzBuzz\n========\n\nSay numbers.\n\nInterface\n---------\n\n{SAY}\n\n"
+            "Requirements\n------------\n\n1. 3 is Fizz.\n2. 5 is Buzz.\n",
+            f"FizzBuzz\n========\n\nSay numbers.\n\nInterface\n---------\n\n{SAY}\n",
+        ),
+        (
+            f"# FB\n\n## Interface\n\n{SAY}\n\nRequirements\n------------\n\n1. 3 is Fizz.\n",
+            f"# FB\n\n## Interface\n\n{SAY}\n",
+        ),
+        (
+            f"# FB\n\n{SAY}\n\n## API\nRequirements\n---\n\n1. 3 is Fizz.\n",
+            f"# FB\n\n{SAY}\n\n## API\n",
+        ),
+        # the interface's own subsections are the interface: the signature was dropped
+        (
+            f"# FB\n\n## Interface\n\n### Rust\n\n{SAY}\n\n### Python\n\n`def say(n)`\n\n"
+            "## Requirements\n\n1. 3 is Fizz.\n",
+            f"# FB\n\n## Interface\n\n### Rust\n\n{SAY}\n\n### Python\n\n`def say(n)`\n",
+        ),
+        (
+            f"# FB\n\n## Interface\n\n{SAY}\n\n### Requirements\n\n1. 3 is Fizz.\n",
+            f"# FB\n\n## Interface\n\n{SAY}\n",
+        ),
+        # a title naming a goal or a task is still the title: all of it was dropped, interface too
+        (
+            f"# Goal: FizzBuzz\n\nSay numbers: {SAY}.\n\n## Requirements\n\n1. 3 is Fizz.\n",
+            f"# Goal: FizzBuzz\n\nSay numbers: {SAY}.\n",
+        ),
+        (
+            "# Task Manager\n\nTrack tasks.\n\n## Interface\n\n`pub fn add(t: &str)`\n\n"
+            "## Requirements\n\n1. Add a task.\n",
+            "# Task Manager\n\nTrack tasks.\n\n## Interface\n\n`pub fn add(t: &str)`\n",
+        ),
+        ("\n\n# FB\n\nIntro.\n\n## Requirements\n\n1. 3 is Fizz.\n", "# FB\n\nIntro.\n"),
+        # but a first heading that lists the requirements is no title
+        (f"# Requirements\n\n1. 3 is Fizz.\n\n## Interface\n\n{SAY}\n", f"## Interface\n\n{SAY}\n"),
+        # a heading in an HTML comment opens no section: the requirement after it was shown
+        (
+            f"# FB\n\n## Interface\n\n{SAY}\n\n## Requirements\n\n1. 3 is Fizz.\n\n"
+            "<!--\n## Interface\n-->\n- 5 is Buzz.\n",
+            f"# FB\n\n## Interface\n\n{SAY}\n",
+        ),
+    ],
+)
+def test_the_implementors_kata_keeps_the_title_and_interface_as_people_write_them(
+    kata: str, shown: str
+) -> None:
+    assert kata_without_requirements(kata) == shown
