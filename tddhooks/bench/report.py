@@ -114,11 +114,29 @@ def write_json(path: Path, results: Sequence[RunResult], *, complete: bool) -> N
 
 def read_json(path: Path) -> list[RunResult]:
     """The runs of a bench JSON file (e.g. one per CI shard, to merge)."""
+    fix = "give files written by `tddhooks bench --json FILE`"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return [RunResult.model_validate(run) for run in data["runs"]]
-    except (OSError, ValueError, KeyError, TypeError, ValidationError) as error:
-        raise UsageError(
-            f"--merge {path}: not a bench JSON file: {error}",
-            fix="give files written by `tddhooks bench --json FILE`",
-        ) from error
+        runs = data.get("runs") if isinstance(data, dict) else None
+        if not isinstance(runs, list):
+            raise UsageError(f"--merge {path}: not a bench JSON file: it has no \"runs\" list",
+                             fix=fix)  # fmt: skip
+        return [RunResult.model_validate(run) for run in runs]
+    except (OSError, ValueError, TypeError, ValidationError) as error:
+        raise UsageError(f"--merge {path}: not a bench JSON file: {error}", fix=fix) from error
+
+
+def merged(results: list[RunResult]) -> list[RunResult]:
+    """The runs of several files, each once: the same run twice (a file given twice, two shards
+    of one plan that overlap) would count twice."""
+    seen: set[tuple[str, str, str, int]] = set()
+    for result in results:
+        key = (result.model, result.kata, result.language, result.run)
+        if key in seen:
+            raise UsageError(
+                f"--merge: {result.model} {result.kata} ({result.language}) run {result.run} is "
+                "in more than one file",
+                fix="give each shard's file once",
+            )
+        seen.add(key)
+    return results

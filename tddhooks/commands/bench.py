@@ -108,7 +108,7 @@ def run(
     from tddhooks.bench import report
 
     if merge:
-        results = [result for path in merge for result in report.read_json(path)]
+        results = report.merged([result for path in merge for result in report.read_json(path)])
         return _report(results, json_file, markdown_file, complete=True)
     specs = plan(katas, models, runs, steps, language, work_root, llm)
     chosen = [specs[index] for index in in_shard(specs, parse_shard(shard))]

@@ -220,7 +220,12 @@ def test_merging_shard_files_reports_all_their_runs(tmp_path: Path) -> None:
     assert "| custom:m | bowling | 2 |" in merged.read_text("utf-8")
     bad = CliRunner().invoke(cli, ["bench", "--merge", str(tmp_path / "bad.json")])
     assert bad.exit_code == 2
-    assert "not a bench JSON file" in bad.output
+    assert 'not a bench JSON file: it has no "runs" list' in bad.output
+    # found by a newcomer: the same file twice counted its runs twice
+    twice = CliRunner().invoke(cli, ["bench", "--merge", str(tmp_path / "1.json"),
+                                     "--merge", str(tmp_path / "1.json")])  # fmt: skip
+    assert twice.exit_code == 2
+    assert "custom:m bowling (rust) run 1 is in more than one file" in twice.output
 
 
 @pytest.mark.parametrize(
