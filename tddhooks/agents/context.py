@@ -30,7 +30,12 @@ _CAPS: dict[str, dict[str, float]] = {
 }  # fmt: skip
 _FENCES = {".rs": "rust", ".py": "python", ".toml": "toml", ".md": "markdown"}
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-_NOISE = re.compile(r"^\s*(Compiling|Checking|Finished|Blocking|Fresh|Locking|Updating)\s")
+# cargo's progress, and the lines whose order depends on which of the lib and the lib test build
+# finished first (measured: a replayed bench asked the model anew after two of them swapped)
+_NOISE = re.compile(
+    r"^\s*(?:(?:Compiling|Checking|Finished|Blocking|Fresh|Locking|Updating)\s"
+    r"|error: could not compile `|warning: build failed, waiting for other jobs to finish)"
+)
 _DURATION = re.compile(r"\bin \d+(?:\.\d+)?\s?(?:ms|s)\b")
 _ABSOLUTE = re.compile(r"(?<![\w.~/-])/(?!dev/null\b)(?:[^\s:'\"()\[\]/]+/)+([^\s:'\"()\[\]/]*)")
 _BUILD_HASH = re.compile(r"-[0-9a-f]{16}\b")
