@@ -228,17 +228,7 @@ def test_merging_shard_files_reports_all_their_runs(tmp_path: Path) -> None:
     assert "custom:m bowling (rust) run 1 is in more than one file" in twice.output
 
 
-@pytest.mark.parametrize(
-    "kata",
-    [
-        "string-calculator",
-        "bowling",
-        "mars-rover",
-        "game-of-life",
-        "fizzbuzz",
-        "password-validation",
-    ],
-)
+@pytest.mark.parametrize("kata", shipped_bench_katas())  # the list is checked above
 def test_the_python_suites_pass_on_a_reference_solution(kata: str, tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
     package = tmp_path / "src" / "refkata"
