@@ -136,7 +136,8 @@ def test_a_bench_never_drives_into_a_persons_work(tmp_path: Path) -> None:
     mine.mkdir(parents=True)
     (mine / "notes.txt").write_text("uncommitted thoughts", encoding="utf-8")
     with pytest.raises(UsageError, match="a bench never drives into existing work"):
-        plan(["bowling"], ["custom:m"], 1, 1, "rust", tmp_path, BenchLLM())
+        plan(["bowling"], ["custom:m"], 1, 1, "rust", tmp_path,
+             BenchLLM(base_url="http://127.0.0.1:9/v1"))  # fmt: skip
     assert (mine / "notes.txt").read_text(encoding="utf-8") == "uncommitted thoughts"
     assert sorted(p.name for p in mine.iterdir()) == ["notes.txt"]
 
