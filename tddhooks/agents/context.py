@@ -8,6 +8,7 @@ import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from tddhooks.agents.diagnostics import in_location_order
 from tddhooks.agents.edits import matches_any
 from tddhooks.agents.roles import role_spec, system_prompt
 from tddhooks.policy.compose import kata_requirements, kata_without_requirements
@@ -34,7 +35,9 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # finished first (measured: a replayed bench asked the model anew after two of them swapped)
 _NOISE = re.compile(
     r"^\s*(?:(?:Compiling|Checking|Finished|Blocking|Fresh|Locking|Updating)\s"
-    r"|error: could not compile `|warning: build failed, waiting for other jobs to finish)"
+    r"|error: could not compile `|warning: build failed, waiting for other jobs to finish"
+    r"|For more information about (?:this|an) error, try `rustc --explain"
+    r"|Some errors have detailed explanations: )"
 )
 _DURATION = re.compile(r"\bin \d+(?:\.\d+)?\s?(?:ms|s)\b")
 _ABSOLUTE = re.compile(r"(?<![\w.~/-])/(?!dev/null\b)(?:[^\s:'\"()\[\]/]+/)+([^\s:'\"()\[\]/]*)")
@@ -96,12 +99,13 @@ def crate_name(manifest: str) -> str | None:
 
 def scrub(text: str, work_dir: str = "") -> str:
     """Drop what changes from run to run (timings, absolute paths, build hashes, colours, cargo
-    progress lines) so the same state always gives the same prompt."""
+    progress lines) and put rustc's diagnostics in a stable order (agents/diagnostics.py), so the
+    same state always gives the same prompt."""
     if work_dir:
         text = text.replace(work_dir.rstrip("/") + "/", "")
     text = _ANSI.sub("", text)
     lines = [line for line in text.splitlines() if not _NOISE.match(line)]
-    text = "\n".join(lines)
+    text = "\n".join(in_location_order(lines))
     text = _DURATION.sub("in <time>", text)
     text = _ABSOLUTE.sub(lambda match: "…/" + match.group(1), text)
     return _BUILD_HASH.sub("", text)
