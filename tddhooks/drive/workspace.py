@@ -155,8 +155,9 @@ def _apply_fixes(
 
     for _ in range(FIX_ROUNDS):
         before = {path: _digest(root, path) for path in own_paths}
-        proc.run(settings.lint_fix, cwd=root, env=env, timeout_s=settings.timeout_s)
-        if takes_rustc_fixes(settings.lint_fix):  # a suggestion rustc does not mark as safe
+        fixed = proc.run(settings.lint_fix, cwd=root, env=env, timeout_s=settings.timeout_s)
+        # a suggestion rustc does not mark as safe; none is left when the code compiled
+        if not fixed.ok and takes_rustc_fixes(settings.lint_fix):
             to_string_literals(root, own_paths, env, settings.timeout_s)
         if all(_digest(root, path) == before[path] for path in own_paths):
             return
