@@ -19,6 +19,38 @@ F = TypeVar("F", bound=Callable[..., Any])
 AGENT_NAMES = tuple(AGENTS)
 
 
+class _KataCommand(click.Command):
+    """A command whose `--help` ends with the shipped kata names (read only when help is shown)."""
+
+    bench = False
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if self.bench:
+            from tddhooks.bench.katas import shipped_bench_katas
+
+            names = shipped_bench_katas()
+            label = "Shipped katas with acceptance suites"
+        else:
+            from tddhooks.commands.init_cmd import shipped_katas
+
+            names = shipped_katas()
+            label = "Shipped katas"
+        import textwrap
+
+        lines = textwrap.wrap(
+            f"{label}: {', '.join(names)}.",
+            width=max(formatter.width - formatter.current_indent, 40),
+            break_on_hyphens=False,
+        )
+        formatter.write_paragraph()
+        formatter.write_text("\b\n" + "\n".join(lines))  # \b: click keeps the lines as they are
+        super().format_epilog(ctx, formatter)
+
+
+class _BenchCommand(_KataCommand):
+    bench = True
+
+
 def _finish(body: Callable[[], int]) -> None:
     """Run a command body under the one error handler and exit with its code."""
     from tddhooks.errors import error_handler
@@ -107,7 +139,7 @@ def cli() -> None:
     """Git enforces test-driven development; LLM role agents pair under the same policy."""
 
 
-@cli.command()
+@cli.command(cls=_KataCommand)
 @click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
 @click.option(
     "--language",
@@ -261,7 +293,7 @@ def _drive_options(func: F) -> F:
     return func
 
 
-@cli.command()
+@cli.command(cls=_KataCommand)
 @click.option(
     "--steps",
     "--max-cycles",
@@ -280,7 +312,7 @@ def drive(**options: Any) -> None:
     _finish(lambda: drive_cmd.run(**options))
 
 
-@cli.command()
+@cli.command(cls=_KataCommand)
 @work_dir_option
 @_drive_options
 @llm_options
@@ -291,7 +323,7 @@ def step(**options: Any) -> None:
     _finish(lambda: drive_cmd.run(steps=None, single_turn=True, **options))
 
 
-@cli.command()
+@cli.command(cls=_BenchCommand)
 @click.option(
     "--kata",
     "-k",
