@@ -39,13 +39,17 @@ class Summary(BaseModel):
     stop_reasons: dict[str, int]
 
     def row(self) -> list[str]:
-        share = self.acceptance_passed / self.acceptance_total if self.acceptance_total else 0.0
         reasons = ", ".join(f"{name} ×{count}" for name, count in sorted(self.stop_reasons.items()))
+        errored = self.stop_reasons.get("error", 0) == self.runs  # no drive of them finished
+        cycles = f"{self.cycles_landed / self.runs:.1f} of {self.cycles / self.runs:.1f}"
+        acceptance = "—"  # never scored: a "0/0 (0%)" would read as a model that passed nothing
+        if self.acceptance_total:
+            share = self.acceptance_passed / self.acceptance_total
+            acceptance = f"{self.acceptance_passed}/{self.acceptance_total} ({share:.0%})"
         return [
-            self.model, self.kata, str(self.runs),
-            f"{self.cycles_landed / self.runs:.1f} of {self.cycles / self.runs:.1f}",
+            self.model, self.kata, str(self.runs), "errored" if errored else cycles,
             str(self.commits), str(self.red_commits), f"{self.audit_clean}/{self.runs}",
-            f"{self.acceptance_passed}/{self.acceptance_total} ({share:.0%})",
+            acceptance,
             str(self.tokens), f"{self.model_time_s:.1f} s", f"{self.wall_time_s:.1f} s", reasons,
         ]  # fmt: skip
 

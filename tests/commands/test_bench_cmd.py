@@ -206,6 +206,21 @@ def test_summaries_tables_and_json_round_trip(tmp_path: Path) -> None:
     assert json.loads(path.read_text("utf-8"))["summaries"][1]["kata"] == "mars-rover"
 
 
+def test_a_row_whose_drives_all_errored_says_so_and_scores_nothing() -> None:
+    failed = _result(
+        cycles=0, cycles_landed=0, commits=0, audit_clean=False, acceptance_passed=0,
+        acceptance_total=0, stop_reason="error", error="error: endpoint unreachable",
+    )  # fmt: skip
+    (summary,) = report.summarise([failed, failed.model_copy(update={"run": 2})])
+    row = summary.row()
+    assert row[3] == "errored"
+    assert row[7] == "—"
+    assert row[-1] == "error ×2"
+    (mixed,) = report.summarise([failed, _result(run=2)])
+    assert mixed.row()[3] == "1.5 of 2.0"
+    assert mixed.row()[7] == "5/8 (62%)"
+
+
 def test_merging_shard_files_reports_all_their_runs(tmp_path: Path) -> None:
     report.write_json(tmp_path / "1.json", [_result()], complete=True)
     report.write_json(tmp_path / "2.json", [_result(run=2)], complete=True)
