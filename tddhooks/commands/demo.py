@@ -1,8 +1,8 @@
 """`tddhooks demo [DIR]`: the shipped string-calculator kata, driven by a recorded session.
 
 Real git, real hooks, real cargo; the models' answers come from templates/sessions/, so there is no
-network and no key. The session is a script of answers with a `{crate}` placeholder, filled in with
-the crate name init derives from DIR's name.
+network and no key. The session is a script of answers with a `{crate}` placeholder; the drive fills
+it in with the crate name init derives from DIR's name.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tddhooks import git, output
 from tddhooks.errors import UsageError
-from tddhooks.llm.replay import CRATE_PLACEHOLDER
+from tddhooks.llm.replay import ReplaySession, load_session
 
 DEMO_KATA = "string-calculator"
 DEMO_SESSION = "string-calculator"
@@ -52,30 +52,9 @@ def _reset_previous_demo(directory: Path) -> None:
     output.say(f"rewound the previous demo in {directory} to its scaffold commit")
 
 
-def _instantiate_session(root: Path) -> Path:
-    """The shipped session with this crate's name, written beside the repository's state."""
-    from tddhooks.agents.context import crate_name
-    from tddhooks.resources import read_template
-
-    crate = crate_name((root / "Cargo.toml").read_text(encoding="utf-8")) or "kata"
-    text = read_template(f"sessions/{DEMO_SESSION}.jsonl")
-    lines = []
-    for line in text.splitlines():
-        if line.strip():
-            entry = json.loads(line)
-            entry["answer"] = entry["answer"].replace(CRATE_PLACEHOLDER, crate)
-            lines.append(json.dumps(entry, ensure_ascii=False))
-    session = git.tddhooks_dir(root) / f"demo-{DEMO_SESSION}.jsonl"
-    session.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return session
-
-
-def recorded_cycles(session: Path) -> int:
+def recorded_cycles(session: ReplaySession) -> int:
     """Cycles the session holds: one refactorer answer closes each cycle."""
-    entries = (
-        json.loads(line) for line in session.read_text(encoding="utf-8").splitlines() if line
-    )
-    return sum(1 for entry in entries if entry.get("role") == "refactorer")
+    return session.remaining("refactorer")
 
 
 def run(directory: Path | None, *, steps: int | None, quiet: bool) -> int:
@@ -99,15 +78,15 @@ def run(directory: Path | None, *, steps: int | None, quiet: bool) -> int:
         "agent_email": load_config(root).commit.author_email,
     }
     (git.tddhooks_dir(root) / MARKER).write_text(json.dumps(marker), encoding="utf-8")
-    session = _instantiate_session(root)
-    cycles = recorded_cycles(session)
+    # drive fills the shipped session's {crate} from Cargo.toml (llm/replay.py load_session)
+    cycles = recorded_cycles(load_session(DEMO_SESSION))
     output.say(
         f"[bold]tddhooks demo[/bold]: replaying a recorded session ({cycles} cycles of "
         f"{DEMO_KATA}) in {target}: real git, hooks and cargo; no model, no network, no key."
     )
     code = drive.run(
         work_dir=target, steps=min(steps or cycles, cycles), provider="replay",
-        model=str(session), no_cache=True, quiet=quiet,
+        model=DEMO_SESSION, no_cache=True, quiet=quiet,
     )  # fmt: skip
     output.say(
         f"\nSee what happened: `git -C {target} log --stat`, `tddhooks audit -C {target}`.\n"

@@ -19,6 +19,7 @@ from tddhooks.commands.drive import LLMFlags, prepare_work_dir
 from tddhooks.drive import gather, workspace
 from tddhooks.drive.steplog import AttemptRecord, EditRecord, StepLog, StepWriter, plan_markdown
 from tddhooks.errors import UsageError
+from tddhooks.llm.replay import load_session
 from tddhooks.policy.settings import PolicySettings, load_settings
 from tddhooks.resources import read_template
 
@@ -183,10 +184,7 @@ def test_the_shipped_session_is_valid_answers_within_each_roles_paths(make_repo:
     repo = make_repo({"src/lib.rs": "//! lib\n", "Cargo.toml": '[package]\nname = "k"\n'})
     lines = read_template("sessions/string-calculator.jsonl").splitlines()
     entries = [json.loads(line) for line in lines if line.strip()]
-    session = repo / "session.jsonl"
-    session.write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-    assert recorded_cycles(session) == 3
+    assert recorded_cycles(load_session("string-calculator", crate="k")) == 3
     assert [e["role"] for e in entries] == ["tester", "implementor", "refactorer"] * 3
     for entry in entries:
         parsed = parse_answer(entry["answer"].replace("{crate}", "k"))
