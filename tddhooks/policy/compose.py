@@ -21,8 +21,11 @@ _ABBREVIATIONS = ("e.g", "i.e", "etc", "vs", "cf", "approx")
 # a heading naming what is NOT wanted ("Non-goals", "Out of scope") lists no requirement: the
 # drive's tester was pointed at them, and its done refused while they had no test
 _GOAL_HEADING_RE = re.compile(
-    r"^(?!.*(?:\bnon[- ]?(?:goal|requirement)|out[- ]of[- ]scope)).*"
-    r"(?:requirement|goal|task)",
+    r"^(?!.*(?:\bnon[- ]?(?:goal|requirement)|out[- ]of[- ]scope))"
+    # "Steps to run the tests", "Ground rules": how to work, not what to build
+    r"(?!.*\b(?:run|running|set ?up|install\w*|build\w*|getting started|ground|house)\b).*"
+    r"(?:requirement|goal|task|\brules?\b|\bsteps?\b|\bspecifications?\b|acceptance criteria"
+    r"|user stor(?:y|ies))",
     re.IGNORECASE,
 )
 _BULLET_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(?P<text>.*)$")

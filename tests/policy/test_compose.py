@@ -484,7 +484,8 @@ def test_refresh_message_rewrites_context_and_keeps_what_the_person_wrote() -> N
 @pytest.mark.parametrize(
     "heading",
     ["Non-goals", "Non goals", "Nongoals", "Non-requirements", "Out of scope tasks",
-     "Goals: out of scope"],
+     "Goals: out of scope", "Steps to run the tests", "Setup steps", "Ground rules",
+     "House rules", "Build steps", "Installation steps"],
 )  # fmt: skip
 def test_a_heading_of_what_is_not_wanted_lists_no_requirement(heading: str) -> None:
     # red team: a drive pointed its tester at a non-goal, and refused its done until the
@@ -499,7 +500,8 @@ def test_a_heading_of_what_is_not_wanted_lists_no_requirement(heading: str) -> N
 @pytest.mark.parametrize(
     "heading",
     ["Requirements", "Goals", "Stretch goals", "Tasks", "Your task", "Requirement 1",
-     "Tasks (do not read ahead)", "Nonstop tasks"],
+     "Tasks (do not read ahead)", "Nonstop tasks", "Rules", "The rules of the game", "Steps",
+     "Step 1", "Specification", "Acceptance criteria", "User stories"],
 )  # fmt: skip
 def test_a_heading_of_what_is_wanted_still_lists_requirements(heading: str) -> None:
     kata = f"# K\n\nIntro.\n\n## {heading}\n\n1. add() is 0.\n2. add(1) is 1.\n"
