@@ -105,7 +105,7 @@ def with_answer_limits(func: F) -> F:
 def llm_options(func: F) -> F:
     """The model flags shared by drive, step and demo."""
     options = [
-        click.option("--model", "-m", help="Model for every role, e.g. deepseek:deepseek-coder."),
+        click.option("--model", "-m", help="Model for every role, e.g. deepseek:deepseek-chat."),
         click.option("--provider", help="Provider preset (openai, deepseek, ollama, custom, ...)."),
         click.option("--api-key", help="The key, or the NAME of an environment variable."),
         click.option("--base-url", help="OpenAI-compatible endpoint; overrides the preset."),

@@ -91,7 +91,7 @@ def run(directory: Path | None, *, steps: int | None, quiet: bool) -> int:
     output.say(
         f"\nSee what happened: `git -C {target} log --stat`, `tddhooks audit -C {target}`.\n"
         f"Drive it on with a live model, e.g.: `tddhooks drive -C {target} --steps 3 "
-        "--model deepseek:deepseek-coder` (key in DEEPSEEK_API_KEY), or a local one: "
+        "--model deepseek:deepseek-chat` (key in DEEPSEEK_API_KEY), or a local one: "
         "`--model ollama:qwen2.5-coder:7b`."
     )
     return code

@@ -73,7 +73,7 @@ def llm_checks(
                 "model",
                 "warn",
                 f"no model is named for {', '.join(unnamed)} (only needed for drive/step)",
-                f"set roles.{example}.model in tdd.yaml (e.g. deepseek:deepseek-coder), pass "
+                f"set roles.{example}.model in tdd.yaml (e.g. deepseek:deepseek-chat), pass "
                 "--model to drive, or try `tddhooks demo`",
             ),
         )

@@ -114,7 +114,7 @@ def parse_model_spec(spec: str, provider: str | None = None) -> tuple[str, str]:
     else:
         raise UsageError(
             f"the model {text!r} does not say which provider serves it",
-            fix="write PROVIDER:MODEL, e.g. deepseek:deepseek-coder, or add --provider "
+            fix="write PROVIDER:MODEL, e.g. deepseek:deepseek-chat, or add --provider "
             f"(known providers: {', '.join(PRESETS)})",
         )
     get_preset(name)

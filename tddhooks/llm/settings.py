@@ -100,7 +100,7 @@ def _pick_model(levels: list[_Level], role: str) -> tuple[str, str]:
     if index is None:
         raise ConfigError(
             f"no model is named for the {role} role",
-            fix=f"pass --model deepseek:deepseek-coder (or --role-model {role}=PROVIDER:MODEL), "
+            fix=f"pass --model deepseek:deepseek-chat (or --role-model {role}=PROVIDER:MODEL), "
             f"set roles.{role}.model in tdd.yaml, or run `tddhooks demo` to see a recorded "
             "session without a model",
         )

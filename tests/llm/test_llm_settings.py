@@ -84,7 +84,7 @@ def test_no_model_anywhere_says_how_to_name_one() -> None:
         resolve_role_settings(config(), "implementor", environ={})
     assert "no model is named for the implementor role" in caught.value.message
     fix = caught.value.fix or ""
-    assert "--model deepseek:deepseek-coder" in fix
+    assert "--model deepseek:deepseek-chat" in fix
     assert "roles.implementor.model" in fix
     assert "tddhooks demo" in fix
 
