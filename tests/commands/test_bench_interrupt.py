@@ -52,7 +52,9 @@ class FirstRunDone:
         return Delay(HOLD_S, Reply(json.dumps(DONE)))
 
 
-def _wait_for(condition: Callable[[], bool], what: str, timeout_s: float = 120.0) -> None:
+def _wait_for(condition: Callable[[], bool], what: str, timeout_s: float = 240.0) -> None:
+    """Poll until `condition` holds. Generous: a whole first run (drive, gates, suite, audit)
+    comes first, and a loaded 2-core CI machine once took longer than 120 s."""
     deadline = time.monotonic() + timeout_s
     while not condition():
         if time.monotonic() > deadline:
