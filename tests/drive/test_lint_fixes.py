@@ -208,6 +208,49 @@ def test_other_mismatches_are_left_to_the_gate(
 
 
 @pytest.mark.cargo
+def test_a_literal_in_a_const_item_gets_no_to_string(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """rustc suggests `.to_string()` for a `const`/`static` String too, where the call is error
+    E0015: the code is left as the model wrote it, the function beside it is still fixed."""
+    source = (
+        'pub const GREETING: String = "hi";\npub static NAMES: [String; 1] = ["a"];\n'
+        'pub fn say() -> String {\n    "Fizz"\n}\n' + ZERO
+    )
+    repo = _rust_repo_with_staged_test(make_repo, monkeypatch, source)
+
+    workspace.format_files(repo, load_settings(repo), ["src/lib.rs"])
+
+    fixed = (repo / "src/lib.rs").read_text(encoding="utf-8")
+    assert 'pub const GREETING: String = "hi";' in fixed
+    assert 'pub static NAMES: [String; 1] = ["a"];' in fixed
+    assert '"Fizz".to_string()' in fixed
+
+
+@pytest.mark.parametrize(
+    ("source", "const"),
+    [
+        ('pub const NAME: String = "a"', True),
+        ('pub(crate) static mut NAMES: [String; 2] = ["a", "b"', True),
+        ('#[allow(dead_code)]\nconst P: Point = Point { inner: Q { a: 1 }, name: "a"', True),
+        ('const fn f() -> String {\n    let x = 1;\n    "a"', True),
+        ('impl X {\n    pub const unsafe fn g() -> String {\n        if t { "x" } else { "y" };\n'
+         '        "b"', True),
+        ('fn f() -> String {\n    "a"', False),
+        ('fn constant() -> String {\n    "a"', False),
+        ('const X: u8 = 1;\nfn f() -> String {\n    match n { 0 => "z", _ => "a"', False),
+        ('fn f() -> Vec<String> {\n    let mut v = vec![];\n    v.push("a;{\\"b"', False),
+        ('fn f() {\n    const_thing("a"', False),
+    ],
+)  # fmt: skip
+def test_a_const_context_is_read_outward_from_the_literal(source: str, const: bool) -> None:
+    from tddhooks.drive.rustfixes import in_const_context
+
+    data = source.encode()
+    assert in_const_context(data, len(data)) is const
+
+
+@pytest.mark.cargo
 def test_the_staged_test_keeps_its_own_mismatch(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
