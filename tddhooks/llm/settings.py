@@ -121,10 +121,14 @@ def _pick_model(levels: list[_Level], role: str) -> tuple[str, str]:
     else:
         named = [lv.provider for lv in levels if lv.provider]
         if not named:
+            # a prefix that is no preset stays part of the model name (qwen2.5-coder:7b)
+            unknown = f" ('{prefix}' is not a provider)" if colon else ""
+            example = "e.g. ollama:qwen2.5-coder:7b" if colon else f"e.g. deepseek:{spec}"
             raise UsageError(
                 f"the {role} model {spec!r} (from {level.source}) does not say which provider "
-                "serves it",
-                fix=f"write PROVIDER:MODEL, e.g. deepseek:{spec}, or add --provider",
+                f"serves it{unknown}",
+                fix=f"write PROVIDER:MODEL, {example}, or add --provider; the providers: "
+                f"{', '.join(PRESETS)}",
             )
         provider, model = named[0], spec
     get_preset(provider)

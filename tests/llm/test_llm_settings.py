@@ -111,6 +111,17 @@ def test_contradictory_or_broken_flags_are_usage_errors(
     assert caught.value.fix
 
 
+@pytest.mark.parametrize("model", ["nosuch:qwen", "qwen"])
+def test_a_model_without_a_known_provider_lists_the_providers(model: str) -> None:
+    with pytest.raises(UsageError) as caught:
+        resolve_role_settings(config(), "tester", model=model, environ={})
+    assert "does not say which provider serves it" in caught.value.message
+    assert ("'nosuch' is not a provider" in caught.value.message) == model.startswith("nosuch:")
+    fix = caught.value.fix or ""
+    assert "ollama, lmstudio" in fix
+    assert "deepseek:nosuch" not in fix  # the unknown prefix is no part of a model name to keep
+
+
 @pytest.mark.parametrize(
     ("yaml_text", "flags", "expected"),
     [
