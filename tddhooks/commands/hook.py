@@ -28,9 +28,11 @@ if TYPE_CHECKING:
 LAST_MESSAGE = "last-message"
 GATED = "gated-tree.json"  # the tree the running commit's pre-commit judged
 RED_NEXT_STEP = (
-    "fix the code, or stage only the test and hand it to the implementor with "
-    "`tddhooks drive --steps 1`; red is never committed"
+    "make the tests pass: write the code and commit it with its test as feat: (or stage only "
+    "the test and hand it to an agent implementor with `tddhooks drive --steps 1`); red is "
+    "never committed"
 )
+LINT_NEXT_STEP = "the tests pass: fix what the linter reports below (warnings are errors)"
 TIMEOUT_NEXT_STEP = (
     "make the suite finish (look for an endless loop or a blocking call in the tests), or raise "
     "ci.timeout_s in tdd.yaml"
@@ -116,6 +118,11 @@ def red_report(
     failed = {step.name for step in verdict.steps if not step.ok}
     if failed == {"fmt"} and settings.fmt_fix:
         hint = format_next_step(settings.fmt_fix)
+    elif failed and "test" not in failed and not verdict.timed_out:
+        formatter = (
+            f", run `{_as_typed(settings.fmt_fix)}`" if "fmt" in failed and settings.fmt_fix else ""
+        )
+        hint = f"{LINT_NEXT_STEP}{formatter}, stage it (`git add -u`) and commit again"
     what = f"the staged tree {verdict.tree[:12]} is red: {'; '.join(verdict.verification_lines())}"
     lines = [format_rejection([Violation("green", what, hint)]).rstrip("\n")]
     for step in verdict.steps:
@@ -136,13 +143,18 @@ def red_report(
 def format_next_step(fmt_fix: tuple[str, ...]) -> str:
     """Only the format check is red: the formatter's own command, then stage what it changed
     (`git commit -a` stages it by itself)."""
-    cmd = list(fmt_fix)
-    if Path(cmd[0]).name.startswith("python") and cmd[1:2] == ["-m"]:
-        cmd = cmd[2:]  # `ruff format .`, as a person types it
     return (
-        f"run `{' '.join(cmd)}`, stage what it changed (`git add -u`), and commit again; "
+        f"run `{_as_typed(fmt_fix)}`, stage what it changed (`git add -u`), and commit again; "
         "the diff below shows what it will change"
     )
+
+
+def _as_typed(command: tuple[str, ...]) -> str:
+    """A tool command as a person types it: `ruff format .` for `/venv/bin/python3 -m ruff …`."""
+    cmd = list(command)
+    if Path(cmd[0]).name.startswith("python") and cmd[1:2] == ["-m"]:
+        cmd = cmd[2:]
+    return " ".join(cmd)
 
 
 def _left_out_notes(root: Path, index_file: str | None) -> list[str]:

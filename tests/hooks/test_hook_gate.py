@@ -69,8 +69,24 @@ def test_a_red_staged_test_is_rejected(kata: Path) -> None:
     assert "adds_wrongly" in out
     assert "left: 4" in out  # the first lines of the failure
     assert "red is never committed" in out
-    assert "tddhooks drive --steps 1" in out
+    assert "write the code and commit it with its test as feat:" in out  # by hand
+    assert "tddhooks drive --steps 1" in out  # or an agent
     assert head(kata) == before
+
+
+def test_a_red_lint_with_green_tests_says_to_fix_the_lint(kata: Path) -> None:
+    write(kata, {"src/lib.rs": LIB_REFACTORED + "fn  unused() {}\n"})  # dead_code, unformatted
+    git(kata, "add", "src/lib.rs")
+
+    rejected = commit(kata, tdd_message("refactor", "operands in order", role="Refactorer",
+                                        diff="- src/lib.rs: b + a"))  # fmt: skip
+
+    assert rejected.returncode == 1
+    out = rejected.stderr
+    assert "clippy failed" in out
+    assert "→ the tests pass: fix what the linter reports below" in out
+    assert "run `cargo fmt --all`, stage it (`git add -u`) and commit again" in out
+    assert "tddhooks drive" not in out  # no test to hand over
 
 
 def test_unstaged_red_edits_are_left_out_and_left_alone(kata: Path) -> None:
