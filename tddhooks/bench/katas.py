@@ -73,9 +73,12 @@ def _shipped(name: str) -> BenchKata:
 
 def _user_kata(directory: Path) -> BenchKata:
     kata_file, acceptance = directory / "kata.md", directory / "acceptance"
-    if not kata_file.is_file() or not acceptance.is_dir():
+    found = {"kata.md": kata_file.is_file(), "acceptance/": acceptance.is_dir()}
+    missing = [name for name, present in found.items() if not present]
+    if missing:
         raise UsageError(
-            f"--kata {directory}: a kata directory needs kata.md and an acceptance/ folder",
+            f"--kata {directory}: a kata directory needs kata.md and an acceptance/ folder "
+            f"({' and '.join(missing)} {'are' if len(missing) > 1 else 'is'} missing)",
             fix="put the kata description in kata.md and the hidden tests in acceptance/",
         )
     suites: dict[str, list[AcceptanceFile]] = {}

@@ -150,6 +150,26 @@ def test_a_users_kata_dir_needs_kata_md_and_acceptance(tmp_path: Path) -> None:
         kata.suite("rust")
 
 
+@pytest.mark.parametrize(
+    ("kata_md", "acceptance_dir", "missing"),
+    [
+        (False, False, "kata.md and acceptance/ are missing"),
+        (True, False, "acceptance/ is missing"),
+        (False, True, "kata.md is missing"),
+    ],
+)
+def test_a_users_kata_dir_names_what_it_lacks(
+    tmp_path: Path, kata_md: bool, acceptance_dir: bool, missing: str
+) -> None:
+    if kata_md:
+        (tmp_path / "kata.md").write_text("# Mine\n", encoding="utf-8")
+    if acceptance_dir:
+        (tmp_path / "acceptance").mkdir()
+    with pytest.raises(UsageError) as caught:
+        resolve_bench_kata(str(tmp_path))
+    assert caught.value.message.endswith(f"({missing})")
+
+
 def test_counting_and_parsing_acceptance_results() -> None:
     rust = AcceptanceFile("a.rs", "#[test]\nfn a() {}\n\n    #[test]\nfn b() {}\n")
     assert acceptance.count_tests(rust, "rust") == 2
