@@ -104,6 +104,7 @@ def _account(crew: Crew, role: str, cycle: int, result: ChatResult, record: Atte
         prompt_tokens=result.prompt_tokens,
         completion_tokens=result.completion_tokens,
         cached=result.cached,
+        cache_enabled=crew.cache_enabled,
         latency_s=round(result.latency_s, 3),
         prompt_estimate=record.prompt_tokens_estimate,
     )

@@ -130,6 +130,8 @@ class RichDisplay:
             )
         elif kind == "model-answered":
             cache = "cache hit" if data.get("cached") else "cache miss"
+            if not data.get("cache_enabled", True):  # --no-cache, or a replayed session
+                cache = "no cache"
             say(f"  ↳ {_tokens(data)} tokens · {cache} · {data.get('latency_s', 0):.1f}s")
             if self.verbose:
                 say(f"    prompt ≈ {data.get('prompt_estimate', 0):,} tokens")

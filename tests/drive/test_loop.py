@@ -298,6 +298,7 @@ def test_quiet_and_rich_views() -> None:
         rich.emit("decision", action="retry", reason="tester attempt 2 of 5 failed")
         rich.emit("decision", action="give-up", reason="tester failed all 5 attempts")
         rich.emit("model-answered", prompt_tokens=9, completion_tokens=3, prompt_estimate=1234)
+        rich.emit("model-answered", prompt_tokens=8, completion_tokens=2, cache_enabled=False)
         rich.emit("plan", role="tester", plan="pin «vide» first")
         rich.emit("committed", role="implementor", sha="0123456789abc", subject="feat: [x]")
     finally:
@@ -309,6 +310,8 @@ def test_quiet_and_rich_views() -> None:
     assert "attempt 2 of 5" not in text  # a retry decision repeats the failure just shown
     assert "give-up — tester failed all 5 attempts" in text
     assert "prompt ≈ 1,234 tokens" in text
+    assert "9 in + 3 out tokens · cache miss" in text
+    assert "8 in + 2 out tokens · no cache" in text  # --no-cache or a replay: no miss to report
     assert "plan: pin «vide» first" in text
     assert "0123456789 feat: [x]" in text  # markup in a subject is shown, not interpreted
 
