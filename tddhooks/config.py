@@ -173,7 +173,7 @@ def parse_config(text: str, path: Path) -> TddConfig:
         raise ConfigError(
             f"{path}: {len(text):,} characters is too large for a tdd.yaml "
             f"(at most {MAX_CONFIG_BYTES:,})",
-            fix="keep tdd.yaml to settings; see docs/config.md",
+            fix='keep tdd.yaml to settings (every field: README.md, "Configuration: tdd.yaml")',
         )
     try:
         _check_expansion(text, path)

@@ -54,5 +54,14 @@ def test_errors_name_the_file_and_the_field(text: str, expected: str) -> None:
     assert caught.value.exit_code == 2
 
 
+def test_an_oversized_file_points_at_the_field_list_that_exists() -> None:
+    from tddhooks.config import MAX_CONFIG_BYTES
+
+    with pytest.raises(ConfigError) as caught:
+        parse_config("#" * (MAX_CONFIG_BYTES + 1), Path("tdd.yaml"))
+    assert "docs/config.md" not in (caught.value.fix or "")  # there is no such file
+    assert 'README.md, "Configuration: tdd.yaml"' in (caught.value.fix or "")
+
+
 def test_empty_file_is_all_defaults() -> None:
     assert parse_config("", Path("tdd.yaml")) == TddConfig()

@@ -145,7 +145,10 @@ def _config_check(root: Path) -> tuple[TddConfig | None, Check]:
     if not path.exists():
         # never `tddhooks init .` here: on an existing project it would add a kata to it
         detail = "no tdd.yaml: the defaults apply"
-        fix = "optional: write tdd.yaml to change them (docs/config.md lists every field)"
+        fix = (
+            "optional: write tdd.yaml to change them "
+            '(every field: README.md, "Configuration: tdd.yaml")'
+        )
         return config, Check("tdd.yaml", "ok", f"{detail} ({fix})")
     return config, Check("tdd.yaml", "ok", f"{path} is valid (language {config.language})")
 

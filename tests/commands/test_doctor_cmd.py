@@ -88,6 +88,8 @@ def test_a_project_without_kata_file_or_tdd_yaml_is_fine_and_never_told_to_init(
     assert result.exit_code == 0, result.output
     assert "free text" in row(rows, "kata")
     assert "tddhooks init" not in result.output
+    assert "every field: README.md," in row(rows, "tdd.yaml")  # a section that exists
+    assert "docs/config.md" not in result.output
     assert "python: detected from pyproject.toml;" in row(rows, "runner")
     assert "ruff and pytest" in row(rows, "runner")
 
