@@ -1,6 +1,6 @@
 """The only place that starts processes: timeout, own process group (killed whole, with every
 descendant that left it), output capped while it is read, and no API key in any child's
-environment (see tddhooks/keys.py and docs/security.md)."""
+environment (see tddhooks/keys.py and docs/llm.md, "API keys")."""
 
 from __future__ import annotations
 

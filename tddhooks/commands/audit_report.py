@@ -119,7 +119,7 @@ def render(
 
 
 def as_document(findings: Sequence[FindingLike], run: AuditRun) -> dict[str, object]:
-    """The --json report (a stable shape: docs/audit.md describes every field)."""
+    """The --json report (a stable shape: docs/commands.md, `tddhooks audit`, shows every field)."""
     rows = [_as_dict(finding) for finding in findings]
     return {
         "range": run.range_spec,
