@@ -220,9 +220,14 @@ def _audit(spec: RunSpec, children: Children, result: RunResult) -> None:
     except ValueError:
         result.error = result.error or f"audit exited with {code} without a report"
         return
-    violations = report.get("violations") or []
     result.audit_clean = bool(report.get("ok"))
-    result.red_commits = len({v.get("sha") for v in violations if v.get("rule") == "green"})
+    result.red_commits = red_commits(report)
+
+
+def red_commits(report: dict[str, Any]) -> int:
+    """The distinct commits an audit's --json report found red (it names each by `commit`)."""
+    violations = report.get("violations") or []
+    return len({v.get("commit") for v in violations if v.get("rule") == "green"})
 
 
 def run_one(spec: RunSpec, children: Children) -> RunResult:

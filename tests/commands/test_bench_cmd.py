@@ -32,6 +32,22 @@ def _result(**changes: Any) -> RunResult:
     return RunResult(**values)
 
 
+def test_red_commits_are_the_distinct_commits_the_audit_report_names_red() -> None:
+    from dataclasses import asdict
+
+    from tddhooks.bench.run import red_commits
+    from tddhooks.commands.audit import Finding
+
+    findings = [
+        Finding("a" * 40, "feat: one", "green", "red", "fix it", "tests fail"),
+        Finding("a" * 40, "feat: one", "sections", "missing", "add them"),
+        Finding("b" * 40, "feat: two", "green", "red", "fix it", "lint/format only"),
+        Finding("c" * 40, "wip", "prefixed", "no type", "add one"),
+    ]
+    assert red_commits({"violations": [asdict(f) for f in findings]}) == 2
+    assert red_commits({"ok": True, "violations": []}) == 0
+
+
 @pytest.mark.parametrize(("text", "shard"), [(None, (1, 1)), ("2/4", (2, 4)), (" 1 / 1 ", (1, 1))])
 def test_shards_are_i_of_n(text: str | None, shard: tuple[int, int]) -> None:
     assert parse_shard(text) == shard
