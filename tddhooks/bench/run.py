@@ -169,6 +169,13 @@ def drive_error(stderr: str, code: int) -> str:
     return " ".join(chosen)[:600] or f"drive exited with {code}"
 
 
+def stopped_with(stderr: str, detail: str) -> str:
+    """Why a drive that ran to its summary stopped on an error: its `error:` line with the `fix:`
+    when it printed them, else the summary's stop detail."""
+    said = drive_error(stderr, 0)
+    return said if said.lower().startswith("error") else detail or said
+
+
 def _drive(spec: RunSpec, children: Children, result: RunResult) -> None:
     spec.work_dir.parent.mkdir(parents=True, exist_ok=True)
     cmd, _env = drive_command(spec)
@@ -200,7 +207,7 @@ def _drive(spec: RunSpec, children: Children, result: RunResult) -> None:
     }
     result.stop_reason = str(finished.get("stop_reason") or "")
     if result.stop_reason == "error":
-        result.error = str(finished.get("stop_detail") or "")
+        result.error = stopped_with(stderr, str(finished.get("stop_detail") or ""))
 
 
 def _audit(spec: RunSpec, children: Children, result: RunResult) -> None:

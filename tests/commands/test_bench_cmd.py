@@ -123,7 +123,7 @@ def test_a_model_no_drive_can_use_fails_before_any_run(
 
 
 def test_a_run_that_errored_fails_the_bench_with_what_the_drive_said(tmp_path: Path) -> None:
-    from tddhooks.bench.run import drive_error
+    from tddhooks.bench.run import drive_error, stopped_with
     from tddhooks.commands.bench import _report
 
     stderr = (
@@ -134,6 +134,13 @@ def test_a_run_that_errored_fails_the_bench_with_what_the_drive_said(tmp_path: P
     )
     assert drive_error("just a line\n", 1) == "just a line"
     assert drive_error("", 9) == "drive exited with 9"
+    # a drive that ended on an error and reported it: the fix comes with the detail
+    assert stopped_with(stderr, "the endpoint refused the key") == (
+        "error: the endpoint refused the key fix: export DEEPSEEK_API_KEY=<your key>"
+    )
+    assert stopped_with("cycle 1\n", "the endpoint refused the key") == (
+        "the endpoint refused the key"
+    )
     assert _report([_result()], None, None, complete=True) == 0
     failed = _result(run=2, stop_reason="error", error="error: boom")
     assert _report([_result(), failed], None, None, complete=True) == 1
