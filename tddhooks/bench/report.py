@@ -95,16 +95,31 @@ def markdown(summaries: Sequence[Summary]) -> str:
 
 
 def print_table(summaries: Sequence[Summary]) -> None:
+    """One table, a row per model and kata; where that does not fit the terminal (a narrow one,
+    or a log file: 80 columns), a two-column table per model and kata, so no cell is cut."""
+    from rich.measure import Measurement
     from rich.table import Table
 
     from tddhooks import output
 
+    console = output.console()
     table = Table(title="tddhooks bench")
     for column in COLUMNS:
-        table.add_column(column)
+        table.add_column(column, no_wrap=True)
     for summary in summaries:
         table.add_row(*summary.row())
-    output.console().print(table)
+    unbounded = console.options.update(max_width=10_000)
+    if Measurement.get(console, unbounded, table).maximum <= console.width:
+        console.print(table)
+        return
+    for summary in summaries:
+        row = summary.row()
+        card = Table(title=f"tddhooks bench · {row[0]} · {row[1]}", show_header=False)
+        card.add_column(style="bold", no_wrap=True)
+        card.add_column(overflow="fold")
+        for column, cell in zip(COLUMNS[2:], row[2:], strict=True):
+            card.add_row(column, cell)
+        console.print(card)
 
 
 def write_json(path: Path, results: Sequence[RunResult], *, complete: bool) -> None:

@@ -249,9 +249,18 @@ def _progress(spec: RunSpec, result: RunResult) -> None:
     output.say(
         f"  {spec.label}: {result.cycles_landed}/{result.cycles} cycles landed, "
         f"{result.red_commits} red commits, acceptance {result.acceptance_passed}/"
-        f"{result.acceptance_total}, stop: {result.stop_reason}"
-        + (f" ({result.error})" if result.error else "")
+        f"{result.acceptance_total}, stop: {_stop(result)}"
     )
+
+
+def _stop(result: RunResult) -> str:
+    """`steps`, or `error: <what the drive said>` (its text starts with `error:`) once, not
+    `error (error: …)`."""
+    if not result.error:
+        return result.stop_reason
+    if result.stop_reason == "error" and result.error.lower().startswith("error"):
+        return result.error
+    return f"{result.stop_reason} ({result.error})"
 
 
 def _report(results: list[RunResult], json_file: Path | None, markdown_file: Path | None,

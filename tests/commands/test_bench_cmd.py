@@ -264,6 +264,46 @@ def test_a_row_whose_drives_all_errored_says_so_and_scores_nothing() -> None:
     assert mixed.row()[7] == "5/8 (62%)"
 
 
+@pytest.mark.parametrize("width", [80, 300])
+def test_the_table_cuts_no_cell_at_any_width(width: int) -> None:
+    import io
+
+    from tddhooks import output
+
+    buffer = io.StringIO()
+    output.use_streams(buffer)
+    try:
+        output.console().width = width  # a log file is 80 columns
+        report.print_table(report.summarise([_result(model="custom:qwen2.5-coder-1.5b")]))
+    finally:
+        output.use_streams()
+    text = buffer.getvalue()
+    assert "…" not in text
+    assert all(column in text for column in report.COLUMNS[2:])
+    assert "custom:qwen2.5-coder-1.5b" in text
+    assert max(len(line) for line in text.splitlines()) <= width
+    one_row = any(
+        "cycles landed/run" in line and "stop reasons" in line for line in text.splitlines()
+    )
+    assert one_row is (width == 300)
+
+
+def test_a_runs_progress_line_says_its_error_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tddhooks import output
+    from tddhooks.commands import bench as bench_cmd
+
+    said: list[str] = []
+    monkeypatch.setattr(output, "say", said.append)
+    failed = _result(stop_reason="error", error="error: endpoint unreachable fix: start it")
+    bench_cmd._progress(
+        plan(["bowling"], ["ollama:x"], 1, 1, "rust", Path("w"), BenchLLM())[0], failed
+    )
+    assert said[0].endswith("stop: error: endpoint unreachable fix: start it")
+    assert bench_cmd._stop(_result(stop_reason="budget", error="audit exited 3")) == (
+        "budget (audit exited 3)"
+    )
+
+
 def test_merging_shard_files_reports_all_their_runs(tmp_path: Path) -> None:
     report.write_json(tmp_path / "1.json", [_result()], complete=True)
     report.write_json(tmp_path / "2.json", [_result(run=2)], complete=True)
