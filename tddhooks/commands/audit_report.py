@@ -203,3 +203,12 @@ def _footer(findings: Sequence[FindingLike], run: AuditRun) -> None:
     output.fail(
         f"{len(findings)} violation(s) in {commits} of {run.commits} commit(s){since}{reused}"
     )
+    # findings come in history order: the first is the oldest offending commit
+    oldest, newest = findings[0].commit[:10], findings[-1].commit[:10]
+    output.err_console().print(
+        f"  [bold]fix:[/bold] these commits are history. Not pushed yet: rewrite them with "
+        f"`git rebase -i {oldest}^` (`--root` for the first commit; `reword` a message, `edit` "
+        f"to add a test or fix the code). Pushed: keep them and judge what follows with "
+        f"`tddhooks audit --since {newest}`",
+        highlight=False,
+    )

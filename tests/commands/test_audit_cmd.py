@@ -185,6 +185,11 @@ def test_the_default_is_a_summary_with_counts_and_the_first_offenders(
     assert f"green (tests fail) 14 14 {shas['red'][:10]}" in text
     assert f"prefixed 13 13 {shas['red'][:10]}" in text  # git's own Revert messages are exempt
     assert "run `tddhooks audit --verbose` for all" in text
+    # history cannot be rejected, only rewritten or left behind: both ways, with the commits
+    last_note = git(repo, "rev-parse", "HEAD").stdout.strip()[:10]
+    assert "fix: these commits are history. Not pushed yet: rewrite them with" in text
+    assert f"`git rebase -i {shas['lint'][:10]}^`" in text  # the oldest offending commit
+    assert f"`tddhooks audit --since {last_note}`" in text
     shown = text.split("violations by rule", 1)[1]  # after the progress lines
     assert "note 1 " in shown
     assert "note 11" not in shown, "the summary listed every offending commit"
