@@ -120,7 +120,9 @@ def _gate_check(root: Path) -> list[Check]:
     if found is None:
         return []
     detail = "\n".join([found.summary, *found.details])
-    return [Check("gate on HEAD", "ok" if found.green else "warn", detail, found.first_commit)]
+    if found.green:  # an ok check has nothing to fix
+        return [Check("gate on HEAD", "ok", detail)]
+    return [Check("gate on HEAD", "warn", detail, found.first_commit)]
 
 
 def _git_check() -> Check:

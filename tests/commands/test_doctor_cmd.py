@@ -46,6 +46,9 @@ def test_a_healthy_repository_is_all_ok(make_repo: MakeRepo) -> None:
     for name in ("git", "tdd.yaml", "kata", "ruff", "pytest", "hooks", "tddhooks on PATH"):
         assert "✔ ok" in row(rows, name), name
     assert "direct shims" in row(rows, "hooks")
+    gate = row(rows, "gate on HEAD")
+    assert "✔ ok" in gate
+    assert "any commit that follows the policy" not in gate  # an ok check has no fix
 
 
 @pytest.mark.parametrize(
