@@ -40,7 +40,8 @@ class Summary(BaseModel):
 
     def row(self) -> list[str]:
         reasons = ", ".join(f"{name} ×{count}" for name, count in sorted(self.stop_reasons.items()))
-        errored = self.stop_reasons.get("error", 0) == self.runs  # no drive of them finished
+        # no drive of them finished, nor started a cycle (one that errored later has figures)
+        errored = self.stop_reasons.get("error", 0) == self.runs and not self.cycles
         cycles = f"{self.cycles_landed / self.runs:.1f} of {self.cycles / self.runs:.1f}"
         acceptance = "—"  # never scored: a "0/0 (0%)" would read as a model that passed nothing
         if self.acceptance_total:

@@ -221,6 +221,31 @@ def test_a_row_whose_drives_all_errored_says_so_and_scores_nothing() -> None:
     assert mixed.row()[7] == "5/8 (62%)"
 
 
+def test_a_drive_that_errored_before_its_first_commit_is_not_scored(tmp_path: Path) -> None:
+    """Red team: a drive that never reached its endpoint left the scaffold, and the hidden suite
+    scored that: the row read "errored" beside "0/18 (0%)", as if the model had passed nothing."""
+    from tddhooks.bench.run import Children, run_one
+
+    llm = BenchLLM(provider="custom", base_url="http://127.0.0.1:9/v1", api_key="k")
+    (spec,) = plan(["fizzbuzz"], ["custom:m"], 1, 1, "python", tmp_path / "w", llm)
+
+    result = run_one(spec, Children())
+
+    assert result.stop_reason == "error"
+    assert (spec.work_dir / ".git").is_dir()  # the drive did init the kata
+    assert (result.acceptance_passed, result.acceptance_total) == (0, 0)
+    (summary,) = report.summarise([result, result.model_copy(update={"run": 2})])
+    assert summary.row()[3] == "errored"
+    assert summary.row()[7] == "—"
+
+
+def test_a_row_of_drives_that_errored_after_landing_cycles_shows_them() -> None:
+    # red team: the endpoint went away in cycle 4; the three cycles landed and were scored
+    (summary,) = report.summarise([_result(stop_reason="error", error="error: gone")])
+    assert summary.row()[3] == "3.0 of 4.0"
+    assert summary.row()[7] == "5/8 (62%)"
+
+
 def test_merging_shard_files_reports_all_their_runs(tmp_path: Path) -> None:
     report.write_json(tmp_path / "1.json", [_result()], complete=True)
     report.write_json(tmp_path / "2.json", [_result(run=2)], complete=True)
