@@ -131,6 +131,16 @@ def read_json(path: Path) -> list[RunResult]:
         raise UsageError(f"--merge {path}: not a bench JSON file: {error}", fix=fix) from error
 
 
+def was_complete(path: Path) -> bool:
+    """The bench JSON file (read_json read it) says its bench ran every run: an interrupted shard
+    says `"complete": false`, and so does a merge of it."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("complete") is not False
+
+
 def merged(results: list[RunResult]) -> list[RunResult]:
     """The runs of several files, each once: the same run twice (a file given twice, two shards
     of one plan that overlap) would count twice."""

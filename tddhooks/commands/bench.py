@@ -109,7 +109,8 @@ def run(
 
     if merge:
         results = report.merged([result for path in merge for result in report.read_json(path)])
-        return _report(results, json_file, markdown_file, complete=True)
+        complete = all(report.was_complete(path) for path in merge)
+        return _report(results, json_file, markdown_file, complete=complete)
     specs = plan(katas, models, runs, steps, language, work_root, llm)
     chosen = [specs[index] for index in in_shard(specs, parse_shard(shard))]
     if jobs < 1:

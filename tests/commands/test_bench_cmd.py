@@ -268,6 +268,21 @@ def test_merging_shard_files_reports_all_their_runs(tmp_path: Path) -> None:
     assert "custom:m bowling (rust) run 1 is in more than one file" in twice.output
 
 
+def test_merging_a_shard_that_was_interrupted_is_not_complete(tmp_path: Path) -> None:
+    # red team: a shard stopped by Ctrl-C said "complete": false, and the merge said true
+    report.write_json(tmp_path / "1.json", [_result()], complete=True)
+    report.write_json(tmp_path / "2.json", [_result(run=2)], complete=False)
+    from tddhooks.cli import cli
+
+    out = tmp_path / "all.json"
+    args = ["bench", "--merge", str(tmp_path / "1.json"), "--merge", str(tmp_path / "2.json"),
+            "--json", str(out)]  # fmt: skip
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    assert json.loads(out.read_text("utf-8"))["complete"] is False
+    CliRunner().invoke(cli, ["bench", "--merge", str(tmp_path / "1.json"), "--json", str(out)])
+    assert json.loads(out.read_text("utf-8"))["complete"] is True
+
+
 @pytest.mark.parametrize("kata", shipped_bench_katas())  # the list is checked above
 def test_the_python_suites_pass_on_a_reference_solution(kata: str, tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
