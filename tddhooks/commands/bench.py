@@ -140,6 +140,11 @@ def plan(
         raise UsageError("--runs and --steps must be at least 1", fix="e.g. --runs 3 --steps 6")
     check_models(models, llm)
     resolved = [resolve_bench_kata(name) for name in (katas or shipped_bench_katas())]
+    if not resolved:
+        raise UsageError(
+            "no kata to bench: none was given and no shipped kata was found",
+            fix="give --kata DIR (kata.md + acceptance/), or reinstall tddhooks",
+        )
     for kata in resolved:
         kata.suite(language)  # a missing suite fails before any drive starts
     root = (work_root or Path(tempfile.mkdtemp(prefix="tddhooks-bench-"))).resolve()

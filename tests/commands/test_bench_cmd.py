@@ -71,6 +71,17 @@ def test_the_plan_is_model_by_kata_by_run_in_separate_dirs(tmp_path: Path) -> No
     assert specs[-1].work_dir == tmp_path.resolve() / "ollama_y_z" / "mars-rover" / "run-2"
 
 
+def test_a_bench_without_any_kata_to_run_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # red team: with no templates/ reachable the shipped list raised FileNotFoundError
+    monkeypatch.setattr("tddhooks.resources.templates", lambda: tmp_path / "none")
+    assert shipped_bench_katas() == []
+    llm = BenchLLM(provider="custom", base_url="http://127.0.0.1:9/v1", api_key="k")
+    with pytest.raises(UsageError, match="no kata to bench"):
+        plan([], ["custom:m"], 1, 1, "rust", tmp_path / "w", llm)
+
+
 def test_a_bench_never_drives_into_existing_work(tmp_path: Path) -> None:
     busy = tmp_path / "ollama_x" / "bowling" / "run-1"
     busy.mkdir(parents=True)
