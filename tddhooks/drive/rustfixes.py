@@ -67,7 +67,9 @@ _CONST_ITEM_RE = re.compile(
     rb"\s*(?:#!?\[[^\];{}]*\]\s*)*(?:pub(?:\s*\([^);{}]*\))?\s+)?(?:const|static)\s"
     rb"(?:\s*mut\s)?\s*(?!fn\b)[A-Za-z_]"
 )
-_CONST_FN_RE = re.compile(rb"(?:^|\s)const\s+(?:unsafe\s+)?fn\s")
+_CONST_FN_RE = re.compile(rb'(?:^|\s)const\s+(?:unsafe\s+)?(?:extern\s*(?:"\s*"\s*)?)?fn\s')
+# the statics of these macros are made at run time, on first use
+_LAZY_MACRO_RE = re.compile(rb"\b(?:thread_local|lazy_static)\s*!\s*$")
 _FN_RE = re.compile(rb"\bfn\b")
 _CONST_BLOCK_RE = re.compile(rb"(?:^|[^\w])const\s*$")
 _RAW_RE = re.compile(rb'[bc]?r(#*)"')
@@ -129,6 +131,11 @@ class _Frame:
     def __init__(self, brace: bool, const: bool, start: int, stmt_const: bool) -> None:
         self.brace, self.const, self.start, self.stmt_const = brace, const, start, stmt_const
         self.closure = False  # a closure opened in this statement: its body runs at run time
+        self.lazy = False  # `thread_local! { }`, `lazy_static! { }`: no static here is const
+
+    def const_item(self, code: bytes, at: int) -> bool:
+        """A `const`/`static` item starts at `at`, in this block."""
+        return not self.lazy and bool(_CONST_ITEM_RE.match(code, at))
 
     def compile_time(self) -> bool:
         return (self.const or self.stmt_const) and not self.closure
@@ -159,16 +166,18 @@ def in_const_context(data: bytes, at: int) -> bool:
                 const = bool(_CONST_FN_RE.search(header))  # a fn's body is its own
             else:
                 const = bool(_CONST_BLOCK_RE.search(header)) or top.compile_time()
-            frames.append(_Frame(True, const, i + 1, bool(_CONST_ITEM_RE.match(code, i + 1))))
+            frames.append(_Frame(True, const, i + 1, False))
+            frames[-1].lazy = bool(_LAZY_MACRO_RE.search(header))
+            frames[-1].stmt_const = frames[-1].const_item(code, i + 1)
         elif char == b"}":
             while len(frames) > 1 and not frames.pop().brace:
                 pass  # an unclosed group closes with its block
             top = frames[-1]
             top.start = i + 1  # an item ending here, or a block inside the statement
-            top.stmt_const = top.stmt_const or bool(_CONST_ITEM_RE.match(code, i + 1))
+            top.stmt_const = top.stmt_const or top.const_item(code, i + 1)
         elif char == b";" and top.brace:
             top.start, top.closure = i + 1, False
-            top.stmt_const = bool(_CONST_ITEM_RE.match(code, i + 1))
+            top.stmt_const = top.const_item(code, i + 1)
         elif char == b",":  # the next argument, field or arm: a closure ends before it
             top.closure = False
             if not top.brace:

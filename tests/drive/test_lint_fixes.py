@@ -275,6 +275,9 @@ def test_a_const_context_is_read_outward_from_the_literal(source: str, const: bo
         # a closure's body runs later, even in a static; the field after it is the static's
         ('static X: LazyLock<String> = LazyLock::new(|| "a"', False),
         ('static T: Table = Table { f: |x| x, name: "a"', True),
+        ('thread_local! {\n    static NAME: RefCell<String> = RefCell::new("a"', False),
+        ('lazy_static! {\n    static ref NAME: String = "a"', False),
+        ('pub const extern "C" fn f() -> String {\n    "a"', True),
     ],
 )  # fmt: skip
 def test_comments_literals_and_items_before_the_literal_do_not_fool_it(
