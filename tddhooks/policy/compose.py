@@ -24,11 +24,11 @@ _GOAL_HEADING_RE = re.compile(
     r"^(?!.*(?:\bnon[- ]?(?:goal|requirement)|out[- ]of[- ]scope))"
     # "Steps to run the tests", "Ground rules", "Rules of TDD", "Learning goals": how to work or
     # to practise, not what to build (headings of kata READMEs; docs/hooks.md, "Kata goal")
-    r"(?!.*\b(?:run(?!-)|running|set ?up|install\w*|getting started|ground|house|tdd"
-    r"|test[- ]driven|testing|mob\w*|pairing|pair programming|calisthenics|thumb|learning|baby)\b)"
-    # "Task: Build a scorer" is a task; "Build steps", "Next steps" are not
-    r"(?:.*(?:requirement|goal|task)|(?!.*\b(?:build\w*|next)\b).*(?:\brules?\b|\bsteps?\b"
-    r"|\bspecifications?\b|acceptance criteria|user stor(?:y|ies)))",
+    r"(?!.*\b(?:run(?!-)|running|set ?up|install\w*|getting started|tdd|test[- ]driven|testing"
+    r"|mob|mobbing|pairing|pair programming|calisthenics|learning goals?)\b)"
+    # "Task: Build a scorer" is a task; "Build steps", "Next steps", "Rules of thumb" are not
+    r"(?:.*(?:requirement|goal|task)|(?!.*\b(?:build\w*|next|ground|house|thumb|baby)\b)"
+    r".*(?:\brules?\b|\bsteps?\b|\bspecifications?\b|acceptance criteria|user stor(?:y|ies)))",
     re.IGNORECASE,
 )
 _BULLET_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(?P<text>.*)$")

@@ -508,7 +508,7 @@ def test_a_heading_of_what_is_not_wanted_lists_no_requirement(heading: str) -> N
      "Step 1", "Specification", "Acceptance criteria", "User stories",
      # red team: a task heading may name its work with "build" or "run"
      "Task: Build a bowling score calculator", "Your task: build it", "Goal: build the grid",
-     "Run-length encoding requirements"],
+     "Run-length encoding requirements", "Mobile number requirements", "Machine learning task"],
 )  # fmt: skip
 def test_a_heading_of_what_is_wanted_still_lists_requirements(heading: str) -> None:
     kata = f"# K\n\nIntro.\n\n## {heading}\n\n1. add() is 0.\n2. add(1) is 1.\n"
