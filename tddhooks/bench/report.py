@@ -49,7 +49,8 @@ class Summary(BaseModel):
             acceptance = f"{self.acceptance_passed}/{self.acceptance_total} ({share:.0%})"
         return [
             self.model, self.kata, str(self.runs), "errored" if errored else cycles,
-            str(self.commits), str(self.red_commits), f"{self.audit_clean}/{self.runs}",
+            str(self.commits), str(self.red_commits),
+            "—" if errored else f"{self.audit_clean}/{self.runs}",  # the bare scaffold is clean
             acceptance,
             str(self.tokens), f"{self.model_time_s:.1f} s", f"{self.wall_time_s:.1f} s", reasons,
         ]  # fmt: skip

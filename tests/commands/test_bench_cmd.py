@@ -247,6 +247,7 @@ def test_a_drive_that_errored_before_its_first_commit_is_not_scored(tmp_path: Pa
     assert (result.acceptance_passed, result.acceptance_total) == (0, 0)
     (summary,) = report.summarise([result, result.model_copy(update={"run": 2})])
     assert summary.row()[3] == "errored"
+    assert summary.row()[6] == "—"  # the scaffold alone is clean: no drive of them was audited
     assert summary.row()[7] == "—"
 
 
