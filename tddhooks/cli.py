@@ -35,6 +35,9 @@ class _KataCommand(click.Command):
 
             names = shipped_katas()
             label = "Shipped katas"
+        if not names:  # no templates/ reachable: no list, rather than "Shipped katas: ."
+            super().format_epilog(ctx, formatter)
+            return
         import textwrap
 
         lines = textwrap.wrap(

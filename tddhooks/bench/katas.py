@@ -50,6 +50,8 @@ def shipped_bench_katas() -> list[str]:
     from tddhooks.resources import templates
 
     folder = templates() / "acceptance"
+    if not folder.is_dir():
+        return []
     return sorted(item.name for item in folder.iterdir() if item.is_dir())
 
 

@@ -40,7 +40,8 @@ class Summary(BaseModel):
 
     def row(self) -> list[str]:
         reasons = ", ".join(f"{name} ×{count}" for name, count in sorted(self.stop_reasons.items()))
-        errored = self.stop_reasons.get("error", 0) == self.runs  # no drive of them finished
+        # no drive of them finished, nor started a cycle (one that errored later has figures)
+        errored = self.stop_reasons.get("error", 0) == self.runs and not self.cycles
         cycles = f"{self.cycles_landed / self.runs:.1f} of {self.cycles / self.runs:.1f}"
         acceptance = "—"  # never scored: a "0/0 (0%)" would read as a model that passed nothing
         if self.acceptance_total:
@@ -48,7 +49,8 @@ class Summary(BaseModel):
             acceptance = f"{self.acceptance_passed}/{self.acceptance_total} ({share:.0%})"
         return [
             self.model, self.kata, str(self.runs), "errored" if errored else cycles,
-            str(self.commits), str(self.red_commits), f"{self.audit_clean}/{self.runs}",
+            str(self.commits), str(self.red_commits),
+            "—" if errored else f"{self.audit_clean}/{self.runs}",  # the bare scaffold is clean
             acceptance,
             str(self.tokens), f"{self.model_time_s:.1f} s", f"{self.wall_time_s:.1f} s", reasons,
         ]  # fmt: skip
@@ -143,6 +145,16 @@ def read_json(path: Path) -> list[RunResult]:
         return [RunResult.model_validate(run) for run in runs]
     except (OSError, ValueError, TypeError, ValidationError) as error:
         raise UsageError(f"--merge {path}: not a bench JSON file: {error}", fix=fix) from error
+
+
+def was_complete(path: Path) -> bool:
+    """The bench JSON file (read_json read it) says its bench ran every run: an interrupted shard
+    says `"complete": false`, and so does a merge of it."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("complete") is not False
 
 
 def merged(results: list[RunResult]) -> list[RunResult]:

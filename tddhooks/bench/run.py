@@ -210,6 +210,14 @@ def _drive(spec: RunSpec, children: Children, result: RunResult) -> None:
         result.error = stopped_with(stderr, str(finished.get("stop_detail") or ""))
 
 
+def _scaffold_only(root: Path) -> bool:
+    """The repository holds no commit but the scaffold (or none at all)."""
+    from tddhooks import git
+
+    roots = git.run_git(["rev-list", "--max-parents=0", "HEAD"], root, check=False).stdout.split()
+    return not roots or git.head(root) == roots[0]
+
+
 def _audit(spec: RunSpec, children: Children, result: RunResult) -> None:
     """Re-gate every commit since the scaffold (no cached verdicts) and check the rules."""
     from tddhooks import git
@@ -247,7 +255,11 @@ def run_one(spec: RunSpec, children: Children) -> RunResult:
         _drive(spec, children, result)
         if (spec.work_dir / ".git").exists() and not children.stopping.is_set():
             _audit(spec, children, result)
-        if (spec.work_dir / ".git").exists() and not children.stopping.is_set():
+        if (
+            (spec.work_dir / ".git").exists()
+            and not children.stopping.is_set()
+            and not (result.stop_reason == "error" and _scaffold_only(spec.work_dir))
+        ):  # a drive that errored before its first commit left the scaffold: nothing to score
             found = score(spec.work_dir, spec.kata.suite(spec.language), spec.language)
             result.acceptance_passed, result.acceptance_total = found.passed, found.total
     finally:

@@ -109,7 +109,8 @@ def run(
 
     if merge:
         results = report.merged([result for path in merge for result in report.read_json(path)])
-        return _report(results, json_file, markdown_file, complete=True)
+        complete = all(report.was_complete(path) for path in merge)
+        return _report(results, json_file, markdown_file, complete=complete)
     specs = plan(katas, models, runs, steps, language, work_root, llm)
     chosen = [specs[index] for index in in_shard(specs, parse_shard(shard))]
     if jobs < 1:
@@ -139,6 +140,11 @@ def plan(
         raise UsageError("--runs and --steps must be at least 1", fix="e.g. --runs 3 --steps 6")
     check_models(models, llm)
     resolved = [resolve_bench_kata(name) for name in (katas or shipped_bench_katas())]
+    if not resolved:
+        raise UsageError(
+            "no kata to bench: none was given and no shipped kata was found",
+            fix="give --kata DIR (kata.md + acceptance/), or reinstall tddhooks",
+        )
     for kata in resolved:
         kata.suite(language)  # a missing suite fails before any drive starts
     root = (work_root or Path(tempfile.mkdtemp(prefix="tddhooks-bench-"))).resolve()

@@ -10,7 +10,10 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import shlex
 from pathlib import Path
+
+from rich.markup import escape
 
 from tddhooks import git, output
 from tddhooks.errors import UsageError
@@ -80,17 +83,19 @@ def run(directory: Path | None, *, steps: int | None, quiet: bool) -> int:
     (git.tddhooks_dir(root) / MARKER).write_text(json.dumps(marker), encoding="utf-8")
     # drive fills the shipped session's {crate} from Cargo.toml (llm/replay.py load_session)
     cycles = recorded_cycles(load_session(DEMO_SESSION))
+    # as a shell takes it ("my demo"), and not rich markup ("katas[draft]")
+    shown = escape(shlex.quote(str(target)))
     output.say(
         f"[bold]tddhooks demo[/bold]: replaying a recorded session ({cycles} cycles of "
-        f"{DEMO_KATA}) in {target}: real git, hooks and cargo; no model, no network, no key."
+        f"{DEMO_KATA}) in {shown}: real git, hooks and cargo; no model, no network, no key."
     )
     code = drive.run(
         work_dir=target, steps=min(steps or cycles, cycles), provider="replay",
         model=DEMO_SESSION, no_cache=True, quiet=quiet,
     )  # fmt: skip
     output.say(
-        f"\nSee what happened: `git -C {target} log --stat`, `tddhooks audit -C {target}`.\n"
-        f"Drive it on with a live model, e.g.: `tddhooks drive -C {target} --steps 3 "
+        f"\nSee what happened: `git -C {shown} log --stat`, `tddhooks audit -C {shown}`.\n"
+        f"Drive it on with a live model, e.g.: `tddhooks drive -C {shown} --steps 3 "
         "--model deepseek:deepseek-chat` (key in DEEPSEEK_API_KEY), or a local one: "
         "`--model ollama:qwen2.5-coder:7b`."
     )

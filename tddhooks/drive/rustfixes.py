@@ -7,8 +7,8 @@ marks it MaybeIncorrect, so `cargo clippy --fix` leaves it. Measured: the 1.5B i
 that mismatch back in four Mars Rover attempts of five and three FizzBuzz attempts of five, with
 rustc's suggestion and our hint in its prompt. Only this one suggestion is taken: an insertion of
 exactly `.to_string()` right after the closing quote of a literal, for error E0308, in a file the
-agent wrote, outside a `const`/`static` item or `const fn` (there it is error E0015); everything
-else rustc says is left to the gate's verdict.
+agent wrote, outside a `const`/`static` item, `const { }` block or `const fn` (there it is error
+E0015); everything else rustc says is left to the gate's verdict.
 """
 
 from __future__ import annotations
@@ -60,66 +60,140 @@ def literal_insertions(output: str, own_paths: Collection[str]) -> Iterator[tupl
                     yield path, start
 
 
-# an item whose value is evaluated at compile time, where `.to_string()` is error E0015
+# an item whose value is evaluated at compile time, where `.to_string()` is error E0015; matched
+# where a statement starts, in text whose comments and literals are blanked (an attribute holds
+# no `;`, `{` or `}`, so no match reads past the statement)
 _CONST_ITEM_RE = re.compile(
-    rb"^\s*(?:#!?\[[^\]]*\]\s*)*(?:pub(?:\s*\([^)]*\))?\s+)?(?:const|static)\s"
+    rb"\s*(?:#!?\[[^\];{}]*\]\s*)*(?:pub(?:\s*\([^);{}]*\))?\s+)?(?:const|static)\s"
     rb"(?:\s*mut\s)?\s*(?!fn\b)[A-Za-z_]"
 )
-_CONST_FN_RE = re.compile(rb"(?:^|\s)const\s+(?:unsafe\s+)?fn\s")
+_CONST_FN_RE = re.compile(rb'(?:^|\s)const\s+(?:unsafe\s+)?(?:extern\s*(?:"\s*"\s*)?)?fn\s')
+# the statics of these macros are made at run time, on first use
+_LAZY_MACRO_RE = re.compile(rb"\b(?:thread_local|lazy_static)\s*!\s*$")
+_FN_RE = re.compile(rb"\bfn\b")
+_CONST_BLOCK_RE = re.compile(rb"(?:^|[^\w])const\s*$")
+_RAW_RE = re.compile(rb'[bc]?r(#*)"')
+_CHAR_RE = re.compile(
+    rb"'(?:\\(?:u\{[0-9A-Fa-f_]{1,8}\}|x[0-9A-Fa-f]{2}|[^\n])|[^\\'\n\r\t]|[\xc0-\xff][\x80-\xbf]{1,3})'"
+)
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_CODE_RE = re.compile(rb"[(){}\[\];,|]")
+_AFTER_CLOSURE = frozenset(b"=(,[{;:>")  # a `|` after one of these (or `move`) opens a closure
 
 
-def _open_quote(data: bytes, closing: int) -> int:
-    """Where the literal that closes at `closing` opens (an escaped quote is part of it)."""
-    i = closing - 1
-    while i >= 0 and not (data[i : i + 1] == b'"' and data[i - 1 : i] != b"\\"):
-        i -= 1
-    return i
+def _blank(data: bytes) -> bytes:
+    """`data` with its comments and the insides of its string and char literals made spaces (the
+    same length), so that no brace, quote, `;` or `const` there is read as code."""
+    out, i, n = bytearray(data), 0, len(data)
+    while i < n:
+        start, char = i, data[i]
+        if data.startswith(b"//", i):
+            i = data.find(b"\n", i) % (n + 1)  # -1 (no newline): the file's end
+            out[start:i] = b" " * (i - start)
+        elif data.startswith(b"/*", i):
+            depth, i = 1, i + 2
+            while i < n and depth:
+                step = data[i : i + 2]
+                depth += {b"/*": 1, b"*/": -1}.get(step, 0)
+                i += 2 if step in (b"/*", b"*/") else 1
+            out[start:i] = b" " * (i - start)
+        elif char == ord('"'):
+            i += 1
+            while i < n and data[i] != ord('"'):
+                i += 2 if data[i] == ord("\\") else 1
+            i = min(i, n)
+            out[start + 1 : i] = b" " * (i - start - 1)
+            i += 1
+        elif char == ord("'"):
+            match = _CHAR_RE.match(data, i)
+            i = match.end() if match else i + 1  # no match: a lifetime or a label
+            if match:
+                out[start + 1 : i - 1] = b" " * (i - start - 2)
+        elif char in _WORD:
+            raw = _RAW_RE.match(data, i) if i == 0 or data[i - 1] not in _WORD else None
+            if raw:
+                close = b'"' + raw.group(1)
+                i = data.find(close, raw.end()) % (n + 1)
+                out[raw.end() : i] = b" " * (i - raw.end())
+                i += len(close)
+            else:
+                while i < n and data[i] in _WORD:
+                    i += 1
+        else:
+            i += 1
+    return bytes(out[:n])
 
 
-def _open_brace(data: bytes, closing: int) -> int:
-    """The `{` that the `}` at `closing` closes (-1 when there is none)."""
-    depth, i = 0, closing
-    while i >= 0:
-        depth += {b"}": 1, b"{": -1}.get(data[i : i + 1], 0)
-        if depth == 0:
-            return i
-        i -= 1
-    return -1
+class _Frame:
+    """A `{ }` block or a `( )`/`[ ]` group open around the literal: whether its code runs at
+    compile time, and its current statement (or argument)."""
 
+    def __init__(self, brace: bool, const: bool, start: int, stmt_const: bool) -> None:
+        self.brace, self.const, self.start, self.stmt_const = brace, const, start, stmt_const
+        self.closure = False  # a closure opened in this statement: its body runs at run time
+        self.lazy = False  # `thread_local! { }`, `lazy_static! { }`: no static here is const
 
-def _const_segment(segment: bytes, header: bool) -> bool | None:
-    """True: the text starts a const item (or, as a block's header, a `const fn`); False: it is a
-    block header of another fn; None: it says nothing, read on outward."""
-    if _CONST_ITEM_RE.match(segment) or (header and _CONST_FN_RE.search(segment)):
-        return True
-    return False if header and re.search(rb"\bfn\b", segment) else None
+    def const_item(self, code: bytes, at: int) -> bool:
+        """A `const`/`static` item starts at `at`, in this block."""
+        return not self.lazy and bool(_CONST_ITEM_RE.match(code, at))
+
+    def compile_time(self) -> bool:
+        return (self.const or self.stmt_const) and not self.closure
 
 
 def in_const_context(data: bytes, at: int) -> bool:
-    """The literal closed at `at` is part of a `const`/`static` item's value, or is in the body of
-    a `const fn`: rustc suggests `.to_string()` there too, and there it is error E0015. Read
-    outward from the literal: its statement, then the header of each block around it."""
-    i = _open_quote(data, at - 1) - 1
-    end, depth, header, skipping = i + 1, 0, False, False
-    while i >= -1:
-        char = data[i : i + 1] if i >= 0 else b"{"  # the file's start closes the last segment
-        if char in (b")", b"]"):
-            depth += 1
-        elif char in (b"(", b"["):
-            depth = max(depth - 1, 0)
+    """The literal closed at `at` is part of a `const`/`static` item's value, in a `const { }`
+    block, or in the body of a `const fn`: rustc suggests `.to_string()` there too, and there it
+    is error E0015. Read forward to the literal, comments and literals blanked, keeping each open
+    block and statement. Where the literal is not one to this reading, it is left alone."""
+    code = _blank(data)
+    if not 0 < at <= len(code) or code[at - 1 : at] != b'"':
+        return True
+    opening = code.rfind(b'"', 0, at - 1)
+    if opening < 0:
+        return True
+    frames = [_Frame(True, False, 0, bool(_CONST_ITEM_RE.match(code)))]
+    for found in _CODE_RE.finditer(code, 0, opening):
+        i, char, top = found.start(), found.group(), frames[-1]
+        if char in (b"(", b"["):
+            frames.append(_Frame(False, top.compile_time(), i + 1, False))
+        elif char in (b")", b"]"):
+            if not top.brace:
+                frames.pop()
+        elif char == b"{":
+            header = code[top.start : i]
+            if _FN_RE.search(header):
+                const = bool(_CONST_FN_RE.search(header))  # a fn's body is its own
+            else:
+                const = bool(_CONST_BLOCK_RE.search(header)) or top.compile_time()
+            frames.append(_Frame(True, const, i + 1, False))
+            frames[-1].lazy = bool(_LAZY_MACRO_RE.search(header))
+            frames[-1].stmt_const = frames[-1].const_item(code, i + 1)
         elif char == b"}":
-            i = _open_brace(data, i)
-        elif char == b"{" or (char == b";" and depth == 0):
-            if not skipping:
-                verdict = _const_segment(data[i + 1 : end], header)
-                if verdict is not None:
-                    return verdict
-            if i < 0:
-                return False
-            # a `;`: the statements before ours say nothing; a `{`: its header comes next
-            skipping, header, end, depth = char == b";", char == b"{", i, 0
-        i -= 1
-    return False
+            while len(frames) > 1 and not frames.pop().brace:
+                pass  # an unclosed group closes with its block
+            top = frames[-1]
+            top.start = i + 1  # an item ending here, or a block inside the statement
+            top.stmt_const = top.stmt_const or top.const_item(code, i + 1)
+        elif char == b";" and top.brace:
+            top.start, top.closure = i + 1, False
+            top.stmt_const = top.const_item(code, i + 1)
+        elif char == b",":  # the next argument, field or arm: a closure ends before it
+            top.closure = False
+            if not top.brace:
+                top.start = i + 1
+        elif char == b"|":
+            j = i - 1
+            while j >= top.start and code[j] in b" \t\r\n":
+                j -= 1
+            word = code[max(j - 4, 0) : j + 1]
+            if (
+                j < top.start
+                or code[j] in _AFTER_CLOSURE
+                or (word[-4:] == b"move" and (len(word) < 5 or word[0] not in _WORD))
+            ):
+                top.closure = True
+    return frames[-1].compile_time()
 
 
 def apply_insertions(root: Path, insertions: Collection[tuple[str, int]]) -> list[str]:

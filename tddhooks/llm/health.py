@@ -81,10 +81,15 @@ def llm_checks(
 
 
 def _replay_check(root: Path, settings: ModelSettings, role: str) -> Check:
-    from tddhooks.llm.replay import load_session
+    from tddhooks.llm.replay import load_session, shipped_sessions
 
     name = settings.model
-    if not Path(name).expanduser().is_absolute() and (root / name).is_file():
+    # a path relative to the kata; a bare shipped name is the shipped session (load_session)
+    if (
+        not Path(name).expanduser().is_absolute()
+        and (root / name).is_file()
+        and name not in shipped_sessions()
+    ):
         name = str(root / name)
     try:
         session = load_session(name, warn=lambda _text: None)

@@ -158,11 +158,14 @@ def load_session(
     """A session file path, else a shipped session name (`replay:<name>`). A shipped session's
     answers write `{crate}` where the kata's Rust crate name goes: `crate` fills it in."""
     path = Path(name_or_path).expanduser()
-    if path.is_file():
-        return ReplaySession.from_file(path, warn=warn)
     folder = directory if directory is not None else _sessions_dir()
     name = name_or_path.removesuffix(SESSION_SUFFIX)
     shipped = folder / f"{name}{SESSION_SUFFIX}"
+    # a bare shipped name is the shipped session, whatever file of that name the current
+    # directory holds (`tddhooks demo` asks for one by name); `./NAME` is the file
+    bare = "/" not in name_or_path and name == name_or_path
+    if path.is_file() and not (bare and shipped.is_file()):
+        return ReplaySession.from_file(path, warn=warn)
     if "/" not in name and shipped.is_file():
         text = shipped.read_text(encoding="utf-8")
         if crate is not None:

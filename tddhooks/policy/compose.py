@@ -22,10 +22,13 @@ _ABBREVIATIONS = ("e.g", "i.e", "etc", "vs", "cf", "approx")
 # drive's tester was pointed at them, and its done refused while they had no test
 _GOAL_HEADING_RE = re.compile(
     r"^(?!.*(?:\bnon[- ]?(?:goal|requirement)|out[- ]of[- ]scope))"
-    # "Steps to run the tests", "Ground rules": how to work, not what to build
-    r"(?!.*\b(?:run|running|set ?up|install\w*|build\w*|getting started|ground|house)\b).*"
-    r"(?:requirement|goal|task|\brules?\b|\bsteps?\b|\bspecifications?\b|acceptance criteria"
-    r"|user stor(?:y|ies))",
+    # "Steps to run the tests", "Ground rules", "Rules of TDD", "Learning goals": how to work or
+    # to practise, not what to build (headings of kata READMEs; docs/hooks.md, "Kata goal")
+    r"(?!.*\b(?:run(?!-)|running|set ?up|install\w*|getting started|tdd|test[- ]driven|testing"
+    r"|mob|mobbing|pairing|pair programming|calisthenics|learning goals?)\b)"
+    # "Task: Build a scorer" is a task; "Build steps", "Next steps", "Rules of thumb" are not
+    r"(?:.*(?:requirement|goal|task)|(?!.*\b(?:build\w*|next|ground|house|thumb|baby)\b)"
+    r".*(?:\brules?\b|\bsteps?\b|\bspecifications?\b|acceptance criteria|user stor(?:y|ies)))",
     re.IGNORECASE,
 )
 _BULLET_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(?P<text>.*)$")

@@ -87,6 +87,17 @@ def test_the_plan_is_model_by_kata_by_run_in_separate_dirs(tmp_path: Path) -> No
     assert specs[-1].work_dir == tmp_path.resolve() / "ollama_y_z" / "mars-rover" / "run-2"
 
 
+def test_a_bench_without_any_kata_to_run_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # red team: with no templates/ reachable the shipped list raised FileNotFoundError
+    monkeypatch.setattr("tddhooks.resources.templates", lambda: tmp_path / "none")
+    assert shipped_bench_katas() == []
+    llm = BenchLLM(provider="custom", base_url="http://127.0.0.1:9/v1", api_key="k")
+    with pytest.raises(UsageError, match="no kata to bench"):
+        plan([], ["custom:m"], 1, 1, "rust", tmp_path / "w", llm)
+
+
 def test_a_bench_never_drives_into_existing_work(tmp_path: Path) -> None:
     busy = tmp_path / "ollama_x" / "bowling" / "run-1"
     busy.mkdir(parents=True)
@@ -304,6 +315,32 @@ def test_a_runs_progress_line_says_its_error_once(monkeypatch: pytest.MonkeyPatc
     )
 
 
+def test_a_drive_that_errored_before_its_first_commit_is_not_scored(tmp_path: Path) -> None:
+    """Red team: a drive that never reached its endpoint left the scaffold, and the hidden suite
+    scored that: the row read "errored" beside "0/18 (0%)", as if the model had passed nothing."""
+    from tddhooks.bench.run import Children, run_one
+
+    llm = BenchLLM(provider="custom", base_url="http://127.0.0.1:9/v1", api_key="k")
+    (spec,) = plan(["fizzbuzz"], ["custom:m"], 1, 1, "python", tmp_path / "w", llm)
+
+    result = run_one(spec, Children())
+
+    assert result.stop_reason == "error"
+    assert (spec.work_dir / ".git").is_dir()  # the drive did init the kata
+    assert (result.acceptance_passed, result.acceptance_total) == (0, 0)
+    (summary,) = report.summarise([result, result.model_copy(update={"run": 2})])
+    assert summary.row()[3] == "errored"
+    assert summary.row()[6] == "—"  # the scaffold alone is clean: no drive of them was audited
+    assert summary.row()[7] == "—"
+
+
+def test_a_row_of_drives_that_errored_after_landing_cycles_shows_them() -> None:
+    # red team: the endpoint went away in cycle 4; the three cycles landed and were scored
+    (summary,) = report.summarise([_result(stop_reason="error", error="error: gone")])
+    assert summary.row()[3] == "3.0 of 4.0"
+    assert summary.row()[7] == "5/8 (62%)"
+
+
 def test_merging_shard_files_reports_all_their_runs(tmp_path: Path) -> None:
     report.write_json(tmp_path / "1.json", [_result()], complete=True)
     report.write_json(tmp_path / "2.json", [_result(run=2)], complete=True)
@@ -324,6 +361,21 @@ def test_merging_shard_files_reports_all_their_runs(tmp_path: Path) -> None:
                                      "--merge", str(tmp_path / "1.json")])  # fmt: skip
     assert twice.exit_code == 2
     assert "custom:m bowling (rust) run 1 is in more than one file" in twice.output
+
+
+def test_merging_a_shard_that_was_interrupted_is_not_complete(tmp_path: Path) -> None:
+    # red team: a shard stopped by Ctrl-C said "complete": false, and the merge said true
+    report.write_json(tmp_path / "1.json", [_result()], complete=True)
+    report.write_json(tmp_path / "2.json", [_result(run=2)], complete=False)
+    from tddhooks.cli import cli
+
+    out = tmp_path / "all.json"
+    args = ["bench", "--merge", str(tmp_path / "1.json"), "--merge", str(tmp_path / "2.json"),
+            "--json", str(out)]  # fmt: skip
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    assert json.loads(out.read_text("utf-8"))["complete"] is False
+    CliRunner().invoke(cli, ["bench", "--merge", str(tmp_path / "1.json"), "--json", str(out)])
+    assert json.loads(out.read_text("utf-8"))["complete"] is True
 
 
 @pytest.mark.parametrize("kata", shipped_bench_katas())  # the list is checked above

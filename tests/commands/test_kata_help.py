@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -33,3 +35,18 @@ def test_bench_help_names_the_katas_with_acceptance_suites() -> None:
 
 def test_a_command_without_kata_has_no_kata_list() -> None:
     assert "Shipped katas" not in CliRunner().invoke(cli, ["status", "--help"]).output
+
+
+@pytest.mark.parametrize("command", ["init", "drive", "step", "bench"])
+def test_help_without_the_templates_folder_still_shows(
+    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # red team: with no templates/ reachable, bench --help raised FileNotFoundError and the
+    # others ended with "Shipped katas: ."
+    monkeypatch.setattr("tddhooks.resources.templates", lambda: tmp_path / "none")
+
+    result = CliRunner().invoke(cli, [command, "--help"])
+
+    assert result.exit_code == 0, result.output
+    assert "Usage:" in result.output
+    assert "katas" not in result.output.split("Options:")[-1].split("-h, --help")[-1]

@@ -257,6 +257,24 @@ def test_demo_refuses_a_directory_that_is_not_a_previous_demo(tmp_path: Path) ->
     assert (tmp_path / "mine" / "notes.md").read_text(encoding="utf-8") == "mine\n"
 
 
+@pytest.mark.parametrize("name", ["my demo", "katas[draft]"])
+def test_demo_names_its_directory_as_a_shell_takes_it(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # red team: "git -C /tmp/my demo log" split at the space, and rich took "[draft]" for markup
+    # and dropped it, so the commands the demo suggests named another directory
+    monkeypatch.setattr("tddhooks.commands.drive.run", lambda **_options: 0)
+    target = tmp_path / name
+
+    result = run_cli("demo", str(target))
+
+    assert result.exit_code == 0, result.output
+    quoted = f"'{target}'"
+    assert f"in {quoted}:" in result.output
+    assert f"`git -C {quoted} log --stat`" in result.output
+    assert f"`tddhooks drive -C {quoted} --steps 3" in result.output
+
+
 @pytest.mark.cargo
 @pytest.mark.e2e
 def test_step_by_step_a_cycle_goes_round_and_an_empty_refactor_is_not_asked_again(

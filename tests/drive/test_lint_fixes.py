@@ -214,6 +214,7 @@ def test_a_literal_in_a_const_item_gets_no_to_string(
     """rustc suggests `.to_string()` for a `const`/`static` String too, where the call is error
     E0015: the code is left as the model wrote it, the function beside it is still fixed."""
     source = (
+        "//! The kata, as the scaffold opens it.\n\n"
         'pub const GREETING: String = "hi";\npub static NAMES: [String; 1] = ["a"];\n'
         'pub fn say() -> String {\n    "Fizz"\n}\n' + ZERO
     )
@@ -244,6 +245,44 @@ def test_a_literal_in_a_const_item_gets_no_to_string(
     ],
 )  # fmt: skip
 def test_a_const_context_is_read_outward_from_the_literal(source: str, const: bool) -> None:
+    from tddhooks.drive.rustfixes import in_const_context
+
+    data = source.encode()
+    assert in_const_context(data, len(data)) is const
+
+
+@pytest.mark.parametrize(
+    ("source", "const"),
+    [
+        # red team: the scaffold's lib.rs opens with a `//!` line, and models write `///` docs
+        ('//! The kata.\npub const NAME: String = "a"', True),
+        ('/// The greeting.\n/* and */\nconst NAME: String = "a"', True),
+        ('#[doc = "a]"]\nconst NAME: String = "a"', True),
+        # an item with a body before it ends with `}`, not `;`
+        ('fn a() {}\n\nconst NAME: String = "a"', True),
+        ('impl X {\n    fn new() -> Self {\n        X\n    }\n    const A: String = "a"', True),
+        ('fn f() {\n    fn g() {}\n    static S: String = "a"', True),
+        # a brace or quote in a string, a char or a comment is no block
+        ('const X: String = { let s = "}"; "a"', True),
+        ("const fn f(c: char) -> String {\n    let _ = c == '}';\n    \"a\"", True),
+        ('const fn f() -> String {\n    // }\n    "a"', True),
+        ("fn f() -> String {\n    let _ = ['\"', '{'];\n    \"a\"", False),
+        ('fn f() -> String {\n    let _ = r"\\";\n    /* " */\n    "a"', False),
+        ('fn f<\'a>(x: &\'a str) -> String {\n    let _ = \'}\';\n    "a"', False),
+        # a `const { }` block is a const context; a `const fn` before ours is not ours
+        ('fn f() -> String {\n    let s: String = const { "a"', True),
+        ('const fn a() {}\nfn b() -> String {\n    "a"', False),
+        # a closure's body runs later, even in a static; the field after it is the static's
+        ('static X: LazyLock<String> = LazyLock::new(|| "a"', False),
+        ('static T: Table = Table { f: |x| x, name: "a"', True),
+        ('thread_local! {\n    static NAME: RefCell<String> = RefCell::new("a"', False),
+        ('lazy_static! {\n    static ref NAME: String = "a"', False),
+        ('pub const extern "C" fn f() -> String {\n    "a"', True),
+    ],
+)  # fmt: skip
+def test_comments_literals_and_items_before_the_literal_do_not_fool_it(
+    source: str, const: bool
+) -> None:
     from tddhooks.drive.rustfixes import in_const_context
 
     data = source.encode()

@@ -130,6 +130,15 @@ def test_a_replay_session_is_checked_per_role(tmp_path: Path, relative: bool) ->
     assert checks["implementor session"].status == "warn"
 
 
+def test_a_shipped_session_name_is_checked_as_the_drive_reads_it(tmp_path: Path) -> None:
+    # red team: a file named like the shipped session in the kata made doctor check that file,
+    # while the drive replays the shipped session (llm/replay.py load_session)
+    (tmp_path / "string-calculator").write_bytes(b"\x7fELF\x02\x01")
+    config = parse_config("llm: {model: 'replay:string-calculator'}", Path("tdd.yaml"))
+    checks = by_name(llm_checks(tmp_path, config, roles=["tester"], environ={}))
+    assert checks["tester session"].status == "ok", checks["tester session"].detail
+
+
 def test_a_missing_replay_session_fails(tmp_path: Path) -> None:
     config = parse_config("llm: {model: 'replay:nowhere'}", Path("tdd.yaml"))
     checks = by_name(llm_checks(tmp_path, config, roles=["tester"], environ={}))

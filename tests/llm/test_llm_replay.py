@@ -98,6 +98,26 @@ def test_load_session_by_path_or_shipped_name(tmp_path: Path) -> None:
     assert "römisch" in (caught.value.fix or "")
 
 
+def test_a_shipped_name_is_not_taken_from_a_file_in_the_current_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red team: `tddhooks demo` asks the drive for `replay:string-calculator`; run in a folder
+    holding a `string-calculator` file (a kata's built binary), it read that file as the session
+    and stopped on "not a JSON line"."""
+    shipped = tmp_path / "sessions"
+    shipped.mkdir()
+    (shipped / "calc.jsonl").write_text(line("tester", "shipped"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "calc").write_bytes(b"\x7fELF\x02\x01")
+    (tmp_path / "calc.jsonl").write_text(line("tester", "own"), encoding="utf-8")
+
+    assert load_session("calc", directory=shipped).next_answer("tester", TESTER) == "shipped"
+    # a path, or a name with its suffix, is the file: a recording of one's own
+    assert load_session("calc.jsonl", directory=shipped).next_answer("tester", TESTER) == "own"
+    with pytest.raises(ConfigError, match="not a JSON line"):
+        load_session("./calc", directory=shipped)
+
+
 def test_the_recorder_writes_what_replay_reads(tmp_path: Path) -> None:
     path = tmp_path / "deep" / "session.jsonl"
     with Recorder(path) as recorder:

@@ -485,7 +485,11 @@ def test_refresh_message_rewrites_context_and_keeps_what_the_person_wrote() -> N
     "heading",
     ["Non-goals", "Non goals", "Nongoals", "Non-requirements", "Out of scope tasks",
      "Goals: out of scope", "Steps to run the tests", "Setup steps", "Ground rules",
-     "House rules", "Build steps", "Installation steps"],
+     "House rules", "Build steps", "Installation steps",
+     # red team, headings of kata READMEs on GitHub: how to practise, not what to build
+     "Rules of TDD", "The three rules of test-driven development", "Rules of Mob Programming",
+     "Pairing rules", "Object Calisthenics rules", "Rules of thumb", "Learning goals",
+     "Baby steps", "Next steps", "Rules of Testing"],
 )  # fmt: skip
 def test_a_heading_of_what_is_not_wanted_lists_no_requirement(heading: str) -> None:
     # red team: a drive pointed its tester at a non-goal, and refused its done until the
@@ -501,7 +505,10 @@ def test_a_heading_of_what_is_not_wanted_lists_no_requirement(heading: str) -> N
     "heading",
     ["Requirements", "Goals", "Stretch goals", "Tasks", "Your task", "Requirement 1",
      "Tasks (do not read ahead)", "Nonstop tasks", "Rules", "The rules of the game", "Steps",
-     "Step 1", "Specification", "Acceptance criteria", "User stories"],
+     "Step 1", "Specification", "Acceptance criteria", "User stories",
+     # red team: a task heading may name its work with "build" or "run"
+     "Task: Build a bowling score calculator", "Your task: build it", "Goal: build the grid",
+     "Run-length encoding requirements", "Mobile number requirements", "Machine learning task"],
 )  # fmt: skip
 def test_a_heading_of_what_is_wanted_still_lists_requirements(heading: str) -> None:
     kata = f"# K\n\nIntro.\n\n## {heading}\n\n1. add() is 0.\n2. add(1) is 1.\n"
