@@ -58,6 +58,45 @@ def escape_inner_quotes(text: str) -> str:
     return "".join(out)
 
 
+# a file's content is the string most often broken by the code's own quotes; its real end is
+# where the edit object ends (`"}]`, `"}, {` for the next edit) or its next key begins
+_CONTENT_OPEN = re.compile(r'"content"\s*:\s*"')
+_CONTENT_CLOSE = re.compile(
+    r'"(?=\s*(?:\}\s*(?:\]|,\s*\{)|,\s*"(?:path|action|content|old|new)"\s*:|(?P<unclosed>\]\s*,)))'
+)
+
+
+def escape_content_quotes(text: str) -> str:
+    """`text` with every unescaped quote inside each `"content": "…"` string escaped, the string
+    ending where its edit object ends (see _CONTENT_CLOSE) rather than at the first quote that
+    might end it. Measured: the 1.5B implementor wrote `""` (an empty Rust string) in a file's
+    content, and the quote after it, followed by a line end and `}`, read as the string's end."""
+    out: list[str] = []
+    index = 0
+    for opening in _CONTENT_OPEN.finditer(text):
+        if opening.start() < index:
+            continue  # inside a content string already repaired
+        closing = _CONTENT_CLOSE.search(text, opening.end())
+        if closing is None:
+            break
+        out.append(text[index : opening.end()])
+        inner, at = text[opening.end() : closing.start()], 0
+        while at < len(inner):
+            if inner[at] == "\\":
+                out.append(inner[at : at + 2])
+                at += 2
+                continue
+            out.append('\\"' if inner[at] == '"' else inner[at])
+            at += 1
+        if closing.group("unclosed"):  # `…"\n  ],`: the edit object's own `}` left out
+            out.append('"}')
+            index = closing.start() + 1
+        else:
+            index = closing.start()
+    out.append(text[index:])
+    return "".join(out)
+
+
 _TRIPLE = re.compile(r'"""(.*?)"""', re.DOTALL)
 
 
@@ -91,7 +130,12 @@ def extract_json_object(text: str) -> dict[str, Any]:
     # inside JSON (measured: Qwen2.5-Coder 1.5B wrote `add(""), 0, \"message\"` in every one of
     # its answers to the first String Calculator test)
     repaired = [triple_quoted(candidate) for candidate in candidates if '"""' in candidate]
-    for candidate in chain(candidates, repaired, map(escape_inner_quotes, candidates)):
+    contents = [escape_content_quotes(candidate) for candidate in candidates]
+    guesses = chain(
+        candidates, repaired, map(escape_inner_quotes, candidates), contents,
+        map(escape_inner_quotes, contents),
+    )  # fmt: skip
+    for candidate in guesses:
         try:
             value = json.loads(candidate, strict=False)
         except ValueError:

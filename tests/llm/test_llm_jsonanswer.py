@@ -7,7 +7,12 @@ from typing import Any
 import pytest
 
 from tddhooks.errors import LLMAnswerError
-from tddhooks.llm.jsonanswer import escape_inner_quotes, extract_json_object, triple_quoted
+from tddhooks.llm.jsonanswer import (
+    escape_content_quotes,
+    escape_inner_quotes,
+    extract_json_object,
+    triple_quoted,
+)
 
 PLAN = {"plan": "add a test for «römisch» numerals", "edits": [], "done": False}
 WITH_FENCE_INSIDE = {
@@ -147,3 +152,59 @@ def test_triple_quotes_inside_a_valid_json_string_are_left_alone() -> None:
 def test_an_unclosed_triple_quote_is_still_reported_as_invalid() -> None:
     with pytest.raises(LLMAnswerError, match="not one JSON object"):
         extract_json_object('{"plan": "p", "content": """\npub fn f() {}\n}')
+
+
+# the 1.5B implementor's FizzBuzz answers, as they came: an empty Rust string `""` whose second
+# quote, followed by a line end and `}`, the general repair read as the end of the content; and
+# a content string whose edit object was never closed (`"` then `],`)
+EMPTY_STRING = (
+    '```json\n{\n  "plan": "Return an empty string for zero.",\n  "edits": [{"path": '
+    '"src/lib.rs", "action": "upsert", "content": "pub fn say(n: u32) -> String {\n    if n == '
+    '0 {\n        ""\n    } else {\n        format!("{}", n)\n    }\n}\\n"}],\n  "commit": '
+    '{"type": "fix", "scope": "say", "summary": "zero", "rationale": ["r"]}\n}\n```'
+)
+UNCLOSED_EDIT = (
+    '```json\n{\n  "plan": "FizzBuzz for 15.",\n  "edits": [\n    {\n      "path": '
+    '"src/lib.rs",\n      "action": "upsert",\n      "content": "pub fn say(n: u32) -> String {\n'
+    '    if n % 15 == 0 {\n        \\"FizzBuzz\\".to_string()\n    } else {\n'
+    '        format!("{}", n)\n    }\n}"\n  ],\n  "commit": {"type": "feat", "scope": "say", '
+    '"summary": "fizzbuzz", "rationale": ["r"]}\n}\n```'
+)
+
+
+def test_quotes_inside_a_files_content_are_code_up_to_the_end_of_its_edit() -> None:
+    answer = extract_json_object(EMPTY_STRING)
+    assert answer["edits"][0]["content"] == (
+        'pub fn say(n: u32) -> String {\n    if n == 0 {\n        ""\n    } else {\n'
+        '        format!("{}", n)\n    }\n}\n'
+    )
+    assert answer["commit"]["scope"] == "say"
+
+
+def test_an_edit_object_left_unclosed_after_its_content_is_closed() -> None:
+    answer = extract_json_object(UNCLOSED_EDIT)
+    (edit,) = answer["edits"]
+    assert edit["path"] == "src/lib.rs"
+    assert edit["content"].endswith('format!("{}", n)\n    }\n}')
+    assert answer["commit"]["summary"] == "fizzbuzz"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"edits": [{"path": "a", "content": "say \\"hi\\"\\n"}, {"path": "b", "content": "x"}]}',
+        '{"content": "f(\\"a\\", \\"b\\")", "action": "upsert"}',
+        '{"plan": "no content here", "x": "\\"q\\""}',
+    ],
+)
+def test_valid_content_is_never_changed_by_the_content_repair(text: str) -> None:
+    assert escape_content_quotes(text) == text
+
+
+def test_two_edits_are_each_repaired_up_to_their_own_end() -> None:
+    text = (
+        '{"edits": [{"path": "a.rs", "content": "let s = "x";"}, '
+        '{"path": "b.rs", "content": "let t = "y";"}]}'
+    )
+    edits = extract_json_object(text)["edits"]
+    assert [edit["content"] for edit in edits] == ['let s = "x";', 'let t = "y";']
