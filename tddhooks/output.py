@@ -57,15 +57,25 @@ def say(text: str, **kwargs: Any) -> None:
 
 
 def ok(text: str) -> None:
-    console().print(f"[green]✔[/green] {text}")
+    """A line saying something worked. `text` is plain, never markup: it names paths, and a
+    `[draft]` or `[/x]` in one is text (rich would drop the first and fail on the second)."""
+    from rich.markup import escape
+
+    console().print(f"[green]✔[/green] {escape(text)}")
 
 
 def warn(text: str) -> None:
-    err_console().print(f"[yellow]![/yellow] {text}")
+    """A warning on stderr; `text` is plain, as for `ok`."""
+    from rich.markup import escape
+
+    err_console().print(f"[yellow]![/yellow] {escape(text)}")
 
 
 def fail(text: str) -> None:
-    err_console().print(f"[red]✘[/red] {text}")
+    """A failure on stderr; `text` is plain, as for `ok`."""
+    from rich.markup import escape
+
+    err_console().print(f"[red]✘[/red] {escape(text)}")
 
 
 def report_error(error: TddhooksError) -> None:

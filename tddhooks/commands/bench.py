@@ -116,7 +116,10 @@ def run(
     if jobs < 1:
         raise UsageError(f"--jobs {jobs}: must be at least 1", fix="e.g. --jobs 2")
     where = chosen[0].work_dir.parents[2] if chosen else work_root
-    output.say(f"tddhooks bench: {len(chosen)} of {len(specs)} runs, {jobs} at a time, in {where}")
+    output.say(
+        f"tddhooks bench: {len(chosen)} of {len(specs)} runs, {jobs} at a time, in {where}",
+        markup=False,
+    )
     results, interrupted = execute(chosen, jobs)
     failed = _report(results, json_file, markdown_file, complete=interrupted is None)
     return interrupted or failed
@@ -255,7 +258,8 @@ def _progress(spec: RunSpec, result: RunResult) -> None:
     output.say(
         f"  {spec.label}: {result.cycles_landed}/{result.cycles} cycles landed, "
         f"{result.red_commits} red commits, acceptance {result.acceptance_passed}/"
-        f"{result.acceptance_total}, stop: {_stop(result)}"
+        f"{result.acceptance_total}, stop: {_stop(result)}",
+        markup=False,  # an error quotes `[test]`, `error[E0308]`, paths: text, not markup
     )
 
 

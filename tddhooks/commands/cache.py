@@ -34,7 +34,7 @@ def stats() -> int:
 
     found = cache_stats()
     # the path on a line of its own: a table would wrap it, and people copy it
-    output.say(f"LLM answer cache: {found.directory}")
+    output.say(f"LLM answer cache: {found.directory}", markup=False)
     output.say(f"  (set {CACHE_ENV} to move it)", style="dim")
     table = Table(show_header=False)
     table.add_column(style="bold")

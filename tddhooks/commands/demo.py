@@ -52,7 +52,7 @@ def _reset_previous_demo(directory: Path) -> None:
             fix="keep your work and choose another directory: `tddhooks demo NEW_DIR`",
         )
     git.run_git(["reset", "-q", "--hard", scaffold], root)
-    output.say(f"rewound the previous demo in {directory} to its scaffold commit")
+    output.say(f"rewound the previous demo in {escape(str(directory))} to its scaffold commit")
 
 
 def recorded_cycles(session: ReplaySession) -> int:

@@ -181,8 +181,6 @@ def red_start(
 
 def report_head(root: Path) -> Diagnosis | None:
     """Print what the gate says about HEAD and the first legal commit to green (install)."""
-    from rich.markup import escape
-
     from tddhooks import output
     from tddhooks.errors import TddhooksError
 
@@ -190,13 +188,13 @@ def report_head(root: Path) -> Diagnosis | None:
     try:
         found = diagnose_head(root)
     except TddhooksError as error:
-        output.warn(escape(f"could not judge HEAD: {error.message}"))
+        output.warn(f"could not judge HEAD: {error.message}")
         return None
     if found is None:
         return None
     # a tool diagnosis is no state of HEAD: "HEAD: cannot run the gate: …", not "HEAD is cannot …"
     said = f"HEAD: {found.summary}" if found.state == "tool" else f"HEAD is {found.summary}"
-    (output.ok if found.green else output.warn)(escape(said))
+    (output.ok if found.green else output.warn)(said)
     for line in found.details:
         output.say(f"  {line}", markup=False)
     output.say(f"next: {found.first_commit}", markup=False)

@@ -304,7 +304,7 @@ def test_a_runs_progress_line_says_its_error_once(monkeypatch: pytest.MonkeyPatc
     from tddhooks.commands import bench as bench_cmd
 
     said: list[str] = []
-    monkeypatch.setattr(output, "say", said.append)
+    monkeypatch.setattr(output, "say", lambda text, **_: said.append(text))
     failed = _result(stop_reason="error", error="error: endpoint unreachable fix: start it")
     bench_cmd._progress(
         plan(["bowling"], ["ollama:x"], 1, 1, "rust", Path("w"), BenchLLM())[0], failed
