@@ -21,7 +21,8 @@ _ABBREVIATIONS = ("e.g", "i.e", "etc", "vs", "cf", "approx")
 # a heading naming what is NOT wanted ("Non-goals", "Out of scope") lists no requirement: the
 # drive's tester was pointed at them, and its done refused while they had no test
 _GOAL_HEADING_RE = re.compile(
-    r"^(?!.*(?:\bnon[- ]?(?:goal|requirement)|out[- ]of[- ]scope))"
+    # "Non-functional requirements" (speed, readability) are no behaviour a test pins down
+    r"^(?!.*(?:\bnon[- ]?(?:goal|requirement|functional)|out[- ]of[- ]scope))"
     # "Steps to run the tests", "Ground rules", "Rules of TDD", "Learning goals": how to work or
     # to practise, not what to build (headings of kata READMEs; docs/hooks.md, "Kata goal")
     r"(?!.*\b(?:run(?!-)|running|set ?up|install\w*|getting started|tdd|test[- ]driven|testing"

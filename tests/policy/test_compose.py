@@ -484,6 +484,7 @@ def test_refresh_message_rewrites_context_and_keeps_what_the_person_wrote() -> N
 @pytest.mark.parametrize(
     "heading",
     ["Non-goals", "Non goals", "Nongoals", "Non-requirements", "Out of scope tasks",
+     "Non-functional requirements", "Nonfunctional requirements",
      "Goals: out of scope", "Steps to run the tests", "Setup steps", "Ground rules",
      "House rules", "Build steps", "Installation steps",
      # red team, headings of kata READMEs on GitHub: how to practise, not what to build
