@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -133,8 +134,15 @@ def write_json(path: Path, results: Sequence[RunResult], *, complete: bool) -> N
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def read_json(path: Path) -> list[RunResult]:
-    """The runs of a bench JSON file (e.g. one per CI shard, to merge)."""
+class BenchFile(NamedTuple):
+    """What a bench JSON file holds for a merge: its runs, and whether its bench ran them all."""
+
+    runs: list[RunResult]
+    complete: bool  # an interrupted shard says `"complete": false`, and so does a merge of it
+
+
+def read_json(path: Path) -> BenchFile:
+    """The runs of a bench JSON file (e.g. one per CI shard, to merge), read once."""
     fix = "give files written by `tddhooks bench --json FILE`"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -142,19 +150,10 @@ def read_json(path: Path) -> list[RunResult]:
         if not isinstance(runs, list):
             raise UsageError(f"--merge {path}: not a bench JSON file: it has no \"runs\" list",
                              fix=fix)  # fmt: skip
-        return [RunResult.model_validate(run) for run in runs]
+        results = [RunResult.model_validate(run) for run in runs]
+        return BenchFile(results, data.get("complete") is not False)
     except (OSError, ValueError, TypeError, ValidationError) as error:
         raise UsageError(f"--merge {path}: not a bench JSON file: {error}", fix=fix) from error
-
-
-def was_complete(path: Path) -> bool:
-    """The bench JSON file (read_json read it) says its bench ran every run: an interrupted shard
-    says `"complete": false`, and so does a merge of it."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and data.get("complete") is not False
 
 
 def merged(results: list[RunResult]) -> list[RunResult]:

@@ -108,8 +108,9 @@ def run(
     from tddhooks.bench import report
 
     if merge:
-        results = report.merged([result for path in merge for result in report.read_json(path)])
-        complete = all(report.was_complete(path) for path in merge)
+        files = [report.read_json(path) for path in merge]
+        results = report.merged([result for file in files for result in file.runs])
+        complete = all(file.complete for file in files)
         return _report(results, json_file, markdown_file, complete=complete)
     specs = plan(katas, models, runs, steps, language, work_root, llm)
     chosen = [specs[index] for index in in_shard(specs, parse_shard(shard))]

@@ -146,7 +146,12 @@ def in_const_context(data: bytes, at: int) -> bool:
     block, or in the body of a `const fn`: rustc suggests `.to_string()` there too, and there it
     is error E0015. Read forward to the literal, comments and literals blanked, keeping each open
     block and statement. Where the literal is not one to this reading, it is left alone."""
-    code = _blank(data)
+    return _const_at(_blank(data), at)
+
+
+def _const_at(code: bytes, at: int) -> bool:
+    """in_const_context on text already blanked (`_blank`), so a file is blanked once for all of
+    its literals."""
     if not 0 < at <= len(code) or code[at - 1 : at] != b'"':
         return True
     opening = code.rfind(b'"', 0, at - 1)
@@ -205,14 +210,11 @@ def apply_insertions(root: Path, insertions: Collection[tuple[str, int]]) -> lis
         if target.is_symlink() or not target.is_file():
             continue
         data = target.read_bytes()
+        # from the last offset back: the bytes before each one are still the file's own
         offsets = sorted({at for p, at in insertions if p == path}, reverse=True)
-        fixed = data
+        code, fixed = _blank(data), data
         for at in offsets:
-            if (
-                0 < at <= len(fixed)
-                and fixed[at - 1 : at] == b'"'
-                and not in_const_context(fixed, at)
-            ):
+            if 0 < at <= len(data) and data[at - 1 : at] == b'"' and not _const_at(code, at):
                 fixed = fixed[:at] + SUGGESTION.encode() + fixed[at:]
         if fixed != data:
             target.write_bytes(fixed)
