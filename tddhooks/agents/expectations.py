@@ -122,9 +122,16 @@ def _expected_value(text: str, call_start: int, call_end: int) -> str | None:
 
 
 def expectations(
-    test_texts: Mapping[str, str], language: str, package: str | None = None
+    test_texts: Mapping[str, str],
+    language: str,
+    package: str | None = None,
+    interface: Mapping[str, str] | None = None,
 ) -> list[str]:
-    """Lines for the prompt: each imported function's calls, expected values and a signature."""
+    """Lines for the prompt: each imported function's calls, expected values and a signature:
+    the one `interface` (name -> signature, the kata's Interface section) gives, else one guessed
+    from the literals. Measured: guessed from `vec!["…"]`, the signature said `Vec<&str>` where
+    the kata says `Vec<String>`, and the 1.5B implementor used exactly the guess."""
+    interface = interface or {}
     lines: list[str] = []
     for text in test_texts.values():
         for name in _imported(text, language, package):
@@ -143,7 +150,10 @@ def expectations(
                 if signature is None:
                     args = _split_args(text[match.end() : end - 1])
                     signature = _signature(name, args, expected, language)
-            if signature:
+            if name in interface:
+                fixed = interface[name]
+                lines.append(f"The kata's Interface section fixes its signature: `{fixed}`")
+            elif signature:
                 lines.append(f"A signature that fits (types guessed from the test): `{signature}`")
     return list(dict.fromkeys(lines))[:MAX_LINES]
 

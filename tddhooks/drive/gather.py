@@ -114,7 +114,7 @@ def turn_context(
         staged_files=tuple(staged),
         test_globs=settings.test_paths,
         work_dir=str(root),
-        expectations=staged_expectations(settings, texts, staged),
+        expectations=staged_expectations(settings, texts, staged, kata),
         unit_test_files=units,
         write_paths=offered_paths(
             role, path_policy(role, settings), files=files, unit_test_files=units,
@@ -139,14 +139,24 @@ def unit_test_files(settings: PolicySettings, texts: Mapping[str, str]) -> tuple
 
 
 def staged_expectations(
-    settings: PolicySettings, texts: Mapping[str, str], staged: Sequence[str]
+    settings: PolicySettings, texts: Mapping[str, str], staged: Sequence[str], kata: str = ""
 ) -> tuple[str, ...]:
-    """What the staged test files call and expect (agents/expectations.py)."""
+    """What the staged test files call and expect (agents/expectations.py), with the signature
+    the kata's Interface section fixes for a function it names (drive/interface.py), unless the
+    Rust library already declares it otherwise (changed on purpose: the tests follow the code)."""
+    from tddhooks.drive.interface import LIB, defined_signature, interface_functions, same_signature
+
     if not staged:
         return ()
     package = crate_name(texts["Cargo.toml"]) if "Cargo.toml" in texts else None
     tests = {path: texts[path] for path in staged if path in texts}
-    return tuple(expectations(tests, settings.language, package))
+    interface = interface_functions(kata, settings.language)
+    if settings.language == "rust":
+        lib = texts.get(LIB, "")
+        interface = {name: wanted for name, wanted in interface.items()
+                     if (found := defined_signature(lib, name)) is None
+                     or same_signature(found, wanted)}  # fmt: skip
+    return tuple(expectations(tests, settings.language, package, interface))
 
 
 def project_names(ctx: TurnContext) -> tuple[str, ...]:

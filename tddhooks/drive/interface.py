@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 
 LIB = "src/lib.rs"
 _SIGNATURE = re.compile(r"`(pub\s+fn\s+(?P<name>\w+)\s*(?:<[^`>]*>)?\s*\([^`]*?\)[^`{;]*?)`")
-_DEFINED = r"pub\s+fn\s+{name}\b(?P<rest>[^{{;]*)"
+_PY_SIGNATURE = re.compile(r"`(def\s+(?P<name>\w+)\s*\([^`]*?\)(?:\s*->\s*[^`:]+?)?)\s*:?\s*`")
+_DEFINED = r"^pub\s+fn\s+{name}\b(?P<rest>[^{{;]*)"
 _LOCATED = re.compile(r"^(?P<path>[^\s:]+):\d+(?::\d+)?: error(?:\[(?P<code>E\d+)\])?: ")
 # names the test uses that the implementor is still to write: a valid red, whatever the interface
 _UNRESOLVED = {"E0405", "E0412", "E0422", "E0423", "E0425", "E0432", "E0433", "E0599", "E0531"}
@@ -44,28 +45,87 @@ def _collapse(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def interface_functions(kata: str) -> dict[str, str]:
-    """name -> signature of each Rust `pub fn` the kata's text names in backticks; a name given
-    two different signatures is left out (which one would the test have to follow?)."""
+def interface_functions(kata: str, language: str = "rust") -> dict[str, str]:
+    """name -> signature of each Rust `pub fn` (Python: `def`) the kata's text names in
+    backticks; a name given two different signatures is left out (which one would the test have
+    to follow?)."""
     found: dict[str, set[str]] = {}
-    for match in _SIGNATURE.finditer(kata):
+    pattern = _PY_SIGNATURE if language == "python" else _SIGNATURE
+    for match in pattern.finditer(kata):
         found.setdefault(match["name"], set()).add(_collapse(match[1]))
     return {name: next(iter(sigs)) for name, sigs in found.items() if len(sigs) == 1}
 
 
 def defined_signature(lib: str, name: str) -> str | None:
-    """The library's own signature of `name` (whitespace collapsed), None when it has none."""
-    match = re.search(_DEFINED.format(name=re.escape(name)), lib)
+    """The library's own signature of `name` (whitespace collapsed), None when it has none: a
+    top-level item, written at the start of a line as rustfmt leaves it (a method of the same
+    name in an `impl` block is indented, and is another function)."""
+    match = re.search(_DEFINED.format(name=re.escape(name)), lib, re.MULTILINE)
     return None if match is None else _collapse(f"pub fn {name}{match['rest']}")
 
 
+def _split_top(text: str) -> list[str]:
+    """`text` split at the commas outside brackets (`a: &[(u32, u32)], b: u8` is two parts)."""
+    parts, depth, current = [], 0, ""
+    for index, char in enumerate(text):
+        arrow = char == ">" and text[index - 1 : index] == "-"  # `fn(u8) -> u8` closes nothing
+        depth += (char in "([<{") - (char in ")]>}" and not arrow)
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    return [part.strip() for part in [*parts, current] if part.strip()]
+
+
+def signature_key(signature: str) -> str:
+    """What a caller depends on: the name, the generics, the parameter types and the result,
+    without layout or parameter names (`_password: &str`, `mut n: u32`: a name the function
+    body picks, measured: the 1.5B implementor wrote `_password` to keep clippy quiet)."""
+    bare = re.sub(r"\s+", " ", signature).strip()
+    opening = bare.find("(")
+    if opening < 0:
+        return re.sub(r"\s+", "", bare)
+    depth, closing = 0, len(bare)
+    for index in range(opening, len(bare)):
+        depth += (bare[index] == "(") - (bare[index] == ")")
+        if depth == 0:
+            closing = index
+            break
+    params = [re.sub(r"^(?:mut\s+)?\w+\s*:(?!:)\s*", "", part)
+              for part in _split_top(bare[opening + 1 : closing])]  # fmt: skip
+    key = f"{bare[:opening]}({','.join(params)}){bare[closing + 1 :]}"
+    return re.sub(r"\s+", "", key)
+
+
 def same_signature(one: str, other: str) -> bool:
-    """Equal but for layout: rustfmt breaks a long signature over lines with a trailing comma."""
+    """Equal for every caller: layout (rustfmt breaks a long signature over lines with a trailing
+    comma) and parameter names aside."""
+    return signature_key(one) == signature_key(other)
 
-    def bare(text: str) -> str:
-        return re.sub(r",\)", ")", re.sub(r"\s+", "", text))
 
-    return bare(one) == bare(other)
+def broken_interface(kata: str, before: str, after: str) -> str | None:
+    """Why a library edit breaks the kata's Interface section, None when it keeps it: `after`
+    defines a listed function with other types. A function `before` already defined otherwise
+    was changed on purpose (by a person, say) and is not second-guessed; one not defined at all
+    is not the edit's concern (a test calls it, and fails). Measured: the 1.5B implementor's
+    first Password Validation commit declared `-> Vec<&str>` where the kata says
+    `-> Vec<String>`; every later test comparing with `vec![]` then failed to compile (E0282,
+    no implementation can fix it) and the hidden acceptance tests could not call it."""
+    for name, wanted in interface_functions(kata).items():
+        old = defined_signature(before, name)
+        if old is not None and not same_signature(old, wanted):
+            continue
+        new = defined_signature(after, name)
+        if new is not None and not same_signature(new, wanted):
+            return (
+                f"{LIB} declares `{new}`, but the kata's Interface section fixes `{wanted}`, and "
+                "the kata's tests call it that way. Keep exactly its "
+                "parameter and return types (parameter names may differ); convert inside the "
+                'body instead (a string literal is `"…".to_string()` where a `String` is '
+                "returned)"
+            )
+    return None
 
 
 def stubbed(lib: str, signatures: Sequence[str]) -> str:
@@ -143,6 +203,7 @@ def interface_mismatch(
         + ". "
         + (wrapped_hint(detail[0]) if detail else "")
         + _import_hint(errors, list(functions), root)
+        + _annotation_hint(errors)
         + "Call the code exactly as the Interface section says (its argument and return types)"
     )
 
@@ -160,6 +221,18 @@ def _import_hint(errors: Sequence[str], names: Sequence[str], root: Path) -> str
     return (
         f"A test in tests/ is a crate of its own: import from the kata's crate, "
         f"`use {crate}::{imported[0]};`. "
+    )
+
+
+def _annotation_hint(errors: Sequence[str]) -> str:
+    """For a comparison rustc cannot type (measured: the 1.5B tester's
+    `assert_eq!(validate("Abcdefg1"), vec![])`, E0282, as a `Vec<String>` compares with vectors
+    of several element types): the two ways to write an empty expected list."""
+    if not any(re.search(r"error\[E028[23]\]", error) for error in errors):
+        return ""
+    return (
+        "rustc cannot tell the type of an empty `vec![]` in a comparison: write the expected "
+        "value with its type (`Vec::<String>::new()`), or assert `….is_empty()`. "
     )
 
 

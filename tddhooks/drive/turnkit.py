@@ -185,6 +185,19 @@ class SourceTurn(Turn):
                 found[path] = staged
         return found
 
+    def broken_interface(self) -> str | None:
+        """Why the written library breaks the kata's Interface section (drive/interface.py),
+        before the gate spends a build on it; None when it keeps it, or when no kata names one."""
+        if self.crew.settings.language != "rust":
+            return None
+        from tddhooks.drive.interface import LIB, broken_interface
+
+        lib = self.root / LIB
+        if not self.ctx.kata or not lib.is_file():
+            return None
+        before = self.crew.workspace.read_blob(self.root, "HEAD", LIB) or ""
+        return broken_interface(self.ctx.kata, before, lib.read_text(encoding="utf-8"))
+
     def put_back(self, versions: dict[str, str]) -> None:
         for path, text in versions.items():
             (self.root / path).write_text(text, encoding="utf-8")
@@ -210,6 +223,9 @@ class SourceTurn(Turn):
         handed = self.staged_versions(planned)
         try:
             self.write(answer)
+            broken = self.broken_interface()
+            if broken is not None:
+                return Tried(False, "refused", failure=broken)
             verdict = crew.gate.staged(root, crew.settings)
             show_verdict(crew, self.role, verdict, record)
             if not verdict.green:

@@ -63,3 +63,31 @@ def test_python_types_from_literals() -> None:
 
 def test_nothing_imported_nothing_said() -> None:
     assert expectations({"t.rs": "#[test]\nfn t() { assert!(true); }\n"}, "rust", "k") == []
+
+
+def test_the_katas_interface_replaces_the_guess() -> None:
+    """Measured: guessed from `vec!["…"]` the signature said `Vec<&str>`, the kata `Vec<String>`,
+    and the 1.5B implementor followed the guess (tests/drive/test_interface_kept.py)."""
+    wanted = "pub fn to_roman(n: u32) -> String"
+    found = expectations({"tests/four.rs": RUST_TEST}, "rust", "roman", {"to_roman": wanted})
+    assert found == [
+        'The test calls `to_roman(4)` and expects `"IV"`.',
+        'The test calls `to_roman(9u32)` and expects `"IX"`.',
+        f"The kata's Interface section fixes its signature: `{wanted}`",
+    ]
+    other = expectations({"tests/four.rs": RUST_TEST}, "rust", "roman", {"from_roman": wanted})
+    assert other[-1].startswith("A signature that fits (types guessed from the test)")
+
+
+def test_a_python_katas_interface_replaces_the_guess() -> None:
+    from tddhooks.drive.interface import interface_functions
+    from tddhooks.resources import read_template
+
+    interface = interface_functions(read_template("katas/password-validation.md"), "python")
+    assert interface == {"validate": "def validate(password: str) -> list[str]"}
+    text = 'from kata import validate\n\n\ndef test_short():\n    assert validate("a") == ["x"]\n'
+    found = expectations({"tests/test_short.py": text}, "python", None, interface)
+    assert found[-1] == (
+        "The kata's Interface section fixes its signature: "
+        "`def validate(password: str) -> list[str]`"
+    )

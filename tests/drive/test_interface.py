@@ -13,6 +13,7 @@ from drive.test_e2e_kit import git, write_files
 from support.fake_model import FakeModel
 
 from tddhooks.drive.interface import (
+    broken_interface,
     defined_signature,
     interface_functions,
     interface_mismatch,
@@ -63,6 +64,52 @@ def test_the_signatures_are_read_from_the_katas_text() -> None:
     stub = stubbed("//! kata", [EXECUTE])
     assert stub.startswith("//! kata\n\n")
     assert f"{EXECUTE} {{\n    unimplemented!()\n}}\n" in stub
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "same"),
+    [
+        ("pub fn validate(_password: &str) -> Vec<String>", "pub fn validate(password: &str) -> "
+         "Vec<String>", True),
+        ("pub fn say(mut n: u32) -> String", "pub fn say(n: u32) -> String", True),
+        ("pub fn validate(password: &str) -> Vec<&str>", "pub fn validate(password: &str) -> "
+         "Vec<String>", False),
+        ("pub fn say(n: u64) -> String", "pub fn say(n: u32) -> String", False),
+        ("pub fn say(n: u32)", "pub fn say(n: u32) -> String", False),
+        ("pub fn say(n: u32) -> String", "pub fn said(n: u32) -> String", False),
+        ("pub fn apply(f: fn(u8) -> u8, x: u8) -> u8", "pub fn apply(g: fn(u8) -> u8, y: u8) -> u8",
+         True),
+        ("pub fn apply(f: fn(u8) -> u8, x: u8) -> u8", "pub fn apply(x: u8, f: fn(u8) -> u8) -> u8",
+         False),
+        ("pub fn sum(values: &[std::primitive::u8]) -> u8", "pub fn sum(v: &[std::primitive::u8]) "
+         "-> u8", True),
+    ],
+)  # fmt: skip
+def test_a_signature_is_the_same_for_every_caller_whatever_its_parameter_names(
+    one: str, other: str, same: bool
+) -> None:
+    assert same_signature(one, other) is same
+    assert same_signature(other, one) is same
+
+
+def test_an_edit_that_changes_the_katas_types_breaks_the_interface() -> None:
+    kata = read_template("katas/password-validation.md")
+    wanted = "pub fn validate(password: &str) -> Vec<String>"
+    broken = "pub fn validate(password: &str) -> Vec<&str> {\n    vec![]\n}\n"
+    kept = "pub fn validate(_password: &str) -> Vec<String> {\n    vec![]\n}\n"
+    why = broken_interface(kata, "//! kata\n", broken)
+    assert why is not None
+    assert why.startswith("src/lib.rs declares `pub fn validate(password: &str) -> Vec<&str>`")
+    assert f"fixes `{wanted}`" in why
+    assert broken_interface(kata, "//! kata\n", kept) is None
+    assert broken_interface(kata, kept, broken) is not None  # from the interface to another
+    assert broken_interface(kata, broken, broken) is None  # a person's own choice, kept
+    assert broken_interface(kata, kept, "//! gone\n") is None  # a test that calls it fails
+    assert broken_interface("# Kata\n\nNo interface.\n", "", broken) is None
+    # a method of the same name is another function: only a top-level item is the interface
+    method = "impl P {\n    pub fn validate(&self) -> bool {\n        true\n    }\n}\n"
+    assert broken_interface(kata, "", method) is None
+    assert defined_signature(method, "validate") is None
 
 
 def _repo(make_repo: MakeRepo, lib: str, monkeypatch: pytest.MonkeyPatch) -> Path:
