@@ -80,8 +80,9 @@ def _split_top(text: str) -> list[str]:
 
 def signature_key(signature: str) -> str:
     """What a caller depends on: the name, the generics, the parameter types and the result,
-    without layout or parameter names (`_password: &str`, `mut n: u32`: a name the function
-    body picks, measured: the 1.5B implementor wrote `_password` to keep clippy quiet)."""
+    without layout, named lifetimes or parameter names (`_password: &str`, `mut n: u32`: a name
+    the function body picks, measured: the 1.5B implementor wrote `_password` to keep clippy
+    quiet)."""
     bare = re.sub(r"\s+", " ", signature).strip()
     opening = bare.find("(")
     if opening < 0:
@@ -95,7 +96,9 @@ def signature_key(signature: str) -> str:
     params = [re.sub(r"^(?:mut\s+)?\w+\s*:(?!:)\s*", "", part)
               for part in _split_top(bare[opening + 1 : closing])]  # fmt: skip
     key = f"{bare[:opening]}({','.join(params)}){bare[closing + 1 :]}"
-    return re.sub(r"\s+", "", key)
+    # named lifetimes too: `<'a>(password: &'a str)` is called as `(password: &str)` is
+    key = re.sub(r"'(?!static\b)\w+\s*,?\s*", "", key)
+    return re.sub(r"\s+", "", key).replace("<>", "")
 
 
 def same_signature(one: str, other: str) -> bool:

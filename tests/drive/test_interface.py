@@ -83,6 +83,11 @@ def test_the_signatures_are_read_from_the_katas_text() -> None:
          False),
         ("pub fn sum(values: &[std::primitive::u8]) -> u8", "pub fn sum(v: &[std::primitive::u8]) "
          "-> u8", True),
+        ("pub fn validate<'a>(password: &'a str) -> Vec<&'a str>", "pub fn validate(password: &str)"
+         " -> Vec<&str>", True),
+        ("pub fn first<'a, T>(items: &'a [T]) -> &'a T", "pub fn first<T>(items: &[T]) -> &T",
+         True),
+        ("pub fn name(id: u8) -> &'static str", "pub fn name(id: u8) -> &str", False),
     ],
 )  # fmt: skip
 def test_a_signature_is_the_same_for_every_caller_whatever_its_parameter_names(
