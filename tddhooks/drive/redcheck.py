@@ -114,3 +114,39 @@ def changed_behaviour(baseline: Verdict, verdict: Verdict) -> str | None:
             "behaviour must stay the same"
         )
     return None
+
+
+# clippy: `error: used `assert_eq!` with a literal bool` then ` --> tests/a.rs:5:5` (no rustc
+# code: a compile error is not a lint); ruff and the like: `tests/test_a.py:3:1: F401 …`
+_LINT_BLOCK = re.compile(
+    r"^(?:error|warning): (?P<message>[^\n]+)\n\s*--> (?P<where>(?P<path>[^\s:]+):\d+:\d+)",
+    re.MULTILINE,
+)
+_LINT_LINE = re.compile(r"^(?P<where>(?P<path>[^\s:]+):\d+:\d+): (?P<message>[^\n]+)", re.MULTILINE)
+_LINT_HELP = re.compile(r"^help: (?P<help>[^\n]+)", re.MULTILINE)
+
+
+def lints_in_test(verdict: Verdict, paths: Sequence[str]) -> str | None:
+    """Why the new test is red for the linter too, where only the tester can fix it (the
+    implementor may not edit tests), or None. Measured: the 1.5B tester's
+    `assert_eq!(validate("Abcdef1!").is_empty(), true)` failed clippy's `bool_assert_comparison`,
+    and the implementor spent all five attempts on a lint in a file it may not touch."""
+    step = verdict.step("lint")
+    if step is None or step.ok:
+        return None
+    text = step.output_tail
+    found = [match for pattern in (_LINT_BLOCK, _LINT_LINE) for match in pattern.finditer(text)
+             if match["path"] in paths]  # fmt: skip
+    if not found:
+        return None
+    first = min(found, key=lambda match: match.start())
+    helped = _LINT_HELP.search(text, first.end())
+    following = _LINT_BLOCK.search(text, first.end())
+    own = helped is not None and (following is None or helped.start() < following.start())
+    hint = helped["help"] if helped is not None and own else ""
+    return (
+        f"the linter rejects the new test, and only the tester may change tests: "
+        f"{first['message']} ({first['where']})"
+        + (f"; {hint}" if hint else "")
+        + ". Write the test so the lint step passes"
+    )

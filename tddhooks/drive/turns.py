@@ -16,7 +16,12 @@ from tddhooks.drive.interface import interface_mismatch
 from tddhooks.drive.kinds import Role, TurnOutcome
 from tddhooks.drive.messages import feature_message, refactor_message
 from tddhooks.drive.records import show_verdict
-from tddhooks.drive.redcheck import changed_behaviour, misplaced_red, new_test_names
+from tddhooks.drive.redcheck import (
+    changed_behaviour,
+    lints_in_test,
+    misplaced_red,
+    new_test_names,
+)
 from tddhooks.drive.state import PhaseInfo
 from tddhooks.drive.steplog import AttemptRecord
 from tddhooks.drive.testimports import repaired_answer
@@ -121,8 +126,10 @@ class TesterTurn(Turn):
                     "it was discarded: pick a behaviour the code does not have yet"
                 )
                 return Tried(False, "overshoot", overshoot=tuple(new_tests), failure=failure)
-            wrong = misplaced_red(verdict, new_tests, paths, kata_crate(root)) or (
-                interface_mismatch(crew.gate, root, crew.settings, self.ctx.kata, paths, verdict)
+            wrong = (
+                misplaced_red(verdict, new_tests, paths, kata_crate(root))
+                or interface_mismatch(crew.gate, root, crew.settings, self.ctx.kata, paths, verdict)
+                or lints_in_test(verdict, paths)
             )
             if wrong is not None:
                 return Tried(False, "wrong-red", failure=wrong)

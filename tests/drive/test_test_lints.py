@@ -1,0 +1,138 @@
+"""A new test the linter rejects goes back to the tester (drive/redcheck.py `lints_in_test`): only
+the tester may change tests. Measured: the 1.5B tester's
+`assert_eq!(validate("Abcdef1!").is_empty(), true)` failed clippy's `bool_assert_comparison` in
+three of four Password Validation drives, and each time the implementor spent all five attempts on
+a file it may not touch."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from drive.test_e2e_kit import git, write_files
+from drive.test_interface import _drive
+from drive.test_interface_kept import KATA, KEPT, _repo
+from support.fake_model import FakeModel
+
+from tddhooks.drive.redcheck import lints_in_test
+from tddhooks.policy.verdicts import StepOutcome, Verdict
+from tddhooks.runners.base import TestReport
+
+MakeRepo = Callable[..., Path]
+CLIPPY = """error: used `assert_eq!` with a literal bool
+ --> tests/no_rule.rs:5:5
+  |
+5 | /     assert_eq!(
+6 | |         validate("Abcdef1!").is_empty(),
+7 | |         true,
+  | |_____^
+  |
+  = note: `-D clippy::bool-assert-comparison` implied by `-D warnings`
+help: replace it with `assert!(..)`
+  |
+5 ~     assert!(
+error: could not compile `run-1` (test "no_rule") due to 1 previous error
+"""
+BOOL_TEST = (
+    "use pv::validate;\n\n#[test]\nfn no_uppercase() {\n"
+    '    assert_eq!(validate("abcdefg1!").is_empty(), false);\n}\n'
+)
+GOOD_TEST = (
+    "use pv::validate;\n\n#[test]\nfn no_uppercase() {\n"
+    '    assert_eq!(\n        validate("abcdefg1!"),\n'
+    '        vec!["must contain an uppercase letter"]\n    );\n}\n'
+)  # as rustfmt leaves it: the test's own workspace here formats nothing
+UPPER = KEPT.replace(
+    "    vec![]\n}",
+    "    if !password.chars().any(char::is_uppercase) {\n"
+    '        return vec!["must contain an uppercase letter".to_string()];\n    }\n    vec![]\n}',
+)
+
+
+def _verdict(output: str, returncode: int = 101, name: str = "lint") -> Verdict:
+    step = StepOutcome(name=name, cmd=["cargo", "clippy"], returncode=returncode,
+                       timed_out=False, duration_s=0.0, output_tail=output)  # fmt: skip
+    return Verdict(tree="t", key="k", green=False, steps=[step], report=TestReport(exit_code=101),
+                   test_names=[], duration_s=0.0, created_at=0.0)  # fmt: skip
+
+
+def test_a_lint_in_the_new_test_is_the_testers_with_clippys_help() -> None:
+    why = lints_in_test(_verdict(CLIPPY), ["tests/no_rule.rs"])
+    assert why == (
+        "the linter rejects the new test, and only the tester may change tests: used `assert_eq!` "
+        "with a literal bool (tests/no_rule.rs:5:5); replace it with `assert!(..)`. Write the "
+        "test so the lint step passes"
+    )
+
+
+@pytest.mark.parametrize(
+    ("output", "returncode", "name"),
+    [
+        (CLIPPY, 101, "lint"),  # another file: not this test's
+        (CLIPPY, 0, "lint"),  # the lint step passed
+        (CLIPPY, 101, "test"),  # not the lint step
+        ("error[E0425]: cannot find function `validate` in this scope\n --> tests/x.rs:3:5\n",
+         101, "lint"),  # a compile error, not a lint: the implementor's to remove
+    ],
+)  # fmt: skip
+def test_what_is_not_a_lint_in_the_new_test_is_left_alone(
+    output: str, returncode: int, name: str
+) -> None:
+    verdict = _verdict(output, returncode, name)
+    assert lints_in_test(verdict, ["tests/x.rs"]) is None
+
+
+def test_a_linter_that_writes_one_line_per_finding_counts_too() -> None:
+    output = "tests/test_x.py:1:8: F401 [*] `os` imported but unused\nFound 1 error.\n"
+    why = lints_in_test(_verdict(output), ["tests/test_x.py"])
+    assert why is not None
+    assert "F401 [*] `os` imported but unused (tests/test_x.py:1:8)" in why
+
+
+@pytest.mark.cargo
+def test_the_tester_is_told_and_its_lint_clean_test_is_handed_over(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(make_repo, monkeypatch, KEPT)
+    models = {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
+    models["tester"].enqueue(*(
+        {"plan": "uppercase", "edits": [{"path": "tests/no_uppercase.rs", "content": test}]}
+        for test in (BOOL_TEST, GOOD_TEST)
+    ))  # fmt: skip
+    models["implementor"].enqueue({
+        "plan": "check case", "edits": [{"path": "src/lib.rs", "content": UPPER}],
+        "commit": {"type": "feat", "scope": "case", "summary": "an uppercase letter is needed"},
+    })  # fmt: skip
+    models["refactorer"].enqueue({"plan": "nothing to tidy", "edits": []})
+
+    _drive(repo, models)
+
+    assert len(models["tester"].asked) == 2
+    told = models["tester"].asked[1].user
+    assert "the linter rejects the new test" in told
+    assert "used `assert_eq!` with a literal bool (tests/no_uppercase.rs:5:5)" in told
+    assert len(models["implementor"].asked) == 1
+    assert git(repo, "show", "HEAD:tests/no_uppercase.rs").stdout == GOOD_TEST
+
+
+@pytest.mark.cargo
+def test_before_the_function_exists_the_lint_is_found_against_the_interface(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tddhooks.drive.interface import interface_mismatch
+    from tddhooks.drive.ports import RealGate
+    from tddhooks.policy.settings import load_settings
+
+    repo = _repo(make_repo, monkeypatch, "//! The pv kata.\n")
+    write_files(repo, {"tests/no_uppercase.rs": BOOL_TEST})
+    git(repo, "add", "tests/no_uppercase.rs")
+    settings = load_settings(repo)
+    verdict = RealGate().staged(repo, settings)
+    assert verdict.report.compile_errors  # validate does not exist yet: the real red is E0432
+    assert lints_in_test(verdict, ["tests/no_uppercase.rs"]) is None
+
+    why = interface_mismatch(RealGate(), repo, settings, KATA, ["tests/no_uppercase.rs"], verdict)
+
+    assert why is not None
+    assert "used `assert_eq!` with a literal bool (tests/no_uppercase.rs:5:5)" in why
