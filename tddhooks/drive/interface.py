@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tddhooks import git
+from tddhooks.drive.rustcode import without_comments
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.policy.verdicts import Verdict
 
@@ -32,7 +33,11 @@ if TYPE_CHECKING:
 LIB = "src/lib.rs"
 _SIGNATURE = re.compile(r"`(pub\s+fn\s+(?P<name>\w+)\s*(?:<[^`>]*>)?\s*\([^`]*?\)[^`{;]*?)`")
 _PY_SIGNATURE = re.compile(r"`(def\s+(?P<name>\w+)\s*\([^`]*?\)(?:\s*->\s*[^`:]+?)?)\s*:?\s*`")
-_DEFINED = r"^pub\s+fn\s+{name}\b(?P<rest>[^{{;]*)"
+# any visibility and qualifiers: `pub(crate) fn` and a private `fn` hide the kata's function
+_DEFINED = (
+    r"^(?P<head>(?:pub(?:\s*\([^)]*\))?\s+)?"
+    r"(?:(?:const|async|unsafe|extern(?:\s+\"[^\"]*\")?)\s+)*)fn\s+{name}\b(?P<rest>[^{{;]*)"
+)
 _LOCATED = re.compile(r"^(?P<path>[^\s:]+):\d+(?::\d+)?: error(?:\[(?P<code>E\d+)\])?: ")
 # names the test uses that the implementor is still to write: a valid red, whatever the interface
 _UNRESOLVED = {"E0405", "E0412", "E0422", "E0423", "E0425", "E0432", "E0433", "E0599", "E0531"}
@@ -49,19 +54,23 @@ def interface_functions(kata: str, language: str = "rust") -> dict[str, str]:
     """name -> signature of each Rust `pub fn` (Python: `def`) the kata's text names in
     backticks; a name given two different signatures is left out (which one would the test have
     to follow?)."""
-    found: dict[str, set[str]] = {}
+    found: dict[str, dict[str, str]] = {}  # name -> key -> the first signature with that key
     pattern = _PY_SIGNATURE if language == "python" else _SIGNATURE
     for match in pattern.finditer(kata):
-        found.setdefault(match["name"], set()).add(_collapse(match[1]))
-    return {name: next(iter(sigs)) for name, sigs in found.items() if len(sigs) == 1}
+        signature = _collapse(match[1])
+        key = signature_key(signature) if language == "rust" else signature
+        found.setdefault(match["name"], {}).setdefault(key, signature)
+    return {name: next(iter(sigs.values())) for name, sigs in found.items() if len(sigs) == 1}
 
 
 def defined_signature(lib: str, name: str) -> str | None:
-    """The library's own signature of `name` (whitespace collapsed), None when it has none: a
-    top-level item, written at the start of a line as rustfmt leaves it (a method of the same
-    name in an `impl` block is indented, and is another function)."""
-    match = re.search(_DEFINED.format(name=re.escape(name)), lib, re.MULTILINE)
-    return None if match is None else _collapse(f"pub fn {name}{match['rest']}")
+    """The library's own signature of `name` (comments left out, whitespace collapsed), None
+    when it has none: a top-level item, written at the start of a line as rustfmt leaves it (a
+    method of the same name in an `impl` block is indented, and is another function), whatever
+    its visibility (`fn name` alone is not the kata's `pub fn name`)."""
+    code = without_comments(lib)
+    match = re.search(_DEFINED.format(name=re.escape(name)), code, re.MULTILINE)
+    return None if match is None else _collapse(f"{match['head']}fn {name}{match['rest']}")
 
 
 def _split_top(text: str) -> list[str]:
@@ -95,9 +104,12 @@ def signature_key(signature: str) -> str:
             break
     params = [re.sub(r"^(?:mut\s+)?\w+\s*:(?!:)\s*", "", part)
               for part in _split_top(bare[opening + 1 : closing])]  # fmt: skip
-    key = f"{bare[:opening]}({','.join(params)}){bare[closing + 1 :]}"
+    head = re.sub(r"\bconst\s+(?=.*\bfn\b)", "", bare[:opening])  # `const` is the body's
+    key = f"{head}({','.join(params)}){bare[closing + 1 :]}"
     # named lifetimes too: `<'a>(password: &'a str)` is called as `(password: &str)` is
     key = re.sub(r"'(?!static\b)\w+\s*,?\s*", "", key)
+    # a path to a type is the type (`std::string::String`, `::std::vec::Vec`, `crate::Grid`)
+    key = re.sub(r"(?<![\w>])(?:::)?(?:\w+::)+(?=\w)", "", key)
     return re.sub(r"\s+", "", key).replace("<>", "")
 
 
@@ -121,12 +133,14 @@ def broken_interface(kata: str, before: str, after: str) -> str | None:
             continue
         new = defined_signature(after, name)
         if new is not None and not same_signature(new, wanted):
+            hidden = re.match(r"pub (?:const )?fn ", new) is None
             return (
                 f"{LIB} declares `{new}`, but the kata's Interface section fixes `{wanted}`, and "
-                "the kata's tests call it that way. Keep exactly its "
-                "parameter and return types (parameter names may differ); convert inside the "
-                'body instead (a string literal is `"…".to_string()` where a `String` is '
-                "returned)"
+                "the kata's tests call it that way. "
+                + ("Declare it `pub`, callable from outside the crate. " if hidden else "")
+                + "Keep exactly its parameter and return types (parameter names may differ); "
+                'convert inside the body instead (a string literal is `"…".to_string()` where a '
+                "`String` is returned)"
             )
     return None
 

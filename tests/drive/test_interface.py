@@ -305,3 +305,61 @@ def test_a_test_that_reaches_the_crate_by_a_wrong_name_is_repaired_and_handed_ov
     assert len(models["tester"].asked) == 1  # handed over at once
     assert git(repo, "show", "HEAD:tests/origin.rs").stdout == RIGHT
     assert git(repo, "log", "-1", "--format=%s").stdout.startswith("feat(")
+
+
+PV = read_template("katas/password-validation.md")
+VALIDATE = "pub fn validate(password: &str) -> Vec<String>"
+
+
+@pytest.mark.parametrize(
+    "lib",
+    [
+        # a comment inside the signature is no part of it
+        "pub fn validate(\n    password: &str, // the input\n) -> Vec<String> {\n    vec![]\n}\n",
+        "pub fn validate(password: &str /* the input */) -> Vec<String> {\n    vec![]\n}\n",
+        "pub fn validate(\n    password: &str, // see {x}; later\n) -> Vec<String> {\n}\n",
+        # commented-out code at the start of a line is not the library's function
+        "/*\npub fn validate(password: &str) -> Vec<&str> {}\n*/\n"
+        "pub fn validate(password: &str) -> Vec<String> {\n    vec![]\n}\n",
+        # a path to the same type is the same type for every caller
+        "pub fn validate(password: &str) -> Vec<std::string::String> {\n    vec![]\n}\n",
+        "pub fn validate(password: &str) -> ::std::vec::Vec<String> {\n    vec![]\n}\n",
+        # `const` changes nothing for a caller
+        "pub const fn validate(password: &str) -> Vec<String> {\n    Vec::new()\n}\n",
+        # a string or a char that looks like a comment opener is no comment
+        'const A: &str = "/*";\nconst B: char = \'"\';\n'
+        "pub fn validate(password: &str) -> Vec<String> {\n    vec![]\n}\n// */\n",
+    ],
+)
+def test_an_edit_that_keeps_the_katas_types_is_never_refused(lib: str) -> None:
+    assert broken_interface(PV, "", lib) is None
+    assert same_signature(defined_signature(lib, "validate") or "", VALIDATE)
+
+
+@pytest.mark.parametrize(
+    ("lib", "told"),
+    [
+        # not callable from the kata's tests in tests/: the interface is gone as surely
+        ("pub(crate) fn validate(password: &str) -> Vec<String> {\n    vec![]\n}\n",
+         "declares `pub(crate) fn validate"),
+        ("fn validate(password: &str) -> Vec<String> {\n    vec![]\n}\n",
+         "declares `fn validate"),
+        ("pub const fn validate(password: &str) -> Vec<&'static str> {\n    Vec::new()\n}\n",
+         "declares `pub const fn validate(password: &str) -> Vec<&'static str>`"),
+        ("#[must_use]\npub fn validate(password: &str) -> Vec<&str> {\n    vec![]\n}\n",
+         "declares `pub fn validate(password: &str) -> Vec<&str>`"),
+    ],
+)  # fmt: skip
+def test_an_edit_that_hides_or_retypes_the_function_is_refused(lib: str, told: str) -> None:
+    why = broken_interface(PV, "", lib)
+    assert why is not None
+    assert told in why
+    if "pub fn" not in lib and "pub const fn" not in lib:
+        assert "`pub`" in why
+
+
+def test_a_kata_naming_one_signature_twice_with_other_parameter_names_keeps_it() -> None:
+    kata = f"`{VALIDATE}`, and again: `pub fn validate(input: &str) -> Vec<String>`."
+    assert interface_functions(kata) == {"validate": VALIDATE}
+    both = f"`{VALIDATE}`, or `pub fn validate(input: &str) -> Vec<&str>`."
+    assert interface_functions(both) == {}
