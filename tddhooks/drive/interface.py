@@ -42,6 +42,7 @@ _LOCATED = re.compile(r"^(?P<path>[^\s:]+):\d+(?::\d+)?: error(?:\[(?P<code>E\d+
 # names the test uses that the implementor is still to write: a valid red, whatever the interface
 _UNRESOLVED = {"E0405", "E0412", "E0422", "E0423", "E0425", "E0432", "E0433", "E0599", "E0531"}
 # rustc's own words on the mismatch: "expected `Result<String, String>`, found `&str`"
+_VEC_RETURNED = re.compile(r"->\s*(?:[\w:]*::)?Vec\s*<(?P<item>.+)>\s*$")
 _EXPECTED = re.compile(r"expected [^\n]{1,160}?, found [^\n]{1,160}")
 _STUB_MARK = "// tddhooks: interface stubs, only in the tree that checks the test"
 
@@ -220,7 +221,7 @@ def interface_mismatch(
         + ". "
         + (wrapped_hint(detail[0]) if detail else "")
         + _import_hint(errors, list(functions), root)
-        + _annotation_hint(errors)
+        + annotation_hint(errors, list(functions.values()))
         + "Call the code exactly as the Interface section says (its argument and return types)"
     )
 
@@ -241,15 +242,25 @@ def _import_hint(errors: Sequence[str], names: Sequence[str], root: Path) -> str
     )
 
 
-def _annotation_hint(errors: Sequence[str]) -> str:
-    """For a comparison rustc cannot type (measured: the 1.5B tester's
+def annotation_hint(errors: Sequence[str], signatures: Sequence[str]) -> str:
+    """For a value rustc cannot type (measured: the 1.5B tester's
     `assert_eq!(validate("Abcdefg1"), vec![])`, E0282, as a `Vec<String>` compares with vectors
-    of several element types): the two ways to write an empty expected list."""
+    of several element types): the two ways to write an empty expected list, with the element
+    type the kata's function returns; without one, only to write the type out."""
     if not any(re.search(r"error\[E028[23]\]", error) for error in errors):
         return ""
+    returned = (_VEC_RETURNED.search(sig) for sig in signatures)
+    items = {match["item"] for match in returned if match}
+    if len(items) != 1:
+        return (
+            "rustc cannot tell the type of a value in the test: write it out "
+            "(`let expected: Type = …;`) or compare with a value of the type the function "
+            "returns. "
+        )
+    item = items.pop().strip()
     return (
         "rustc cannot tell the type of an empty `vec![]` in a comparison: write the expected "
-        "value with its type (`Vec::<String>::new()`), or assert `….is_empty()`. "
+        f"value with its type (`Vec::<{item}>::new()`), or assert `….is_empty()`. "
     )
 
 

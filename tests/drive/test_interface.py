@@ -363,3 +363,16 @@ def test_a_kata_naming_one_signature_twice_with_other_parameter_names_keeps_it()
     assert interface_functions(kata) == {"validate": VALIDATE}
     both = f"`{VALIDATE}`, or `pub fn validate(input: &str) -> Vec<&str>`."
     assert interface_functions(both) == {}
+
+
+def test_the_hint_on_an_untyped_value_names_the_katas_own_return_type() -> None:
+    from tddhooks.drive.interface import annotation_hint
+
+    error = ["tests/a.rs:4:5: error[E0282]: type annotations needed"]
+    assert "`Vec::<String>::new()`" in annotation_hint(error, [VALIDATE])
+    numbers = "pub fn primes(n: u32) -> Vec<u32>"
+    assert "`Vec::<u32>::new()`" in annotation_hint(error, [numbers])
+    rover = annotation_hint(error, [EXECUTE])  # no list returned: no word of `Vec::<String>`
+    assert "Vec::<" not in rover
+    assert "`let expected: Type = …;`" in rover
+    assert annotation_hint(["tests/a.rs:4:5: error[E0308]: mismatched types"], [VALIDATE]) == ""
