@@ -31,12 +31,15 @@ if TYPE_CHECKING:
     from tddhooks.drive.ports import Gate
 
 LIB = "src/lib.rs"
-_SIGNATURE = re.compile(r"`(pub\s+fn\s+(?P<name>\w+)\s*(?:<[^`>]*>)?\s*\([^`]*?\)[^`{;]*?)`")
+# the `;` of an array type (`-> [u8; 3]`) is no end; a declaration's own `;` is left out
+_SIGNATURE = re.compile(
+    r"`(pub\s+fn\s+(?P<name>\w+)\s*(?:<[^`>]*>)?\s*\([^`]*?\)(?:\[[^`]*?\]|[^`{;\[])*?)\s*;?`"
+)
 _PY_SIGNATURE = re.compile(r"`(def\s+(?P<name>\w+)\s*\([^`]*?\)(?:\s*->\s*[^`:]+?)?)\s*:?\s*`")
 # any visibility and qualifiers: `pub(crate) fn` and a private `fn` hide the kata's function
 _DEFINED = (
     r"^(?P<head>(?:pub(?:\s*\([^)]*\))?\s+)?"
-    r"(?:(?:const|async|unsafe|extern(?:\s+\"[^\"]*\")?)\s+)*)fn\s+{name}\b(?P<rest>[^{{;]*)"
+    r"(?:(?:const|async|unsafe|extern(?:\s+\"[^\"]*\")?)\s+)*)fn\s+{name}\b"
 )
 _LOCATED = re.compile(r"^(?P<path>[^\s:]+):\d+(?::\d+)?: error(?:\[(?P<code>E\d+)\])?: ")
 # names the test uses that the implementor is still to write: a valid red, whatever the interface
@@ -71,7 +74,22 @@ def defined_signature(lib: str, name: str) -> str | None:
     its visibility (`fn name` alone is not the kata's `pub fn name`)."""
     code = without_comments(lib)
     match = re.search(_DEFINED.format(name=re.escape(name)), code, re.MULTILINE)
-    return None if match is None else _collapse(f"{match['head']}fn {name}{match['rest']}")
+    if match is None:
+        return None
+    return _collapse(f"{match['head']}fn {name}{_signature_rest(code, match.end())}")
+
+
+def _signature_rest(code: str, start: int) -> str:
+    """The signature from `start` to its body's `{` (or a declaration's `;`): one outside
+    brackets, as `[u8; 3]` holds a `;` that ends nothing."""
+    depth = 0
+    for index in range(start, len(code)):
+        char = code[index]
+        if depth <= 0 and char in "{;":
+            return code[start:index]
+        arrow = char == ">" and code[index - 1] == "-"  # `-> u8` closes nothing
+        depth += (char in "([<") - (char in ")]>" and not arrow)
+    return code[start:]
 
 
 def _split_top(text: str) -> list[str]:

@@ -376,3 +376,22 @@ def test_the_hint_on_an_untyped_value_names_the_katas_own_return_type() -> None:
     assert "Vec::<" not in rover
     assert "`let expected: Type = …;`" in rover
     assert annotation_hint(["tests/a.rs:4:5: error[E0308]: mismatched types"], [VALIDATE]) == ""
+
+
+@pytest.mark.parametrize(
+    ("kata", "lib"),
+    [
+        ("`pub fn winner(board: [[char; 3]; 3]) -> Option<char>`",
+         "pub fn winner(board: [[char; 3]; 3]) -> Option<char> {\n    None\n}\n"),
+        ("`pub fn rgb(hex: &str) -> [u8; 3]`",
+         "pub fn rgb(hex: &str) -> [u8; 3] {\n    [0; 3]\n}\n"),
+        ("`pub fn add(text: &str) -> i32;`", "pub fn add(text: &str) -> i32 {\n    0\n}\n"),
+    ],
+)  # fmt: skip
+def test_an_array_type_is_read_whole_on_both_sides(kata: str, lib: str) -> None:
+    """A `;` inside `[u8; 3]` ends no signature: read there, the kata's own signature was refused
+    on every attempt."""
+    (name, wanted), *_ = interface_functions(kata).items()
+    assert same_signature(defined_signature(lib, name) or "", wanted)
+    assert broken_interface(kata, "", lib) is None
+    assert broken_interface(kata, "", lib.replace("3]", "4]").replace("i32", "i64")) is not None
