@@ -121,15 +121,31 @@ def signature_key(signature: str) -> str:
         if depth == 0:
             closing = index
             break
-    params = [re.sub(r"^(?:mut\s+)?\w+\s*:(?!:)\s*", "", part)
-              for part in _split_top(bare[opening + 1 : closing])]  # fmt: skip
+    params = [_param_type(part) for part in _split_top(bare[opening + 1 : closing])]
     head = re.sub(r"\bconst\s+(?=.*\bfn\b)", "", bare[:opening])  # `const` is the body's
     key = f"{head}({','.join(params)}){bare[closing + 1 :]}"
     # named lifetimes too: `<'a>(password: &'a str)` is called as `(password: &str)` is
     key = re.sub(r"'(?!static\b)\w+\s*,?\s*", "", key)
     # a path to a type is the type (`std::string::String`, `::std::vec::Vec`, `crate::Grid`)
     key = re.sub(r"(?<![\w>])(?:::)?(?:\w+::)+(?=\w)", "", key)
-    return re.sub(r"\s+", "", key).replace("<>", "")
+    key = re.sub(r"\s+", "", key).replace("<>", "")
+    # rustfmt's trailing commas (`Result<\n    String,\n    String,\n>`), and `-> ()` said
+    return re.sub(r"(?:,(?=>)|,$|->\(\)$)", "", key)
+
+
+def _param_type(param: str) -> str:
+    """The type of one parameter: what follows its pattern's `:` (`mut n: u32`, `(x, y): (u8,
+    u8)`, `Point { x, y }: Point`); `&self` as it is."""
+    depth = 0
+    for index, char in enumerate(param):
+        depth += (char in "([{<") - (char in ")]}>")
+        if (
+            char == ":"
+            and depth == 0
+            and ":" not in (param[index - 1 : index], param[index + 1 :][:1])
+        ):
+            return param[index + 1 :].strip()
+    return param.strip()
 
 
 def same_signature(one: str, other: str) -> bool:

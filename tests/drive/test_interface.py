@@ -395,3 +395,23 @@ def test_an_array_type_is_read_whole_on_both_sides(kata: str, lib: str) -> None:
     assert same_signature(defined_signature(lib, name) or "", wanted)
     assert broken_interface(kata, "", lib) is None
     assert broken_interface(kata, "", lib.replace("3]", "4]").replace("i32", "i64")) is not None
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        # rustfmt breaks a long generic list over lines with a trailing comma
+        ("pub fn f(a: &str) -> Result<String, String,>",
+         "pub fn f(a: &str) -> Result<String, String>"),
+        ("pub fn f<T>(a: T) -> u8 where T: Copy,", "pub fn f<T>(a: T) -> u8 where T: Copy"),
+        # a pattern is a parameter's name too
+        ("pub fn f((x, y): (u8, u8)) -> u8", "pub fn f(p: (u8, u8)) -> u8"),
+        ("pub fn f(Point { x, y }: Point) -> u8", "pub fn f(p: Point) -> u8"),
+        ("pub fn f(a: u8) -> ()", "pub fn f(a: u8)"),
+    ],
+)  # fmt: skip
+def test_a_signature_written_otherwise_for_the_same_caller_is_the_same(
+    one: str, other: str
+) -> None:
+    assert same_signature(one, other)
+    assert same_signature(other, one)
