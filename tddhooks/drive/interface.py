@@ -62,9 +62,21 @@ def interface_functions(kata: str, language: str = "rust") -> dict[str, str]:
     pattern = _PY_SIGNATURE if language == "python" else _SIGNATURE
     for match in pattern.finditer(kata):
         signature = _collapse(match[1])
+        if language == "rust" and not _whole(signature):
+            continue
         key = signature_key(signature) if language == "rust" else signature
         found.setdefault(match["name"], {}).setdefault(key, signature)
     return {name: next(iter(sigs.values())) for name, sigs in found.items() if len(sigs) == 1}
+
+
+def _whole(signature: str) -> bool:
+    """A Rust signature code can declare: no `…` and a type for each parameter (`self` aside),
+    not the shorthand a text may use (`pub fn execute(commands: &str, …)`)."""
+    if "…" in signature or "..." in signature:
+        return False
+    opening, closing = _parentheses(signature)
+    params = _split_top(signature[opening + 1 : closing])
+    return all(":" in param or param.endswith("self") for param in params)
 
 
 def defined_signature(lib: str, name: str) -> str | None:
@@ -106,21 +118,26 @@ def _split_top(text: str) -> list[str]:
     return [part.strip() for part in [*parts, current] if part.strip()]
 
 
+def _parentheses(signature: str) -> tuple[int, int]:
+    """Where the parameter list opens and closes (-1 and the end when it does not)."""
+    opening = signature.find("(")
+    depth = 0
+    for index in range(max(opening, 0), len(signature) if opening >= 0 else 0):
+        depth += (signature[index] == "(") - (signature[index] == ")")
+        if depth == 0:
+            return opening, index
+    return opening, len(signature)
+
+
 def signature_key(signature: str) -> str:
     """What a caller depends on: the name, the generics, the parameter types and the result,
     without layout, named lifetimes or parameter names (`_password: &str`, `mut n: u32`: a name
     the function body picks, measured: the 1.5B implementor wrote `_password` to keep clippy
     quiet)."""
     bare = re.sub(r"\s+", " ", signature).strip()
-    opening = bare.find("(")
+    opening, closing = _parentheses(bare)
     if opening < 0:
         return re.sub(r"\s+", "", bare)
-    depth, closing = 0, len(bare)
-    for index in range(opening, len(bare)):
-        depth += (bare[index] == "(") - (bare[index] == ")")
-        if depth == 0:
-            closing = index
-            break
     params = [_param_type(part) for part in _split_top(bare[opening + 1 : closing])]
     head = re.sub(r"\bconst\s+(?=.*\bfn\b)", "", bare[:opening])  # `const` is the body's
     key = f"{head}({','.join(params)}){bare[closing + 1 :]}"

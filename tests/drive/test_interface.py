@@ -415,3 +415,21 @@ def test_a_signature_written_otherwise_for_the_same_caller_is_the_same(
 ) -> None:
     assert same_signature(one, other)
     assert same_signature(other, one)
+
+
+def test_a_signature_written_in_shorthand_fixes_nothing() -> None:
+    """A kata may mention its function in shorthand (`…`, a parameter without its type): no code
+    could declare that, so every edit would be refused."""
+    kata = (
+        "Call `pub fn execute(commands: &str, …) -> Result<String, String>`, "
+        "`pub fn say(n) -> String`, or `pub fn add(text: &str, ...) -> i32`; "
+        "`pub fn score(rolls: &[u32]) -> u32` and `pub fn tick(&mut self) -> Option<(u8, u8)>` "
+        "are whole."
+    )
+    assert interface_functions(kata) == {
+        "score": "pub fn score(rolls: &[u32]) -> u32",
+        "tick": "pub fn tick(&mut self) -> Option<(u8, u8)>",
+    }
+    lib = "pub fn say(n: u32) -> String {\n    n.to_string()\n}\n"
+    assert broken_interface(kata, "", lib) is None
+    assert interface_functions("`def add(text)`", "python") == {"add": "def add(text)"}
