@@ -62,7 +62,7 @@ def interface_functions(kata: str, language: str = "rust") -> dict[str, str]:
     pattern = _PY_SIGNATURE if language == "python" else _SIGNATURE
     for match in pattern.finditer(kata):
         signature = _collapse(match[1])
-        if language == "rust" and not _whole(signature):
+        if language == "rust" and not (_whole(signature) and _free(signature)):
             continue
         key = signature_key(signature) if language == "rust" else signature
         found.setdefault(match["name"], {}).setdefault(key, signature)
@@ -77,6 +77,14 @@ def _whole(signature: str) -> bool:
     opening, closing = _parentheses(signature)
     params = _split_top(signature[opening + 1 : closing])
     return all(":" in param or param.endswith("self") for param in params)
+
+
+def _free(signature: str) -> bool:
+    """Not a method (`pub fn report(&self) -> String`): a method is no top-level item, cannot be
+    stubbed beside the library's functions, and its name in an error is no free function's."""
+    opening, closing = _parentheses(signature)
+    first = _split_top(signature[opening + 1 : closing])[:1]
+    return not first or re.fullmatch(r"(?:&\s*(?:'\w+\s+)?)?(?:mut\s+)?self\b.*", first[0]) is None
 
 
 def defined_signature(lib: str, name: str) -> str | None:

@@ -423,13 +423,36 @@ def test_a_signature_written_in_shorthand_fixes_nothing() -> None:
     kata = (
         "Call `pub fn execute(commands: &str, …) -> Result<String, String>`, "
         "`pub fn say(n) -> String`, or `pub fn add(text: &str, ...) -> i32`; "
-        "`pub fn score(rolls: &[u32]) -> u32` and `pub fn tick(&mut self) -> Option<(u8, u8)>` "
-        "are whole."
+        "`pub fn score(rolls: &[u32]) -> Option<(u8, u8)>` is whole."
     )
-    assert interface_functions(kata) == {
-        "score": "pub fn score(rolls: &[u32]) -> u32",
-        "tick": "pub fn tick(&mut self) -> Option<(u8, u8)>",
-    }
+    assert interface_functions(kata) == {"score": "pub fn score(rolls: &[u32]) -> Option<(u8, u8)>"}
     lib = "pub fn say(n: u32) -> String {\n    n.to_string()\n}\n"
     assert broken_interface(kata, "", lib) is None
     assert interface_functions("`def add(text)`", "python") == {"add": "def add(text)"}
+
+
+@pytest.mark.cargo
+def test_a_unit_test_beside_the_code_of_a_kata_with_methods_is_judged_as_it_is(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A method the kata names (`pub fn report(&self) -> String`) cannot be stubbed at the top
+    of src/lib.rs: stubbed there, its error sat in the test's own file and the valid red of a
+    unit test beside the code was refused on every attempt."""
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    kata = "# Rover\n\n- Rust: `pub fn report(&self) -> String` on `Rover`.\n"
+    lib = "pub struct Rover;\n"
+    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": lib})
+    test = (
+        lib + "\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n"
+        '    fn reports() {\n        assert_eq!(Rover.report(), "0:0:N");\n    }\n}\n'
+    )
+    write_files(repo, {"src/lib.rs": test})
+    git(repo, "add", "src/lib.rs")
+    settings = load_settings(repo)
+    verdict = RealGate().staged(repo, settings)
+    assert not verdict.report.green
+
+    assert interface_mismatch(RealGate(), repo, settings, kata, ["src/lib.rs"], verdict) is None
+    assert interface_functions(kata) == {}
+    free = "`pub fn report(rover: &Rover) -> String`, `pub fn f(selfish: u8)`"
+    assert set(interface_functions(free)) == {"report", "f"}
