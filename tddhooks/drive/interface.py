@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tddhooks import git
+from tddhooks.drive.rustcode import without_comments
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.policy.verdicts import Verdict
 
@@ -30,13 +31,21 @@ if TYPE_CHECKING:
     from tddhooks.drive.ports import Gate
 
 LIB = "src/lib.rs"
-_SIGNATURE = re.compile(r"`(pub\s+fn\s+(?P<name>\w+)\s*(?:<[^`>]*>)?\s*\([^`]*?\)[^`{;]*?)`")
+# the `;` of an array type (`-> [u8; 3]`) is no end; a declaration's own `;` is left out
+_SIGNATURE = re.compile(
+    r"`(pub\s+fn\s+(?P<name>\w+)\s*(?:<[^`>]*>)?\s*\([^`]*?\)(?:\[[^`]*?\]|[^`{;\[])*?)\s*;?`"
+)
 _PY_SIGNATURE = re.compile(r"`(def\s+(?P<name>\w+)\s*\([^`]*?\)(?:\s*->\s*[^`:]+?)?)\s*:?\s*`")
-_DEFINED = r"^pub\s+fn\s+{name}\b(?P<rest>[^{{;]*)"
+# any visibility and qualifiers: `pub(crate) fn` and a private `fn` hide the kata's function
+_DEFINED = (
+    r"^(?P<head>(?:pub(?:\s*\([^)]*\))?\s+)?"
+    r"(?:(?:const|async|unsafe|extern(?:\s+\"[^\"]*\")?)\s+)*)fn\s+{name}\b"
+)
 _LOCATED = re.compile(r"^(?P<path>[^\s:]+):\d+(?::\d+)?: error(?:\[(?P<code>E\d+)\])?: ")
 # names the test uses that the implementor is still to write: a valid red, whatever the interface
 _UNRESOLVED = {"E0405", "E0412", "E0422", "E0423", "E0425", "E0432", "E0433", "E0599", "E0531"}
 # rustc's own words on the mismatch: "expected `Result<String, String>`, found `&str`"
+_VEC_RETURNED = re.compile(r"->\s*(?:[\w:]*::)?Vec\s*<(?P<item>.+)>\s*$")
 _EXPECTED = re.compile(r"expected [^\n]{1,160}?, found [^\n]{1,160}")
 _STUB_MARK = "// tddhooks: interface stubs, only in the tree that checks the test"
 
@@ -49,19 +58,58 @@ def interface_functions(kata: str, language: str = "rust") -> dict[str, str]:
     """name -> signature of each Rust `pub fn` (Python: `def`) the kata's text names in
     backticks; a name given two different signatures is left out (which one would the test have
     to follow?)."""
-    found: dict[str, set[str]] = {}
+    found: dict[str, dict[str, str]] = {}  # name -> key -> the first signature with that key
     pattern = _PY_SIGNATURE if language == "python" else _SIGNATURE
     for match in pattern.finditer(kata):
-        found.setdefault(match["name"], set()).add(_collapse(match[1]))
-    return {name: next(iter(sigs)) for name, sigs in found.items() if len(sigs) == 1}
+        signature = _collapse(match[1])
+        if language == "rust" and not (_whole(signature) and _free(signature)):
+            continue
+        key = signature_key(signature) if language == "rust" else signature
+        found.setdefault(match["name"], {}).setdefault(key, signature)
+    return {name: next(iter(sigs.values())) for name, sigs in found.items() if len(sigs) == 1}
+
+
+def _whole(signature: str) -> bool:
+    """A Rust signature code can declare: no `…` and a type for each parameter (`self` aside),
+    not the shorthand a text may use (`pub fn execute(commands: &str, …)`)."""
+    if "…" in signature or "..." in signature:
+        return False
+    opening, closing = _parentheses(signature)
+    params = _split_top(signature[opening + 1 : closing])
+    return all(":" in param or param.endswith("self") for param in params)
+
+
+def _free(signature: str) -> bool:
+    """Not a method (`pub fn report(&self) -> String`): a method is no top-level item, cannot be
+    stubbed beside the library's functions, and its name in an error is no free function's."""
+    opening, closing = _parentheses(signature)
+    first = _split_top(signature[opening + 1 : closing])[:1]
+    return not first or re.fullmatch(r"(?:&\s*(?:'\w+\s+)?)?(?:mut\s+)?self\b.*", first[0]) is None
 
 
 def defined_signature(lib: str, name: str) -> str | None:
-    """The library's own signature of `name` (whitespace collapsed), None when it has none: a
-    top-level item, written at the start of a line as rustfmt leaves it (a method of the same
-    name in an `impl` block is indented, and is another function)."""
-    match = re.search(_DEFINED.format(name=re.escape(name)), lib, re.MULTILINE)
-    return None if match is None else _collapse(f"pub fn {name}{match['rest']}")
+    """The library's own signature of `name` (comments left out, whitespace collapsed), None
+    when it has none: a top-level item, written at the start of a line as rustfmt leaves it (a
+    method of the same name in an `impl` block is indented, and is another function), whatever
+    its visibility (`fn name` alone is not the kata's `pub fn name`)."""
+    code = without_comments(lib)
+    match = re.search(_DEFINED.format(name=re.escape(name)), code, re.MULTILINE)
+    if match is None:
+        return None
+    return _collapse(f"{match['head']}fn {name}{_signature_rest(code, match.end())}")
+
+
+def _signature_rest(code: str, start: int) -> str:
+    """The signature from `start` to its body's `{` (or a declaration's `;`): one outside
+    brackets, as `[u8; 3]` holds a `;` that ends nothing."""
+    depth = 0
+    for index in range(start, len(code)):
+        char = code[index]
+        if depth <= 0 and char in "{;":
+            return code[start:index]
+        arrow = char == ">" and code[index - 1] == "-"  # `-> u8` closes nothing
+        depth += (char in "([<") - (char in ")]>" and not arrow)
+    return code[start:]
 
 
 def _split_top(text: str) -> list[str]:
@@ -78,27 +126,51 @@ def _split_top(text: str) -> list[str]:
     return [part.strip() for part in [*parts, current] if part.strip()]
 
 
+def _parentheses(signature: str) -> tuple[int, int]:
+    """Where the parameter list opens and closes (-1 and the end when it does not)."""
+    opening = signature.find("(")
+    depth = 0
+    for index in range(max(opening, 0), len(signature) if opening >= 0 else 0):
+        depth += (signature[index] == "(") - (signature[index] == ")")
+        if depth == 0:
+            return opening, index
+    return opening, len(signature)
+
+
 def signature_key(signature: str) -> str:
     """What a caller depends on: the name, the generics, the parameter types and the result,
     without layout, named lifetimes or parameter names (`_password: &str`, `mut n: u32`: a name
     the function body picks, measured: the 1.5B implementor wrote `_password` to keep clippy
     quiet)."""
     bare = re.sub(r"\s+", " ", signature).strip()
-    opening = bare.find("(")
+    opening, closing = _parentheses(bare)
     if opening < 0:
         return re.sub(r"\s+", "", bare)
-    depth, closing = 0, len(bare)
-    for index in range(opening, len(bare)):
-        depth += (bare[index] == "(") - (bare[index] == ")")
-        if depth == 0:
-            closing = index
-            break
-    params = [re.sub(r"^(?:mut\s+)?\w+\s*:(?!:)\s*", "", part)
-              for part in _split_top(bare[opening + 1 : closing])]  # fmt: skip
-    key = f"{bare[:opening]}({','.join(params)}){bare[closing + 1 :]}"
+    params = [_param_type(part) for part in _split_top(bare[opening + 1 : closing])]
+    head = re.sub(r"\bconst\s+(?=.*\bfn\b)", "", bare[:opening])  # `const` is the body's
+    key = f"{head}({','.join(params)}){bare[closing + 1 :]}"
     # named lifetimes too: `<'a>(password: &'a str)` is called as `(password: &str)` is
     key = re.sub(r"'(?!static\b)\w+\s*,?\s*", "", key)
-    return re.sub(r"\s+", "", key).replace("<>", "")
+    # a path to a type is the type (`std::string::String`, `::std::vec::Vec`, `crate::Grid`)
+    key = re.sub(r"(?<![\w>])(?:::)?(?:\w+::)+(?=\w)", "", key)
+    key = re.sub(r"\s+", "", key).replace("<>", "")
+    # rustfmt's trailing commas (`Result<\n    String,\n    String,\n>`), and `-> ()` said
+    return re.sub(r"(?:,(?=>)|,$|->\(\)$)", "", key)
+
+
+def _param_type(param: str) -> str:
+    """The type of one parameter: what follows its pattern's `:` (`mut n: u32`, `(x, y): (u8,
+    u8)`, `Point { x, y }: Point`); `&self` as it is."""
+    depth = 0
+    for index, char in enumerate(param):
+        depth += (char in "([{<") - (char in ")]}>")
+        if (
+            char == ":"
+            and depth == 0
+            and ":" not in (param[index - 1 : index], param[index + 1 :][:1])
+        ):
+            return param[index + 1 :].strip()
+    return param.strip()
 
 
 def same_signature(one: str, other: str) -> bool:
@@ -121,12 +193,14 @@ def broken_interface(kata: str, before: str, after: str) -> str | None:
             continue
         new = defined_signature(after, name)
         if new is not None and not same_signature(new, wanted):
+            hidden = re.match(r"pub (?:const )?fn ", new) is None
             return (
                 f"{LIB} declares `{new}`, but the kata's Interface section fixes `{wanted}`, and "
-                "the kata's tests call it that way. Keep exactly its "
-                "parameter and return types (parameter names may differ); convert inside the "
-                'body instead (a string literal is `"…".to_string()` where a `String` is '
-                "returned)"
+                "the kata's tests call it that way. "
+                + ("Declare it `pub`, callable from outside the crate. " if hidden else "")
+                + "Keep exactly its parameter and return types (parameter names may differ); "
+                'convert inside the body instead (a string literal is `"…".to_string()` where a '
+                "`String` is returned)"
             )
     return None
 
@@ -209,7 +283,7 @@ def interface_mismatch(
         + ". "
         + (wrapped_hint(detail[0]) if detail else "")
         + _import_hint(errors, list(functions), root)
-        + _annotation_hint(errors)
+        + annotation_hint(errors, list(functions.values()))
         + "Call the code exactly as the Interface section says (its argument and return types)"
     )
 
@@ -230,15 +304,25 @@ def _import_hint(errors: Sequence[str], names: Sequence[str], root: Path) -> str
     )
 
 
-def _annotation_hint(errors: Sequence[str]) -> str:
-    """For a comparison rustc cannot type (measured: the 1.5B tester's
+def annotation_hint(errors: Sequence[str], signatures: Sequence[str]) -> str:
+    """For a value rustc cannot type (measured: the 1.5B tester's
     `assert_eq!(validate("Abcdefg1"), vec![])`, E0282, as a `Vec<String>` compares with vectors
-    of several element types): the two ways to write an empty expected list."""
+    of several element types): the two ways to write an empty expected list, with the element
+    type the kata's function returns; without one, only to write the type out."""
     if not any(re.search(r"error\[E028[23]\]", error) for error in errors):
         return ""
+    returned = (_VEC_RETURNED.search(sig) for sig in signatures)
+    items = {match["item"] for match in returned if match}
+    if len(items) != 1:
+        return (
+            "rustc cannot tell the type of a value in the test: write it out "
+            "(`let expected: Type = …;`) or compare with a value of the type the function "
+            "returns. "
+        )
+    item = items.pop().strip()
     return (
         "rustc cannot tell the type of an empty `vec![]` in a comparison: write the expected "
-        "value with its type (`Vec::<String>::new()`), or assert `….is_empty()`. "
+        f"value with its type (`Vec::<{item}>::new()`), or assert `….is_empty()`. "
     )
 
 

@@ -305,3 +305,154 @@ def test_a_test_that_reaches_the_crate_by_a_wrong_name_is_repaired_and_handed_ov
     assert len(models["tester"].asked) == 1  # handed over at once
     assert git(repo, "show", "HEAD:tests/origin.rs").stdout == RIGHT
     assert git(repo, "log", "-1", "--format=%s").stdout.startswith("feat(")
+
+
+PV = read_template("katas/password-validation.md")
+VALIDATE = "pub fn validate(password: &str) -> Vec<String>"
+
+
+@pytest.mark.parametrize(
+    "lib",
+    [
+        # a comment inside the signature is no part of it
+        "pub fn validate(\n    password: &str, // the input\n) -> Vec<String> {\n    vec![]\n}\n",
+        "pub fn validate(password: &str /* the input */) -> Vec<String> {\n    vec![]\n}\n",
+        "pub fn validate(\n    password: &str, // see {x}; later\n) -> Vec<String> {\n}\n",
+        # commented-out code at the start of a line is not the library's function
+        "/*\npub fn validate(password: &str) -> Vec<&str> {}\n*/\n"
+        "pub fn validate(password: &str) -> Vec<String> {\n    vec![]\n}\n",
+        # a path to the same type is the same type for every caller
+        "pub fn validate(password: &str) -> Vec<std::string::String> {\n    vec![]\n}\n",
+        "pub fn validate(password: &str) -> ::std::vec::Vec<String> {\n    vec![]\n}\n",
+        # `const` changes nothing for a caller
+        "pub const fn validate(password: &str) -> Vec<String> {\n    Vec::new()\n}\n",
+        # a string or a char that looks like a comment opener is no comment
+        'const A: &str = "/*";\nconst B: char = \'"\';\n'
+        "pub fn validate(password: &str) -> Vec<String> {\n    vec![]\n}\n// */\n",
+    ],
+)
+def test_an_edit_that_keeps_the_katas_types_is_never_refused(lib: str) -> None:
+    assert broken_interface(PV, "", lib) is None
+    assert same_signature(defined_signature(lib, "validate") or "", VALIDATE)
+
+
+@pytest.mark.parametrize(
+    ("lib", "told"),
+    [
+        # not callable from the kata's tests in tests/: the interface is gone as surely
+        ("pub(crate) fn validate(password: &str) -> Vec<String> {\n    vec![]\n}\n",
+         "declares `pub(crate) fn validate"),
+        ("fn validate(password: &str) -> Vec<String> {\n    vec![]\n}\n",
+         "declares `fn validate"),
+        ("pub const fn validate(password: &str) -> Vec<&'static str> {\n    Vec::new()\n}\n",
+         "declares `pub const fn validate(password: &str) -> Vec<&'static str>`"),
+        ("#[must_use]\npub fn validate(password: &str) -> Vec<&str> {\n    vec![]\n}\n",
+         "declares `pub fn validate(password: &str) -> Vec<&str>`"),
+    ],
+)  # fmt: skip
+def test_an_edit_that_hides_or_retypes_the_function_is_refused(lib: str, told: str) -> None:
+    why = broken_interface(PV, "", lib)
+    assert why is not None
+    assert told in why
+    if "pub fn" not in lib and "pub const fn" not in lib:
+        assert "`pub`" in why
+
+
+def test_a_kata_naming_one_signature_twice_with_other_parameter_names_keeps_it() -> None:
+    kata = f"`{VALIDATE}`, and again: `pub fn validate(input: &str) -> Vec<String>`."
+    assert interface_functions(kata) == {"validate": VALIDATE}
+    both = f"`{VALIDATE}`, or `pub fn validate(input: &str) -> Vec<&str>`."
+    assert interface_functions(both) == {}
+
+
+def test_the_hint_on_an_untyped_value_names_the_katas_own_return_type() -> None:
+    from tddhooks.drive.interface import annotation_hint
+
+    error = ["tests/a.rs:4:5: error[E0282]: type annotations needed"]
+    assert "`Vec::<String>::new()`" in annotation_hint(error, [VALIDATE])
+    numbers = "pub fn primes(n: u32) -> Vec<u32>"
+    assert "`Vec::<u32>::new()`" in annotation_hint(error, [numbers])
+    rover = annotation_hint(error, [EXECUTE])  # no list returned: no word of `Vec::<String>`
+    assert "Vec::<" not in rover
+    assert "`let expected: Type = …;`" in rover
+    assert annotation_hint(["tests/a.rs:4:5: error[E0308]: mismatched types"], [VALIDATE]) == ""
+
+
+@pytest.mark.parametrize(
+    ("kata", "lib"),
+    [
+        ("`pub fn winner(board: [[char; 3]; 3]) -> Option<char>`",
+         "pub fn winner(board: [[char; 3]; 3]) -> Option<char> {\n    None\n}\n"),
+        ("`pub fn rgb(hex: &str) -> [u8; 3]`",
+         "pub fn rgb(hex: &str) -> [u8; 3] {\n    [0; 3]\n}\n"),
+        ("`pub fn add(text: &str) -> i32;`", "pub fn add(text: &str) -> i32 {\n    0\n}\n"),
+    ],
+)  # fmt: skip
+def test_an_array_type_is_read_whole_on_both_sides(kata: str, lib: str) -> None:
+    """A `;` inside `[u8; 3]` ends no signature: read there, the kata's own signature was refused
+    on every attempt."""
+    (name, wanted), *_ = interface_functions(kata).items()
+    assert same_signature(defined_signature(lib, name) or "", wanted)
+    assert broken_interface(kata, "", lib) is None
+    assert broken_interface(kata, "", lib.replace("3]", "4]").replace("i32", "i64")) is not None
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        # rustfmt breaks a long generic list over lines with a trailing comma
+        ("pub fn f(a: &str) -> Result<String, String,>",
+         "pub fn f(a: &str) -> Result<String, String>"),
+        ("pub fn f<T>(a: T) -> u8 where T: Copy,", "pub fn f<T>(a: T) -> u8 where T: Copy"),
+        # a pattern is a parameter's name too
+        ("pub fn f((x, y): (u8, u8)) -> u8", "pub fn f(p: (u8, u8)) -> u8"),
+        ("pub fn f(Point { x, y }: Point) -> u8", "pub fn f(p: Point) -> u8"),
+        ("pub fn f(a: u8) -> ()", "pub fn f(a: u8)"),
+    ],
+)  # fmt: skip
+def test_a_signature_written_otherwise_for_the_same_caller_is_the_same(
+    one: str, other: str
+) -> None:
+    assert same_signature(one, other)
+    assert same_signature(other, one)
+
+
+def test_a_signature_written_in_shorthand_fixes_nothing() -> None:
+    """A kata may mention its function in shorthand (`…`, a parameter without its type): no code
+    could declare that, so every edit would be refused."""
+    kata = (
+        "Call `pub fn execute(commands: &str, …) -> Result<String, String>`, "
+        "`pub fn say(n) -> String`, or `pub fn add(text: &str, ...) -> i32`; "
+        "`pub fn score(rolls: &[u32]) -> Option<(u8, u8)>` is whole."
+    )
+    assert interface_functions(kata) == {"score": "pub fn score(rolls: &[u32]) -> Option<(u8, u8)>"}
+    lib = "pub fn say(n: u32) -> String {\n    n.to_string()\n}\n"
+    assert broken_interface(kata, "", lib) is None
+    assert interface_functions("`def add(text)`", "python") == {"add": "def add(text)"}
+
+
+@pytest.mark.cargo
+def test_a_unit_test_beside_the_code_of_a_kata_with_methods_is_judged_as_it_is(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A method the kata names (`pub fn report(&self) -> String`) cannot be stubbed at the top
+    of src/lib.rs: stubbed there, its error sat in the test's own file and the valid red of a
+    unit test beside the code was refused on every attempt."""
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    kata = "# Rover\n\n- Rust: `pub fn report(&self) -> String` on `Rover`.\n"
+    lib = "pub struct Rover;\n"
+    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": lib})
+    test = (
+        lib + "\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n"
+        '    fn reports() {\n        assert_eq!(Rover.report(), "0:0:N");\n    }\n}\n'
+    )
+    write_files(repo, {"src/lib.rs": test})
+    git(repo, "add", "src/lib.rs")
+    settings = load_settings(repo)
+    verdict = RealGate().staged(repo, settings)
+    assert not verdict.report.green
+
+    assert interface_mismatch(RealGate(), repo, settings, kata, ["src/lib.rs"], verdict) is None
+    assert interface_functions(kata) == {}
+    free = "`pub fn report(rover: &Rover) -> String`, `pub fn f(selfish: u8)`"
+    assert set(interface_functions(free)) == {"report", "f"}

@@ -150,3 +150,43 @@ def test_a_tester_comparing_with_an_untyped_empty_vec_is_told_how_to_type_it(
     assert why is not None
     assert "error[E0282]" in why
     assert "write the expected value with its type (`Vec::<String>::new()`)" in why
+
+
+@pytest.mark.cargo
+def test_a_refused_edit_puts_back_the_handed_over_unit_test_beside_the_code(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The test lives in src/lib.rs (`#[cfg(test)] mod tests`), the file the refused edit wrote:
+    after the refusal the staged test is there again, in the index and the work tree."""
+    from shapes.shapekit import RUST_UNIT, SUB_CODE, SUB_TEST
+
+    lib = RUST_UNIT["src/lib.rs"]
+    with_test = lib.removesuffix("    }\n}\n") + "    }\n" + SUB_TEST
+    with_code = with_test.replace("\n#[cfg(test)]", SUB_CODE + "\n#[cfg(test)]")
+    wider = with_code.replace("sub(a: i32, b: i32) -> i32", "sub(a: i64, b: i64) -> i64")
+    without_test = lib.replace("\n#[cfg(test)]", SUB_CODE + "\n#[cfg(test)]")
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    kata = "# Calc\n\n## Interface\n\n- Rust: `pub fn sub(a: i32, b: i32) -> i32`.\n\n"
+    kata += "## Requirements\n\n1. Subtract two numbers.\n"
+    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": RUST_UNIT["Cargo.toml"],
+                      "src/lib.rs": lib, "kata.md": kata})  # fmt: skip
+    models = {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
+    models["tester"].enqueue(
+        {"plan": "sub", "edits": [{"path": "src/lib.rs", "content": with_test}]}
+    )
+    commit = {"type": "feat", "scope": "sub", "summary": "subtract two numbers"}
+    models["implementor"].enqueue(*(
+        {"plan": plan, "edits": [{"path": "src/lib.rs", "content": source}], "commit": commit}
+        for plan, source in (("wider", wider), ("code only", without_test), ("sub", with_code))
+    ))  # fmt: skip
+    models["refactorer"].enqueue({"plan": "nothing to tidy", "edits": []})
+
+    _drive(repo, models)
+
+    asked = [question.user for question in models["implementor"].asked]
+    assert len(asked) == 3
+    assert "declares `pub fn sub(a: i64, b: i64) -> i64`" in asked[1]
+    # the second attempt dropped the test: refused only because the first put it back
+    assert "it changes the tests in src/lib.rs" in asked[2]
+    assert git(repo, "show", "HEAD:src/lib.rs").stdout == with_code
+    assert git(repo, "status", "--porcelain", "--untracked-files=no").stdout == ""
