@@ -43,11 +43,19 @@ RENAMED = KEPT.replace("(password: &str)", "(_password: &str)").replace(
 WANTED = "pub fn validate(password: &str) -> Vec<String>"
 
 
-def _models(sources: tuple[str, ...], refactors: tuple[str, ...] = ()) -> dict[str, FakeModel]:
+def _models(
+    sources: tuple[str, ...],
+    refactors: tuple[str, ...] = (),
+    tests: tuple[str, ...] = (TEST,),
+    test_path: str = "tests/short_password.rs",
+) -> dict[str, FakeModel]:
+    """The tester's `tests` in turn, the implementor's `sources`, the refactorer's `refactors`
+    and then nothing to tidy, each answer queued (tests/support/fake_model.py)."""
     models = {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
-    models["tester"].enqueue(
-        {"plan": "short", "edits": [{"path": "tests/short_password.rs", "content": TEST}]}
-    )
+    models["tester"].enqueue(*(
+        {"plan": "the next rule", "edits": [{"path": test_path, "content": test}]}
+        for test in tests
+    ))  # fmt: skip
     commit = {"type": "feat", "scope": "length", "summary": "a short password is refused"}
     models["implementor"].enqueue(*(
         {"plan": "check the length", "edits": [{"path": "src/lib.rs", "content": source}],

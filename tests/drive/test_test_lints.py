@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 from drive.test_e2e_kit import git, write_files
 from drive.test_interface import _drive
-from drive.test_interface_kept import KATA, KEPT, _repo
-from support.fake_model import FakeModel
+from drive.test_interface_kept import KATA, KEPT, _models, _repo
 
 from tddhooks.drive.redcheck import lints_in_test
 from tddhooks.policy.verdicts import StepOutcome, Verdict
@@ -95,16 +94,7 @@ def test_the_tester_is_told_and_its_lint_clean_test_is_handed_over(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo = _repo(make_repo, monkeypatch, KEPT)
-    models = {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
-    models["tester"].enqueue(*(
-        {"plan": "uppercase", "edits": [{"path": "tests/no_uppercase.rs", "content": test}]}
-        for test in (BOOL_TEST, GOOD_TEST)
-    ))  # fmt: skip
-    models["implementor"].enqueue({
-        "plan": "check case", "edits": [{"path": "src/lib.rs", "content": UPPER}],
-        "commit": {"type": "feat", "scope": "case", "summary": "an uppercase letter is needed"},
-    })  # fmt: skip
-    models["refactorer"].enqueue({"plan": "nothing to tidy", "edits": []})
+    models = _models((UPPER,), tests=(BOOL_TEST, GOOD_TEST), test_path="tests/no_uppercase.rs")
 
     _drive(repo, models)
 
