@@ -94,7 +94,7 @@ def run_gate(
                 timed_out=result.timed_out,
                 duration_s=round(result.duration_s, 3),
                 # work-tree paths, not the snapshot's (runners/worktree_paths.py)
-                output_tail=to_work_tree(result.output[-OUTPUT_TAIL_CHARS:], workdir),
+                output_tail=to_work_tree(result.output[-OUTPUT_TAIL_CHARS:], workdir, target_dir),
             )
         )
     green = bool(steps) and all(step.ok for step in steps) and report.green
