@@ -65,5 +65,6 @@ def test_an_aborted_test_binary_is_named_the_same_in_every_clone(
         assert not step.ok
         assert "snapshots" not in step.output_tail
         outputs += [line for line in step.output_tail.splitlines() if "didn't exit" in line]
-    assert outputs[0].strip().startswith("process didn't exit successfully: `target/debug/deps/zero-")
+    expected = "process didn't exit successfully: `target/debug/deps/zero-"
+    assert outputs[0].strip().startswith(expected)
     assert outputs == [outputs[0], outputs[0]]
