@@ -12,7 +12,6 @@ rustc's own span is rewritten, and only when its text is exactly the method's pa
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Iterator
 from pathlib import Path
 
@@ -25,18 +24,10 @@ def predicate_replacements(
     output: str, own_paths: Collection[str]
 ) -> Iterator[tuple[str, int, int]]:
     """(path, byte start, byte end) of each E0593 primary span in `own_paths`, from cargo's JSON
-    messages; other lines are passed over."""
-    for line in output.splitlines():
-        try:
-            data = json.loads(line)
-        except ValueError:
-            continue
-        message = data.get("message") if isinstance(data, dict) else None
-        if not isinstance(message, dict):
-            continue
-        code = message.get("code")
-        if not isinstance(code, dict) or code.get("code") != "E0593":
-            continue
+    messages (drive/rustfixes.py `compiler_messages`)."""
+    from tddhooks.drive.rustfixes import compiler_messages
+
+    for message in compiler_messages(output, "E0593"):
         spans = message.get("spans")
         for span in spans if isinstance(spans, list) else []:
             if not isinstance(span, dict) or not span.get("is_primary"):

@@ -31,9 +31,9 @@ def _dicts(value: object) -> list[dict[str, object]]:
     return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
-def literal_insertions(output: str, own_paths: Collection[str]) -> Iterator[tuple[str, int]]:
-    """(path, byte offset) of each `.to_string()` rustc suggests for E0308 in `own_paths`. A line
-    of another shape is passed over: a proc macro's own stdout is in cargo's."""
+def compiler_messages(output: str, code: str) -> Iterator[dict[str, object]]:
+    """The `message` object of each compiler message with error `code` in cargo's JSON output. A
+    line of another shape is passed over: a proc macro's own stdout is in cargo's."""
     for line in output.splitlines():
         try:
             data = json.loads(line)
@@ -44,9 +44,14 @@ def literal_insertions(output: str, own_paths: Collection[str]) -> Iterator[tupl
         message = data.get("message")
         if not isinstance(message, dict):
             continue
-        code = message.get("code")
-        if not isinstance(code, dict) or code.get("code") != "E0308":
-            continue
+        found = message.get("code")
+        if isinstance(found, dict) and found.get("code") == code:
+            yield message
+
+
+def literal_insertions(output: str, own_paths: Collection[str]) -> Iterator[tuple[str, int]]:
+    """(path, byte offset) of each `.to_string()` rustc suggests for E0308 in `own_paths`."""
+    for message in compiler_messages(output, "E0308"):
         for child in _dicts(message.get("children")):
             for span in _dicts(child.get("spans")):
                 start, path = span.get("byte_start"), span.get("file_name")
