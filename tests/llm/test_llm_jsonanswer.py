@@ -208,3 +208,47 @@ def test_two_edits_are_each_repaired_up_to_their_own_end() -> None:
     )
     edits = extract_json_object(text)["edits"]
     assert [edit["content"] for edit in edits] == ['let s = "x";', 'let t = "y";']
+
+
+# the 1.5B implementor's shape in 16 of the 64 cached answers that did not parse: raw line ends in
+# the content, the function's last `}`, then the edits' `],` with no closing quote and no `}`
+UNTERMINATED = (
+    '{"plan": "Check the length.", "edits": [{"path": "src/lib.rs", "action": "upsert", '
+    '"content": "pub fn validate(password: &str) -> Vec<String> {\n    let mut errors = '
+    'Vec::new();\n    if password.chars().count() < 8 {\n        errors.push("must be at least '
+    '8 characters".to_string());\n    }\n    errors\n}\n],\n"commit": {"type": "feat", '
+    '"scope": "length", "summary": "length", "rationale": ["r"]}}'
+)
+
+
+def test_a_content_string_never_closed_ends_before_the_edits_own_bracket() -> None:
+    answer = extract_json_object(UNTERMINATED)
+    (edit,) = answer["edits"]
+    assert edit == {
+        "path": "src/lib.rs",
+        "action": "upsert",
+        "content": (
+            "pub fn validate(password: &str) -> Vec<String> {\n    let mut errors = Vec::new();\n"
+            "    if password.chars().count() < 8 {\n"
+            '        errors.push("must be at least 8 characters".to_string());\n    }\n'
+            "    errors\n}"
+        ),
+    }
+    assert answer["commit"]["scope"] == "length"
+
+
+def test_an_unclosed_content_at_the_end_of_the_answer_is_closed_too() -> None:
+    code = 'pub fn f() -> String {\n    "a".to_string()\n}'
+    text = '{"edits": [{"path": "src/lib.rs", "content": "' + code + "\n]}"
+    assert extract_json_object(text)["edits"][0]["content"] == code
+
+
+def test_the_last_bracket_line_ends_the_content_not_one_inside_the_code() -> None:
+    code = 'pub fn f() -> Vec<&\'static str> {\n    vec![\n        "a",\n    ]\n}'
+    text = '{"edits": [{"path": "src/lib.rs", "content": "' + code + '\n],\n"plan": "p"}'
+    assert extract_json_object(text)["edits"][0]["content"] == code
+
+
+def test_an_answer_cut_off_inside_its_content_is_still_reported() -> None:
+    with pytest.raises(LLMAnswerError, match="not one JSON object"):
+        extract_json_object('{"edits": [{"path": "src/lib.rs", "content": "pub fn f() {\n    "a"')
