@@ -144,7 +144,7 @@ def staged_expectations(
     """What the staged test files call and expect (agents/expectations.py), with the signature
     the kata's Interface section fixes for a function it names (drive/interface.py), unless the
     Rust library already declares it otherwise (changed on purpose: the tests follow the code)."""
-    from tddhooks.drive.interface import LIB, defined_signature, interface_functions, same_signature
+    from tddhooks.drive.interface import LIB, interface_functions, kept_interface
 
     if not staged:
         return ()
@@ -152,10 +152,7 @@ def staged_expectations(
     tests = {path: texts[path] for path in staged if path in texts}
     interface = interface_functions(kata, settings.language)
     if settings.language == "rust":
-        lib = texts.get(LIB, "")
-        interface = {name: wanted for name, wanted in interface.items()
-                     if (found := defined_signature(lib, name)) is None
-                     or same_signature(found, wanted)}  # fmt: skip
+        interface = kept_interface(interface, texts.get(LIB, ""))
     return tuple(expectations(tests, settings.language, package, interface))
 
 

@@ -17,6 +17,7 @@ from tddhooks.drive.interface import (
     defined_signature,
     interface_functions,
     interface_mismatch,
+    kept_interface,
     same_signature,
     stubbed,
     tree_with_file,
@@ -456,3 +457,20 @@ def test_a_unit_test_beside_the_code_of_a_kata_with_methods_is_judged_as_it_is(
     assert interface_functions(kata) == {}
     free = "`pub fn report(rover: &Rover) -> String`, `pub fn f(selfish: u8)`"
     assert set(interface_functions(free)) == {"report", "f"}
+
+
+def test_the_kata_signatures_kept_are_those_the_library_does_not_declare_otherwise() -> None:
+    functions = {
+        "validate": "pub fn validate(password: &str) -> Vec<String>",
+        "score": "pub fn score(rolls: &[u32]) -> u32",
+        "say": "pub fn say(n: u32) -> String",
+    }
+    lib = (
+        "pub fn validate(_password: &str) -> Vec<String> {\n    vec![]\n}\n\n"
+        "pub fn score(rolls: Vec<u32>) -> u32 {\n    rolls.iter().sum()\n}\n"
+    )
+    assert kept_interface(functions, lib) == {
+        "validate": functions["validate"],  # the same for a caller: kept
+        "say": functions["say"],  # not declared yet: kept
+    }
+    assert kept_interface(functions, "") == functions
