@@ -45,18 +45,15 @@ def predicate_replacements(
 
 def apply_replacements(root: Path, spans: Collection[tuple[str, int, int]]) -> list[str]:
     """Rewrite each span whose bytes are a path in CLOSURES as its closure; the paths changed."""
-    changed = []
-    for path in sorted({path for path, _, _ in spans}):
-        target = root / path
-        if target.is_symlink() or not target.is_file():
-            continue
-        data = fixed = target.read_bytes()
+    from tddhooks.drive.rustfixes import rewrite_files
+
+    def replace(path: str, data: bytes) -> bytes:
+        fixed = data
         # from the last span back: the bytes before each one are still the file's own
         for _, start, end in sorted({s for s in spans if s[0] == path}, reverse=True):
             closure = CLOSURES.get(data[start:end])
             if closure is not None and not data[end:].lstrip().startswith(b"("):
                 fixed = fixed[:start] + closure + fixed[end:]
-        if fixed != data:
-            target.write_bytes(fixed)
-            changed.append(path)
-    return changed
+        return fixed
+
+    return rewrite_files(root, [path for path, _, _ in spans], replace)

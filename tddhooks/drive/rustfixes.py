@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 
 from tddhooks import proc
@@ -206,25 +206,38 @@ def _const_at(code: bytes, at: int) -> bool:
     return frames[-1].compile_time()
 
 
-def apply_insertions(root: Path, insertions: Collection[tuple[str, int]]) -> list[str]:
-    """Insert `.to_string()` at each offset that closes a plain string literal (not a raw one)
-    outside a const context; the paths changed."""
+def rewrite_files(
+    root: Path, paths: Collection[str], fix: Callable[[str, bytes], bytes]
+) -> list[str]:
+    """Write `fix(path, data)` over each regular file of `paths` it changes (a symlink is never
+    followed); the paths changed, in order."""
     changed = []
-    for path in sorted({path for path, _ in insertions}):
+    for path in sorted(set(paths)):
         target = root / path
         if target.is_symlink() or not target.is_file():
             continue
         data = target.read_bytes()
+        fixed = fix(path, data)
+        if fixed != data:
+            target.write_bytes(fixed)
+            changed.append(path)
+    return changed
+
+
+def apply_insertions(root: Path, insertions: Collection[tuple[str, int]]) -> list[str]:
+    """Insert `.to_string()` at each offset that closes a plain string literal (not a raw one)
+    outside a const context; the paths changed."""
+
+    def insert(path: str, data: bytes) -> bytes:
         # from the last offset back: the bytes before each one are still the file's own
         offsets = sorted({at for p, at in insertions if p == path}, reverse=True)
         code, fixed = _blank(data), data
         for at in offsets:
             if 0 < at <= len(data) and data[at - 1 : at] == b'"' and not _const_at(code, at):
                 fixed = fixed[:at] + SUGGESTION.encode() + fixed[at:]
-        if fixed != data:
-            target.write_bytes(fixed)
-            changed.append(path)
-    return changed
+        return fixed
+
+    return rewrite_files(root, [path for path, _ in insertions], insert)
 
 
 def takes_rustc_fixes(lint_fix: Sequence[str]) -> bool:

@@ -378,3 +378,28 @@ def test_a_proc_macro_printing_what_looks_like_a_diagnostic_does_not_stop_the_fi
 
     assert '"Fizz".to_string()' in (repo / "src/lib.rs").read_text(encoding="utf-8")
     assert (repo / "noise/src/lib.rs").read_text(encoding="utf-8") == PROC_MACRO
+
+
+def test_a_fix_rewrites_only_regular_files_it_changes_and_never_follows_a_symlink(
+    tmp_path: Path,
+) -> None:
+    from tddhooks.drive.rustfixes import rewrite_files
+
+    outside = tmp_path / "outside.rs"
+    outside.write_text("secret\n")
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "a.rs").write_text("one\n")
+    (root / "b.rs").write_text("two\n")
+    (root / "link.rs").symlink_to(outside)
+    seen: list[str] = []
+
+    def upper_a(path: str, data: bytes) -> bytes:
+        seen.append(path)
+        return data.upper() if path == "a.rs" else data
+
+    paths = ["b.rs", "link.rs", "a.rs", "gone.rs", "a.rs"]
+    assert rewrite_files(root, paths, upper_a) == ["a.rs"]
+    assert seen == ["a.rs", "b.rs"]  # each file once, in order; no symlink, no missing file
+    assert (root / "a.rs").read_text() == "ONE\n"
+    assert outside.read_text() == "secret\n"
