@@ -1,16 +1,37 @@
-"""Rust source with its comments blanked, for the plain-text reading of signatures
-(drive/interface.py): a comment inside a signature (`password: &str, // the input`) is no part of
-it, and commented-out code at the start of a line (`/* pub fn validate(…) -> Vec<&str> */`) is not
-the library's function. String and char literals are kept as they are, so a `"/*"` opens nothing.
+"""One lexer for Rust's comments and string and char literals, the two things that make a plain-
+text reading of Rust code go wrong, and the two ways it is used:
+
+- `without_comments`, for the reading of signatures (drive/interface.py): a comment inside a
+  signature (`password: &str, // the input`) is no part of it, and commented-out code at the start
+  of a line (`/* pub fn validate(…) -> Vec<&str> */`) is not the library's function. Literals are
+  kept as they are (an `extern "C"` stays), so a `"/*"` opens nothing.
+- `blanked`, for the reading of const contexts (drive/rustfixes.py): comments and the insides of
+  literals made spaces, the same length, so that no brace, quote, `;` or `const` there is read as
+  code.
+
+`spans` works on text; bytes are read as Latin-1, one character a byte, so its offsets are byte
+offsets there (a UTF-8 character is then two to four characters, none of them a quote).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from typing import NamedTuple
 
 _RAW = re.compile(r'(?<!\w)[bc]?r(?P<hashes>#*)"')
-_PLAIN = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_CHAR = re.compile(r"'(?:\\.[^'\n]*|[^'\\\n])'")
+# an escape, one character, or one UTF-8 character read as Latin-1; a lifetime (`'a`) is none
+_CHAR = re.compile(
+    r"'(?:\\(?:u\{[0-9A-Fa-f_]{1,8}\}|x[0-9A-Fa-f]{2}|[^\n])|[^\\'\n\r\t]|[\xc0-\xff][\x80-\xbf]{1,3})'"
+)
+
+
+class Span(NamedTuple):
+    """A comment (the whole of it), or the inside of a literal (between its quotes)."""
+
+    start: int
+    end: int
+    comment: bool
 
 
 def _block_end(text: str, start: int) -> int:
@@ -28,32 +49,64 @@ def _block_end(text: str, start: int) -> int:
     return len(text)
 
 
-def _literal_end(text: str, index: int) -> int | None:
-    """The index after the string or char literal at `index`, None when none starts there."""
-    raw = _RAW.match(text, index)
-    if raw is not None:
-        closing = text.find('"' + raw["hashes"], raw.end())
-        return len(text) if closing < 0 else closing + 1 + len(raw["hashes"])
-    for pattern in (_PLAIN, _CHAR):  # a lifetime (`'a`) matches neither
-        literal = pattern.match(text, index)
-        if literal is not None:
-            return literal.end()
-    return None
+def _string_end(text: str, index: int) -> int:
+    """The index of the quote closing the string opened at `index` (the text's end if none)."""
+    index += 1
+    while index < len(text) and text[index] != '"':
+        index += 2 if text[index] == "\\" else 1
+    return min(index, len(text))
+
+
+def spans(text: str) -> Iterator[Span]:
+    """Each comment and each literal's inside in `text`, in order; an unclosed one runs to the
+    end, as rustc reads it."""
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if text.startswith("//", index):
+            end = text.find("\n", index)
+            end = len(text) if end < 0 else end
+            yield Span(index, end, True)
+        elif text.startswith("/*", index):
+            end = _block_end(text, index)
+            yield Span(index, end, True)
+        elif char == '"':
+            close = _string_end(text, index)
+            yield Span(index + 1, close, False)
+            end = close + 1
+        elif char == "'":
+            literal = _CHAR.match(text, index)
+            end = index + 1 if literal is None else literal.end()
+            if literal is not None:
+                yield Span(index + 1, end - 1, False)
+        elif (raw := _RAW.match(text, index)) is not None:
+            close = text.find('"' + raw["hashes"], raw.end())
+            close = len(text) if close < 0 else close
+            yield Span(raw.end(), close, False)
+            end = close + 1 + len(raw["hashes"])
+        elif char.isalnum() or char == "_":
+            end = index + 1
+            while end < len(text) and (text[end].isalnum() or text[end] == "_"):
+                end += 1  # a word: an `r"` inside one opens no raw string
+        else:
+            end = index + 1
+        index = end
 
 
 def without_comments(text: str) -> str:
     """`text` with each comment replaced by a space and the line breaks it spanned."""
-    out, index, start = [], 0, 0
-    while index < len(text):
-        if text.startswith("//", index):
-            end = text.find("\n", index)
-            end = len(text) if end < 0 else end
-        elif text.startswith("/*", index):
-            end = _block_end(text, index)
-        else:
-            literal = _literal_end(text, index) if text[index] in "\"'bcr" else None
-            index = literal if literal is not None else index + 1
-            continue
-        out += [text[start:index], " ", "\n" * text.count("\n", index, end)]
-        index = start = end
+    out, start = [], 0
+    for span in spans(text):
+        if span.comment:
+            out += [text[start : span.start], " ", "\n" * text.count("\n", span.start, span.end)]
+            start = span.end
     return "".join([*out, text[start:]])
+
+
+def blanked(data: bytes) -> bytes:
+    """`data` with its comments and the insides of its string and char literals made spaces (the
+    same length)."""
+    out = bytearray(data)
+    for span in spans(data.decode("latin-1")):
+        out[span.start : span.end] = b" " * (span.end - span.start)
+    return bytes(out)

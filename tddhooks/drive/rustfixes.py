@@ -19,6 +19,7 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 
 from tddhooks import proc
+from tddhooks.drive.rustcode import blanked
 
 CHECK = ("cargo", "check", "--message-format=json", "--quiet")
 SUGGESTION = ".to_string()"
@@ -77,56 +78,9 @@ _CONST_FN_RE = re.compile(rb'(?:^|\s)const\s+(?:unsafe\s+)?(?:extern\s*(?:"\s*"\
 _LAZY_MACRO_RE = re.compile(rb"\b(?:thread_local|lazy_static)\s*!\s*$")
 _FN_RE = re.compile(rb"\bfn\b")
 _CONST_BLOCK_RE = re.compile(rb"(?:^|[^\w])const\s*$")
-_RAW_RE = re.compile(rb'[bc]?r(#*)"')
-_CHAR_RE = re.compile(
-    rb"'(?:\\(?:u\{[0-9A-Fa-f_]{1,8}\}|x[0-9A-Fa-f]{2}|[^\n])|[^\\'\n\r\t]|[\xc0-\xff][\x80-\xbf]{1,3})'"
-)
 _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _CODE_RE = re.compile(rb"[(){}\[\];,|]")
 _AFTER_CLOSURE = frozenset(b"=(,[{;:>")  # a `|` after one of these (or `move`) opens a closure
-
-
-def _blank(data: bytes) -> bytes:
-    """`data` with its comments and the insides of its string and char literals made spaces (the
-    same length), so that no brace, quote, `;` or `const` there is read as code."""
-    out, i, n = bytearray(data), 0, len(data)
-    while i < n:
-        start, char = i, data[i]
-        if data.startswith(b"//", i):
-            i = data.find(b"\n", i) % (n + 1)  # -1 (no newline): the file's end
-            out[start:i] = b" " * (i - start)
-        elif data.startswith(b"/*", i):
-            depth, i = 1, i + 2
-            while i < n and depth:
-                step = data[i : i + 2]
-                depth += {b"/*": 1, b"*/": -1}.get(step, 0)
-                i += 2 if step in (b"/*", b"*/") else 1
-            out[start:i] = b" " * (i - start)
-        elif char == ord('"'):
-            i += 1
-            while i < n and data[i] != ord('"'):
-                i += 2 if data[i] == ord("\\") else 1
-            i = min(i, n)
-            out[start + 1 : i] = b" " * (i - start - 1)
-            i += 1
-        elif char == ord("'"):
-            match = _CHAR_RE.match(data, i)
-            i = match.end() if match else i + 1  # no match: a lifetime or a label
-            if match:
-                out[start + 1 : i - 1] = b" " * (i - start - 2)
-        elif char in _WORD:
-            raw = _RAW_RE.match(data, i) if i == 0 or data[i - 1] not in _WORD else None
-            if raw:
-                close = b'"' + raw.group(1)
-                i = data.find(close, raw.end()) % (n + 1)
-                out[raw.end() : i] = b" " * (i - raw.end())
-                i += len(close)
-            else:
-                while i < n and data[i] in _WORD:
-                    i += 1
-        else:
-            i += 1
-    return bytes(out[:n])
 
 
 class _Frame:
@@ -151,11 +105,11 @@ def in_const_context(data: bytes, at: int) -> bool:
     block, or in the body of a `const fn`: rustc suggests `.to_string()` there too, and there it
     is error E0015. Read forward to the literal, comments and literals blanked, keeping each open
     block and statement. Where the literal is not one to this reading, it is left alone."""
-    return _const_at(_blank(data), at)
+    return _const_at(blanked(data), at)
 
 
 def _const_at(code: bytes, at: int) -> bool:
-    """in_const_context on text already blanked (`_blank`), so a file is blanked once for all of
+    """in_const_context on text already blanked (`blanked`), so a file is blanked once for all of
     its literals."""
     if not 0 < at <= len(code) or code[at - 1 : at] != b'"':
         return True
@@ -231,7 +185,7 @@ def apply_insertions(root: Path, insertions: Collection[tuple[str, int]]) -> lis
     def insert(path: str, data: bytes) -> bytes:
         # from the last offset back: the bytes before each one are still the file's own
         offsets = sorted({at for p, at in insertions if p == path}, reverse=True)
-        code, fixed = _blank(data), data
+        code, fixed = blanked(data), data
         for at in offsets:
             if 0 < at <= len(data) and data[at - 1 : at] == b'"' and not _const_at(code, at):
                 fixed = fixed[:at] + SUGGESTION.encode() + fixed[at:]
