@@ -32,9 +32,9 @@ def _dicts(value: object) -> list[dict[str, object]]:
     return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
-def compiler_messages(output: str, code: str) -> Iterator[dict[str, object]]:
-    """The `message` object of each compiler message with error `code` in cargo's JSON output. A
-    line of another shape is passed over: a proc macro's own stdout is in cargo's."""
+def all_compiler_messages(output: str) -> Iterator[dict[str, object]]:
+    """The `message` object of each compiler message in cargo's JSON output. A line of another
+    shape is passed over: a proc macro's own stdout is in cargo's."""
     for line in output.splitlines():
         try:
             data = json.loads(line)
@@ -43,8 +43,13 @@ def compiler_messages(output: str, code: str) -> Iterator[dict[str, object]]:
         if not isinstance(data, dict) or data.get("reason") != "compiler-message":
             continue
         message = data.get("message")
-        if not isinstance(message, dict):
-            continue
+        if isinstance(message, dict):
+            yield message
+
+
+def compiler_messages(output: str, code: str) -> Iterator[dict[str, object]]:
+    """The compiler messages (all_compiler_messages) with error `code`."""
+    for message in all_compiler_messages(output):
         found = message.get("code")
         if isinstance(found, dict) and found.get("code") == code:
             yield message
@@ -203,8 +208,9 @@ def to_string_literals(
     root: Path, own_paths: Collection[str], env: dict[str, str], timeout_s: float
 ) -> list[str]:
     """Apply rustc's `.to_string()` suggestions, then the closures for `char` methods passed by
-    name (drive/charfixes.py), until none is left (at most MAX_ROUNDS checks); the paths
-    changed."""
+    name and chars for references to them (drive/charfixes.py), and the removal of a brace
+    rustc finds misplaced (drive/bracefixes.py), until none is left (at most MAX_ROUNDS checks);
+    the paths changed."""
     changed: set[str] = set()
     for _ in range(MAX_ROUNDS):
         result = proc.run(
@@ -213,11 +219,25 @@ def to_string_literals(
         found = list(literal_insertions(result.stdout, own_paths))
         done = apply_insertions(root, found) if found else []
         if not done:  # their offsets are this check's: one kind of fix a round
-            from tddhooks.drive.charfixes import apply_replacements, predicate_replacements
-
-            spans = list(predicate_replacements(result.stdout, own_paths))
-            done = apply_replacements(root, spans) if spans else []
+            done = _spans_fixed(root, result.stdout, own_paths)
         if not done:
             break
         changed.update(done)
     return sorted(changed)
+
+
+def _spans_fixed(root: Path, output: str, own_paths: Collection[str]) -> list[str]:
+    """The first kind of span fix that changes a file, applied; the paths changed."""
+    from tddhooks.drive import bracefixes, charfixes
+
+    kinds = (
+        (bracefixes.stray_braces, bracefixes.remove_stray_braces),
+        (charfixes.predicate_replacements, charfixes.apply_replacements),
+        (charfixes.reference_replacements, charfixes.apply_replacements),
+    )
+    for find, apply in kinds:
+        spans = list(find(output, own_paths))
+        done = apply(root, spans) if spans else []
+        if done:
+            return done
+    return []

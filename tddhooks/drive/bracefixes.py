@@ -1,0 +1,69 @@
+"""A closing brace that rustc finds misplaced, removed before the gate (drive/rustfixes.py,
+docs/runners.md "Fixes before the gate").
+
+`vec![String::from("must contain a digit")]}` followed by `    } else {`: the `}` at the end of
+the line closes the `if`'s block early, and the file ends with a `}` too many ("unexpected
+closing delimiter: `}`"). rustc names the brace it matched to the block while their indentation
+differs ("...as it matches this but it has different indentation"). Where that brace ends a line
+after code, the model's slip (a brace that begins its line is layout), it is removed; rustc
+suggests nothing, and the gate judges the result. Measured: the 1.5B implementor's first attempt
+of a Password Validation turn (r33), and an extra `}` after `vec![…]` in earlier runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator
+from pathlib import Path
+
+UNEXPECTED = "unexpected closing delimiter: `}`"
+MISMATCHED = "...as it matches this but it has different indentation"
+
+
+def stray_braces(output: str, own_paths: Collection[str]) -> Iterator[tuple[str, int, int]]:
+    """(path, byte start, byte end) of each brace rustc matched with another indentation, in the
+    messages of an unexpected closing brace in `own_paths` (cargo's JSON output)."""
+    from tddhooks.drive.rustfixes import all_compiler_messages
+
+    for message in all_compiler_messages(output):
+        spans = message.get("spans")
+        if message.get("message") != UNEXPECTED or not isinstance(spans, list):
+            continue
+        for span in spans:
+            if not isinstance(span, dict) or span.get("label") != MISMATCHED:
+                continue
+            start, end, path = span.get("byte_start"), span.get("byte_end"), span.get("file_name")
+            # rustc marks the brace with an empty span at it (byte_end == byte_start)
+            if (
+                type(start) is int
+                and end in (start, start + 1)
+                and path in own_paths
+                and start >= 0
+            ):
+                yield str(path), start, start + 1
+
+
+def _ends_a_line_of_code(data: bytes, start: int) -> bool:
+    """The byte at `start` is a `}` with code before it on its line and nothing after it."""
+    line_start = data.rfind(b"\n", 0, start) + 1
+    line_end = data.find(b"\n", start)
+    rest = data[start + 1 :] if line_end < 0 else data[start + 1 : line_end]
+    return (
+        data[start : start + 1] == b"}"
+        and bool(data[line_start:start].strip())
+        and not rest.strip()
+    )
+
+
+def remove_stray_braces(root: Path, spans: Collection[tuple[str, int, int]]) -> list[str]:
+    """Remove each brace of `spans` that ends a line after code; the paths changed."""
+    from tddhooks.drive.rustfixes import rewrite_files
+
+    def remove(path: str, data: bytes) -> bytes:
+        fixed = data
+        # from the last brace back: the bytes before each one are still the file's own
+        for _, start, _end in sorted({s for s in spans if s[0] == path}, reverse=True):
+            if _ends_a_line_of_code(data, start):
+                fixed = fixed[:start] + fixed[start + 1 :]
+        return fixed
+
+    return rewrite_files(root, [path for path, _, _ in spans], remove)
