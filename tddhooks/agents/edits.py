@@ -159,6 +159,9 @@ def parse_answer(
         data: dict[str, Any] = extract_json_object(text)
     except LLMAnswerError as error:
         raise _invalid([error.message], role) from error
+    from tddhooks.agents.literals import unescaped_flat_file
+
+    data = _with_contents(data, unescaped_flat_file)
     if read is not None:
         read = _read_once(read)
         # the literals first: a snippet's raw line end inside '…' would be indented by the merge
@@ -230,6 +233,17 @@ def _read_once(read: Callable[[str], str | None]) -> Callable[[str], str | None]
 def _escape_raw_chars(data: dict[str, Any], read: Callable[[str], str | None]) -> dict[str, Any]:
     from tddhooks.agents.literals import escape_raw_char_literals, may_need_escaping
 
+    def escape(path: str, content: str) -> str:
+        if not may_need_escaping(path, content):
+            return content
+        return escape_raw_char_literals(path, content, read(path))
+
+    return _with_contents(data, escape)
+
+
+def _with_contents(data: dict[str, Any], fix: Callable[[str, str], str]) -> dict[str, Any]:
+    """The answer with each edit's content `fix(path, content)` (an answer with too many edits is
+    refused anyway, and left as it is)."""
     edits = data.get("edits")
     if not isinstance(edits, list) or len(edits) > MAX_EDITS:
         return data
@@ -237,8 +251,8 @@ def _escape_raw_chars(data: dict[str, Any], read: Callable[[str], str | None]) -
     for edit in edits:
         if isinstance(edit, dict) and isinstance(edit.get("path"), str):
             content = edit.get("content")
-            if isinstance(content, str) and may_need_escaping(edit["path"], content):
-                fixed = escape_raw_char_literals(edit["path"], content, read(edit["path"]))
+            if isinstance(content, str):
+                fixed = fix(edit["path"], content)
                 edit = {**edit, "content": fixed} if fixed != content else edit
         changed.append(edit)
     return {**data, "edits": changed}

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tddhooks.agents.edits import parse_answer
-from tddhooks.agents.literals import escape_raw_char_literals
+from tddhooks.agents.literals import escape_raw_char_literals, unescaped_flat_file
 
 SPLIT = "pub fn add(text: &str) -> i32 {\n    text.split('\n').count() as i32\n}\n"
 
@@ -72,3 +72,45 @@ def test_each_file_is_read_once_per_answer_and_only_when_needed() -> None:
     merged = parsed.edits[1].content or ""
     assert "'\\n'" in merged
     assert "pub fn a()" in merged
+
+
+# the 1.5B FizzBuzz implementor's file as the JSON string decoded it (r33): escaped once too often
+FLAT = (
+    r"pub fn say(n: u32) -> String {\n    if n % 15 == 0 {\n        \"FizzBuzz\".to_string()\n"
+    r"    } else {\n        n.to_string()\n    }\n}"
+)
+CODE = (
+    'pub fn say(n: u32) -> String {\n    if n % 15 == 0 {\n        "FizzBuzz".to_string()\n'
+    "    } else {\n        n.to_string()\n    }\n}"
+)
+
+
+def test_a_file_sent_escaped_twice_is_decoded_once_more() -> None:
+    assert unescaped_flat_file("src/lib.rs", FLAT) == CODE
+    assert unescaped_flat_file("src/lib.rs", FLAT + "\n") == CODE + "\n"
+    # quotes sent as they are, only the line ends escaped twice
+    assert unescaped_flat_file("src/lib.rs", FLAT.replace('\\"', '"')) == CODE
+
+
+@pytest.mark.parametrize(
+    ("path", "content"),
+    [
+        ("src/lib.rs", r'const S: &str = "a\nb\n";'),  # the escapes are inside a literal
+        ("src/lib.rs", r"// a\nb\nc"),  # inside a comment
+        ("src/lib.rs", CODE),  # real line ends
+        ("src/lib.rs", r"pub fn f() {}\n"),  # one escaped line end
+        ("README.md", FLAT),  # not code
+        ("t.py", r'print("a\nb\n")'),  # valid Python as it is
+    ],
+)
+def test_anything_else_is_left_as_it_is(path: str, content: str) -> None:
+    assert unescaped_flat_file(path, content) == content
+
+
+def test_python_sent_escaped_twice_is_decoded_when_only_the_decoded_parses() -> None:
+    assert unescaped_flat_file("t.py", r"def f():\n    return 1\n") == "def f():\n    return 1\n"
+
+
+def test_the_answer_parser_decodes_a_file_sent_escaped_twice() -> None:
+    text = json.dumps({"plan": "p", "edits": [{"path": "src/lib.rs", "content": FLAT}]})
+    assert parse_answer(text, "implementor").edits[0].content == CODE
