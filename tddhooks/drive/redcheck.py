@@ -150,3 +150,35 @@ def lints_in_test(verdict: Verdict, paths: Sequence[str]) -> str | None:
         + (f"; {hint}" if hint else "")
         + ". Write the test so the lint step passes"
     )
+
+
+MAX_CHECKS = 4  # a kata requirement gives three examples at most; the hidden suites two a test
+_RUST_CHECK = re.compile(r"\b(?:debug_)?assert(?:_eq|_ne)?!")
+_PYTHON_CHECK = re.compile(r"^[ \t]*assert\b|\bself\.assert\w*\(|\bpytest\.raises\(", re.MULTILINE)
+
+
+def checks(path: str, text: str) -> int:
+    """How many assertions a Rust or Python test file makes (Rust comments aside)."""
+    if path.endswith(".rs"):
+        from tddhooks.drive.rustcode import without_comments
+
+        return len(_RUST_CHECK.findall(without_comments(text)))
+    return len(_PYTHON_CHECK.findall(text)) if path.endswith(".py") else 0
+
+
+def too_many_checks(files: Sequence[tuple[str, str | None, str]]) -> str | None:
+    """Why the tester's new test checks too much at once, None when it does not: the assertions
+    its files (path, text before, text after) gain, over MAX_CHECKS. Measured: the 1.5B FizzBuzz
+    tester's first test asserted eight examples of five requirements (and one the kata does not
+    state, `say(0) == "zero"`), and the implementor spent its turn on all of them at once."""
+    added = sum(
+        max(0, checks(path, after) - checks(path, before or "")) for path, before, after in files
+    )
+    if added <= MAX_CHECKS:
+        return None
+    return (
+        f"edits refused, nothing was written: the new test makes {added} assertions, checking "
+        "several requirements at once. A test is one step of the kata: keep at most "
+        f"{MAX_CHECKS} assertions, all about the Next requirement and its examples; the other "
+        "requirements get their own tests in later cycles"
+    )

@@ -21,6 +21,7 @@ from tddhooks.drive.redcheck import (
     lints_in_test,
     misplaced_red,
     new_test_names,
+    too_many_checks,
 )
 from tddhooks.drive.state import PhaseInfo
 from tddhooks.drive.steplog import AttemptRecord
@@ -66,6 +67,18 @@ class TesterTurn(Turn):
                    f"{offered[0]!r}")  # fmt: skip
         return Tried(False, "refused", failure=failure)
 
+    def too_broad(self, answer: AgentAnswer) -> Tried | None:
+        """A new test that makes more than MAX_CHECKS assertions is sent back before anything is
+        written (drive/redcheck.py `too_many_checks`)."""
+        crew = self.crew
+        files = [
+            (path, crew.workspace.read_blob(self.root, "HEAD", path), edit.content or "")
+            for edit in answer.edits
+            if edit.action == "upsert" and (path := normalize_path(edit.path))
+        ]
+        failure = too_many_checks(files)
+        return None if failure is None else Tried(False, "refused", failure=failure)
+
     def refuse_done(self) -> str | None:
         """Refuse a `done` and count the refusal, while the kata lists a requirement that no
         test covers and that was not found already working: the one the tester is pointed at
@@ -110,7 +123,7 @@ class TesterTurn(Turn):
                        "done with a reason")  # fmt: skip
             return Tried(False, "no-edits", failure=failure)
         answer = self.repaired(answer)
-        refused = self.refused(answer, record) or self.not_offered(answer)
+        refused = self.refused(answer, record) or self.not_offered(answer) or self.too_broad(answer)
         if refused is not None:
             return refused
         crew, root = self.crew, self.root

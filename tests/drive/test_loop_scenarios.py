@@ -360,3 +360,24 @@ def test_retry_temperatures_rise_to_one_and_never_fall_below_the_roles() -> None
     assert [retry_temperature(0.2, n) for n in range(1, 6)] == [0.2, 0.4, 0.6, 0.8, 1.0]
     assert retry_temperature(0.4, 9) == 1.0
     assert retry_temperature(1.3, 2) == 1.3
+
+
+def test_a_tester_test_that_checks_many_requirements_at_once_is_sent_back(side: Side) -> None:
+    models = _models()
+    # the 1.5B FizzBuzz tester's shape: one test asserting the examples of every requirement
+    broad = "from kata import add\n\n\ndef test_add_exists():  # needs: def add\n" + "".join(
+        f"    assert add({n}) == {n}\n" for n in range(5)
+    )
+    models["tester"].enqueue(
+        _answer("add exists", "tests/test_add_exists.py", broad),
+        STOP,
+    )
+
+    _drive(side, models, steps=1)
+
+    second = models["tester"].asked[1].user
+    assert "the new test makes 5 assertions, checking several requirements at once" in second
+    assert "keep at most 4 assertions, all about the Next requirement" in second
+    if side.memory is None:
+        assert not (side.root / "tests" / "test_add_exists.py").exists()
+        assert _git(side.root, "status", "--porcelain").strip() == ""

@@ -14,7 +14,7 @@ from drive.test_e2e_kit import git, write_files
 from drive.test_interface import _drive
 from drive.test_interface_kept import KATA, KEPT, _models, _repo
 
-from tddhooks.drive.redcheck import lints_in_test
+from tddhooks.drive.redcheck import checks, lints_in_test, too_many_checks
 from tddhooks.policy.verdicts import StepOutcome, Verdict
 from tddhooks.runners.base import TestReport
 
@@ -126,3 +126,33 @@ def test_before_the_function_exists_the_lint_is_found_against_the_interface(
 
     assert why is not None
     assert "used `assert_eq!` with a literal bool (tests/no_uppercase.rs:5:5)" in why
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "count"),
+    [
+        ("tests/t.rs", "assert!(a);\nassert_eq!(b, c);\nassert_ne!(d, e);\ndebug_assert!(f);\n", 4),
+        ("tests/t.rs", "// assert_eq!(commented, out);\n/* assert!(x) */\nassert!(y);\n", 1),
+        ("tests/t.rs", 'let s = "assert!(in a string)";\n', 1),  # literals are not skipped
+        ("tests/test_t.py", "def test_t():\n    assert f(1) == 1\n    assert f(2) == 2\n", 2),
+        ("tests/test_t.py", "with pytest.raises(ValueError):\n    self.assertEqual(1, 1)\n", 2),
+        ("README.md", "assert!(x);\n", 0),
+    ],
+)
+def test_the_assertions_of_a_test_file_are_counted(path: str, text: str, count: int) -> None:
+    assert checks(path, text) == count
+
+
+def test_only_the_assertions_a_test_file_gains_count_toward_the_limit() -> None:
+    five = "".join(f'    assert_eq!(say({n}), "{n}");\n' for n in range(1, 6))
+    assert too_many_checks([("tests/a.rs", None, five)]) is not None
+    assert (
+        too_many_checks([("tests/a.rs", None, five.replace("assert_eq!(say(5)", "f(say(5)"))])
+        is None
+    )
+    # unit tests beside the code: the file's earlier assertions are not the new test's
+    assert too_many_checks([("src/lib.rs", five, five + "    assert!(x);\n")]) is None
+    # split over two files, still one answer's new test
+    assert (
+        too_many_checks([("tests/a.rs", None, five[:120]), ("tests/b.rs", None, five)]) is not None
+    )
