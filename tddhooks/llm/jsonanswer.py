@@ -137,6 +137,14 @@ def triple_quoted(text: str) -> str:
     return _TRIPLE.sub(as_json, text)
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """The object of `pairs`; a ValueError when a key is in it twice."""
+    value = dict(pairs)
+    if len(value) < len(pairs):
+        raise ValueError("a key twice in one object")
+    return value
+
+
 def extract_json_object(text: str) -> dict[str, Any]:
     """The JSON object in `text`; raises LLMAnswerError saying what is wrong with the answer."""
     cleaned = _THINKING.sub("", text).strip().lstrip("\ufeff")
@@ -156,12 +164,16 @@ def extract_json_object(text: str) -> dict[str, Any]:
     repaired = [triple_quoted(candidate) for candidate in candidates if '"""' in candidate]
     contents = [escape_content_quotes(candidate) for candidate in candidates]
     guesses = chain(
-        candidates, repaired, map(escape_inner_quotes, candidates), contents,
+        repaired, map(escape_inner_quotes, candidates), contents,
         map(escape_inner_quotes, contents),
     )  # fmt: skip
-    for candidate in guesses:
+    # a repair that leaves an object with one key twice read one edit into another (a content
+    # string never closed ran into the next edit's `"content"`): refused, never the last key's
+    # value kept
+    hooks = chain(((c, None) for c in candidates), ((g, _unique_keys) for g in guesses))
+    for candidate, hook in hooks:
         try:
-            value = json.loads(candidate, strict=False)
+            value = json.loads(candidate, strict=False, object_pairs_hook=hook)
         except ValueError:
             continue
         if isinstance(value, dict):
