@@ -87,7 +87,12 @@ def escape_content_quotes(text: str) -> str:
             if unterminated is None:
                 break
             out.append(text[index : opening.end()])
-            out.append(_escaped(text[opening.end() : unterminated]) + '"}')
+            inner = text[opening.end() : unterminated]
+            own = _own_brace(inner)
+            if own is None:
+                out.append(_escaped(inner) + '"}')
+            else:  # the edit object's `}` was written, only the quote before it left out
+                out.append(_escaped(inner[:own]) + '"' + inner[own:])
             index = unterminated
             continue
         out.append(text[index : opening.end()])
@@ -113,6 +118,21 @@ def _escaped(inner: str) -> str:
         out.append('\\"' if inner[at] == '"' else inner[at])
         at += 1
     return "".join(out)
+
+
+def _own_brace(inner: str) -> int | None:
+    """Where the line end before a last line of a lone `}` is, when that brace is one too many
+    for the code before it (comments and literals not counted): the edit object's own `}`, not
+    the code's; None otherwise."""
+    from tddhooks.drive.rustcode import spans
+
+    line = inner.rfind("\n")
+    if line < 0 or inner[line:].strip() != "}":
+        return None
+    code = list(inner[:line])
+    for span in spans(inner[:line]):
+        code[span.start : span.end] = " " * (span.end - span.start)
+    return line if code.count("}") == code.count("{") else None
 
 
 def _last(pattern: re.Pattern[str], text: str, start: int) -> int | None:

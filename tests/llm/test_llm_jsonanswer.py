@@ -264,3 +264,10 @@ def test_an_unclosed_content_never_takes_the_next_edits_content() -> None:
         )
         with pytest.raises(LLMAnswerError, match="not one JSON object"):
             extract_json_object(text)
+
+
+@pytest.mark.parametrize("brace", ["}", "  }"])
+def test_an_unclosed_content_keeps_the_edit_objects_own_brace_out_of_the_code(brace: str) -> None:
+    code = 'pub fn f() -> &\'static str {\n    "}"\n}'
+    text = '{"edits": [{"path": "src/lib.rs", "content": "' + code + "\n" + brace + '\n],\n"p": 1}'
+    assert extract_json_object(text)["edits"][0]["content"] == code
