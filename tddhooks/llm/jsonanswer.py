@@ -87,7 +87,12 @@ def escape_content_quotes(text: str) -> str:
             if unterminated is None:
                 break
             out.append(text[index : opening.end()])
-            out.append(_escaped(text[opening.end() : unterminated]) + '"}')
+            inner = text[opening.end() : unterminated]
+            own = _own_brace(inner)
+            if own is None:
+                out.append(_escaped(inner) + '"}')
+            else:  # the edit object's `}` was written, only the quote before it left out
+                out.append(_escaped(inner[:own]) + '"' + inner[own:])
             index = unterminated
             continue
         out.append(text[index : opening.end()])
@@ -115,6 +120,21 @@ def _escaped(inner: str) -> str:
     return "".join(out)
 
 
+def _own_brace(inner: str) -> int | None:
+    """Where the line end before a last line of a lone `}` is, when that brace is one too many
+    for the code before it (comments and literals not counted): the edit object's own `}`, not
+    the code's; None otherwise."""
+    from tddhooks.drive.rustcode import spans
+
+    line = inner.rfind("\n")
+    if line < 0 or inner[line:].strip() != "}":
+        return None
+    code = list(inner[:line])
+    for span in spans(inner[:line]):
+        code[span.start : span.end] = " " * (span.end - span.start)
+    return line if code.count("}") == code.count("{") else None
+
+
 def _last(pattern: re.Pattern[str], text: str, start: int) -> int | None:
     """Where the last match of `pattern` in `text` after `start` begins, None without one."""
     starts = [match.start() for match in pattern.finditer(text, start)]
@@ -137,6 +157,14 @@ def triple_quoted(text: str) -> str:
     return _TRIPLE.sub(as_json, text)
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """The object of `pairs`; a ValueError when a key is in it twice."""
+    value = dict(pairs)
+    if len(value) < len(pairs):
+        raise ValueError("a key twice in one object")
+    return value
+
+
 def extract_json_object(text: str) -> dict[str, Any]:
     """The JSON object in `text`; raises LLMAnswerError saying what is wrong with the answer."""
     cleaned = _THINKING.sub("", text).strip().lstrip("\ufeff")
@@ -156,12 +184,16 @@ def extract_json_object(text: str) -> dict[str, Any]:
     repaired = [triple_quoted(candidate) for candidate in candidates if '"""' in candidate]
     contents = [escape_content_quotes(candidate) for candidate in candidates]
     guesses = chain(
-        candidates, repaired, map(escape_inner_quotes, candidates), contents,
+        repaired, map(escape_inner_quotes, candidates), contents,
         map(escape_inner_quotes, contents),
     )  # fmt: skip
-    for candidate in guesses:
+    # a repair that leaves an object with one key twice read one edit into another (a content
+    # string never closed ran into the next edit's `"content"`): refused, never the last key's
+    # value kept
+    hooks = chain(((c, None) for c in candidates), ((g, _unique_keys) for g in guesses))
+    for candidate, hook in hooks:
         try:
-            value = json.loads(candidate, strict=False)
+            value = json.loads(candidate, strict=False, object_pairs_hook=hook)
         except ValueError:
             continue
         if isinstance(value, dict):

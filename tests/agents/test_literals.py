@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -114,3 +115,12 @@ def test_python_sent_escaped_twice_is_decoded_when_only_the_decoded_parses() -> 
 def test_the_answer_parser_decodes_a_file_sent_escaped_twice() -> None:
     text = json.dumps({"plan": "p", "edits": [{"path": "src/lib.rs", "content": FLAT}]})
     assert parse_answer(text, "implementor").edits[0].content == CODE
+
+
+def test_a_long_line_of_literals_is_judged_in_linear_time() -> None:
+    # 80 kB on one line: 16000 literals, then 16000 escapes in the last one; one comparison of each
+    # backslash with every literal took minutes
+    content = '"x" ' * 16000 + '"' + r"\n" * 16000 + '"'
+    start = time.monotonic()
+    assert unescaped_flat_file("src/lib.rs", content) == content
+    assert time.monotonic() - start < 5

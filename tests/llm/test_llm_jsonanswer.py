@@ -252,3 +252,22 @@ def test_the_last_bracket_line_ends_the_content_not_one_inside_the_code() -> Non
 def test_an_answer_cut_off_inside_its_content_is_still_reported() -> None:
     with pytest.raises(LLMAnswerError, match="not one JSON object"):
         extract_json_object('{"edits": [{"path": "src/lib.rs", "content": "pub fn f() {\n    "a"')
+
+
+def test_an_unclosed_content_never_takes_the_next_edits_content() -> None:
+    # the first content runs into the second edit's `"content"`: read as one object with the key
+    # twice, a.py would get b.py's file
+    for second in ('y = 2\n}\n],\n"commit": "c"}', 'y = 2"\n}\n],\n"commit": "c"}'):
+        text = (
+            '{"edits": [\n{"path": "a.py", "content": "x = 1\n},\n'
+            '{"path": "b.py", "content": "' + second
+        )
+        with pytest.raises(LLMAnswerError, match="not one JSON object"):
+            extract_json_object(text)
+
+
+@pytest.mark.parametrize("brace", ["}", "  }"])
+def test_an_unclosed_content_keeps_the_edit_objects_own_brace_out_of_the_code(brace: str) -> None:
+    code = 'pub fn f() -> &\'static str {\n    "}"\n}'
+    text = '{"edits": [{"path": "src/lib.rs", "content": "' + code + "\n" + brace + '\n],\n"p": 1}'
+    assert extract_json_object(text)["edits"][0]["content"] == code
