@@ -303,21 +303,26 @@ def test_a_test_that_passes_at_once_points_the_tester_at_the_next_requirement(si
     assert offered(second) == ["tests/test_add_1_1.py"]
 
 
-def test_a_tester_offered_a_new_file_may_not_rewrite_an_existing_one(side: Side) -> None:
+def _refused_test(side: Side, path: str, content: str) -> str:
+    """The tester's second prompt, after its first answer (`content` at `path`) was refused
+    before anything was written: the work tree is as it was."""
     models = _models()
-    models["tester"].enqueue(
-        _answer("add exists", "tests/.gitkeep", TEST_ADD),
-        STOP,
-    )
+    models["tester"].enqueue(_answer("add exists", path, content), STOP)
 
     _drive(side, models, steps=1)
 
-    second = models["tester"].asked[1].user
+    if side.memory is None:
+        assert _git(side.root, "status", "--porcelain").strip() == ""
+    return str(models["tester"].asked[1].user)
+
+
+def test_a_tester_offered_a_new_file_may_not_rewrite_an_existing_one(side: Side) -> None:
+    second = _refused_test(side, "tests/.gitkeep", TEST_ADD)
+
     assert "'tests/.gitkeep' is an existing test file not under \"Write to\"" in second
     assert "put the new test in 'tests/test_add_exists.py'" in second
     if side.memory is None:
         assert (side.root / "tests" / ".gitkeep").read_text() == ""
-        assert _git(side.root, "status", "--porcelain").strip() == ""
 
 
 def test_a_refactor_that_sends_the_file_back_unchanged_is_nothing_to_refactor(
@@ -363,21 +368,12 @@ def test_retry_temperatures_rise_to_one_and_never_fall_below_the_roles() -> None
 
 
 def test_a_tester_test_that_checks_many_requirements_at_once_is_sent_back(side: Side) -> None:
-    models = _models()
     # the 1.5B FizzBuzz tester's shape: one test asserting the examples of every requirement
     broad = "from kata import add\n\n\ndef test_add_exists():  # needs: def add\n" + "".join(
         f"    assert add({n}) == {n}\n" for n in range(5)
     )
-    models["tester"].enqueue(
-        _answer("add exists", "tests/test_add_exists.py", broad),
-        STOP,
-    )
+    second = _refused_test(side, "tests/test_add_exists.py", broad)
 
-    _drive(side, models, steps=1)
-
-    second = models["tester"].asked[1].user
     assert "the new test makes 5 assertions, checking several requirements at once" in second
     assert "keep at most 4 assertions, all about the Next requirement" in second
-    if side.memory is None:
-        assert not (side.root / "tests" / "test_add_exists.py").exists()
-        assert _git(side.root, "status", "--porcelain").strip() == ""
+    assert not (side.root / "tests" / "test_add_exists.py").exists()
