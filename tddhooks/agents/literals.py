@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast
 import re
-from bisect import bisect_right
 
 _RAW_CHAR = re.compile("'([\\n\\t\\r])'")
 _ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
@@ -72,12 +71,6 @@ def unescaped_flat_file(path: str, content: str) -> str:
 
 def _backslash_in_code(code: str) -> bool:
     """A `\\` outside every comment and string or char literal of the Rust `code`."""
-    from tddhooks.drive.rustcode import spans
+    from tddhooks.drive.rustcode import blanked_text
 
-    inside = list(spans(code))
-    starts = [span.start for span in inside]  # in order, none overlapping: one search each
-    for match in re.finditer(r"\\", code):
-        at = bisect_right(starts, match.start()) - 1
-        if at < 0 or match.start() >= inside[at].end:
-            return True
-    return False
+    return "\\" in blanked_text(code)

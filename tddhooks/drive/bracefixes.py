@@ -22,24 +22,17 @@ MISMATCHED = "...as it matches this but it has different indentation"
 def stray_braces(output: str, own_paths: Collection[str]) -> Iterator[tuple[str, int, int]]:
     """(path, byte start, byte end) of each brace rustc matched with another indentation, in the
     messages of an unexpected closing brace in `own_paths` (cargo's JSON output)."""
-    from tddhooks.drive.rustfixes import all_compiler_messages
+    from tddhooks.drive.rustfixes import all_compiler_messages, span_place
 
     for message in all_compiler_messages(output):
         spans = message.get("spans")
         if message.get("message") != UNEXPECTED or not isinstance(spans, list):
             continue
         for span in spans:
-            if not isinstance(span, dict) or span.get("label") != MISMATCHED:
-                continue
-            start, end, path = span.get("byte_start"), span.get("byte_end"), span.get("file_name")
+            place = span_place(span, own_paths)
             # rustc marks the brace with an empty span at it (byte_end == byte_start)
-            if (
-                type(start) is int
-                and end in (start, start + 1)
-                and path in own_paths
-                and start >= 0
-            ):
-                yield str(path), start, start + 1
+            if place is not None and span.get("label") == MISMATCHED and place[2] - place[1] <= 1:
+                yield place[0], place[1], place[1] + 1
 
 
 def _ends_a_line_of_code(data: bytes, start: int) -> bool:
@@ -56,14 +49,9 @@ def _ends_a_line_of_code(data: bytes, start: int) -> bool:
 
 def remove_stray_braces(root: Path, spans: Collection[tuple[str, int, int]]) -> list[str]:
     """Remove each brace of `spans` that ends a line after code; the paths changed."""
-    from tddhooks.drive.rustfixes import rewrite_files
+    from tddhooks.drive.rustfixes import replace_spans
 
-    def remove(path: str, data: bytes) -> bytes:
-        fixed = data
-        # from the last brace back: the bytes before each one are still the file's own
-        for _, start, _end in sorted({s for s in spans if s[0] == path}, reverse=True):
-            if _ends_a_line_of_code(data, start):
-                fixed = fixed[:start] + fixed[start + 1 :]
-        return fixed
+    def removed(data: bytes, start: int, _end: int) -> bytes | None:
+        return b"" if _ends_a_line_of_code(data, start) else None
 
-    return rewrite_files(root, [path for path, _, _ in spans], remove)
+    return replace_spans(root, spans, removed)

@@ -58,36 +58,21 @@ def _primary_spans(
     message: dict[str, object], own_paths: Collection[str]
 ) -> Iterator[tuple[str, int, int]]:
     """(path, byte start, byte end) of each primary span of `message` in `own_paths`."""
+    from tddhooks.drive.rustfixes import span_place
+
     spans = message.get("spans")
     for span in spans if isinstance(spans, list) else []:
-        if not isinstance(span, dict) or not span.get("is_primary"):
-            continue
-        start, end, path = span.get("byte_start"), span.get("byte_end"), span.get("file_name")
-        if (
-            type(start) is int
-            and type(end) is int
-            and isinstance(path, str)
-            and path in own_paths
-            and 0 <= start < end
-        ):
-            yield path, start, end
+        place = span_place(span, own_paths)
+        if place is not None and span.get("is_primary") and place[1] < place[2]:
+            yield place
 
 
 def apply_replacements(root: Path, spans: Collection[tuple[str, int, int]]) -> list[str]:
     """Rewrite each span whose bytes are a path in CLOSURES as its closure, or a reference to a
     char literal as the char; the paths changed."""
-    from tddhooks.drive.rustfixes import rewrite_files
+    from tddhooks.drive.rustfixes import replace_spans
 
-    def replace(path: str, data: bytes) -> bytes:
-        fixed = data
-        # from the last span back: the bytes before each one are still the file's own
-        for _, start, end in sorted({s for s in spans if s[0] == path}, reverse=True):
-            found = _replacement(data, start, end)
-            if found is not None:
-                fixed = fixed[:start] + found + fixed[end:]
-        return fixed
-
-    return rewrite_files(root, [path for path, _, _ in spans], replace)
+    return replace_spans(root, spans, _replacement)
 
 
 def _replacement(data: bytes, start: int, end: int) -> bytes | None:

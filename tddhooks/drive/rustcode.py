@@ -5,9 +5,9 @@ text reading of Rust code go wrong, and the two ways it is used:
   signature (`password: &str, // the input`) is no part of it, and commented-out code at the start
   of a line (`/* pub fn validate(…) -> Vec<&str> */`) is not the library's function. Literals are
   kept as they are (an `extern "C"` stays), so a `"/*"` opens nothing.
-- `blanked`, for the reading of const contexts (drive/rustfixes.py): comments and the insides of
-  literals made spaces, the same length, so that no brace, quote, `;` or `const` there is read as
-  code.
+- `blanked` (`blanked_text`), for the reading of const contexts (drive/rustfixes.py): comments
+  and the insides of literals made spaces, the same length, so that no brace, quote, `;` or
+  `const` there is read as code.
 
 `spans` works on text; bytes are read as Latin-1, one character a byte, so its offsets are byte
 offsets there (a UTF-8 character is then two to four characters, none of them a quote).
@@ -103,10 +103,16 @@ def without_comments(text: str) -> str:
     return "".join([*out, text[start:]])
 
 
-def blanked(data: bytes) -> bytes:
-    """`data` with its comments and the insides of its string and char literals made spaces (the
+def blanked_text(text: str) -> str:
+    """`text` with its comments and the insides of its string and char literals made spaces (the
     same length)."""
-    out = bytearray(data)
-    for span in spans(data.decode("latin-1")):
-        out[span.start : span.end] = b" " * (span.end - span.start)
-    return bytes(out)
+    out, start = [], 0
+    for span in spans(text):
+        out += [text[start : span.start], " " * (span.end - span.start)]
+        start = span.end
+    return "".join([*out, text[start:]])
+
+
+def blanked(data: bytes) -> bytes:
+    """blanked_text of bytes read as Latin-1, so every byte offset stays where it was."""
+    return blanked_text(data.decode("latin-1")).encode("latin-1")

@@ -183,6 +183,37 @@ def rewrite_files(
     return changed
 
 
+def replace_spans(
+    root: Path,
+    spans: Collection[tuple[str, int, int]],
+    replacement: Callable[[bytes, int, int], bytes | None],
+) -> list[str]:
+    """Write over each (path, byte start, byte end) of `spans` what `replacement(data, start,
+    end)` gives, a None leaving it as it is (rewrite_files); the paths changed."""
+
+    def fix(path: str, data: bytes) -> bytes:
+        fixed = data
+        # from the last span back: the bytes before each one are still the file's own
+        for _, start, end in sorted({s for s in spans if s[0] == path}, reverse=True):
+            found = replacement(data, start, end)
+            if found is not None:
+                fixed = fixed[:start] + found + fixed[end:]
+        return fixed
+
+    return rewrite_files(root, [path for path, _, _ in spans], fix)
+
+
+def span_place(span: object, own_paths: Collection[str]) -> tuple[str, int, int] | None:
+    """(path, byte start, byte end) of a span of cargo's JSON in one of `own_paths` (an empty
+    span included), None for any other span or shape."""
+    if not isinstance(span, dict):
+        return None
+    start, end, path = span.get("byte_start"), span.get("byte_end"), span.get("file_name")
+    if type(start) is int and type(end) is int and isinstance(path, str) and path in own_paths:
+        return (path, start, end) if 0 <= start <= end else None
+    return None
+
+
 def apply_insertions(root: Path, insertions: Collection[tuple[str, int]]) -> list[str]:
     """Insert `.to_string()` at each offset that closes a plain string literal (not a raw one)
     outside a const context; the paths changed."""

@@ -124,14 +124,12 @@ def _own_brace(inner: str) -> int | None:
     """Where the line end before a last line of a lone `}` is, when that brace is one too many
     for the code before it (comments and literals not counted): the edit object's own `}`, not
     the code's; None otherwise."""
-    from tddhooks.drive.rustcode import spans
+    from tddhooks.drive.rustcode import blanked_text
 
     line = inner.rfind("\n")
     if line < 0 or inner[line:].strip() != "}":
         return None
-    code = list(inner[:line])
-    for span in spans(inner[:line]):
-        code[span.start : span.end] = " " * (span.end - span.start)
+    code = blanked_text(inner[:line])
     return line if code.count("}") == code.count("{") else None
 
 
