@@ -281,8 +281,9 @@ class PathPolicy:
 # the example answer's placeholders in templates/prompts/*.md that stand for code, distinctive
 # enough never to be real code (tests/agents/test_placeholders.py keeps the two in step);
 # measured: the 0.5B model wrote `SIMPLEST_BODY` as the body three times, and cargo's "cannot
-# find value" did not stop it. The assertion message's "WHAT IT CHECKS" is not one: a string the
-# model left as it was still makes a valid test (refusing it cost the 0.5B tester whole turns)
+# find value" did not stop it. A string is never one: an assertion message the model copied (the
+# example once had "WHAT IT CHECKS") still makes a valid test (refusing it cost the 0.5B tester
+# whole turns)
 EXAMPLE_PLACEHOLDERS = (
     "SIMPLEST_BODY", "RESULT_TYPE", "FUNCTION(ARGUMENTS)", "THE WHOLE IMPROVED FILE",
     "PATH_UNDER_WRITE_TO", "CRATE::FUNCTION",

@@ -91,3 +91,19 @@ def test_a_python_katas_interface_replaces_the_guess() -> None:
         "The kata's Interface section fixes its signature: "
         "`def validate(password: str) -> list[str]`"
     )
+
+
+def test_an_emptiness_check_is_the_expectation_not_the_message() -> None:
+    # measured (r36): the 1.5B implementor returned the tester's assertion message as the error
+    text = (
+        "use run_1::validate;\n\n#[test]\nfn ok() {\n"
+        '    assert!(validate("Abcdef1!").is_empty(), "must be 8 characters, a digit…");\n'
+        '    assert!(!validate("abc") .is_empty());\n'
+        '    assert!(validate("x").len() > 0);\n}\n'
+    )
+    found = expectations({"tests/ok.rs": text}, "rust", "run_1")
+    assert found[:3] == [
+        'The test calls `validate("Abcdef1!")` and expects it to be empty.',
+        'The test calls `validate("abc")` and expects it not to be empty.',
+        'The test calls `validate("x")`.',
+    ]
