@@ -5,7 +5,11 @@ rustc's own machine-applicable fixes are applied before the gate (drive/workspac
 --fix --broken-code`); these are the ones it only explains. Measured on the 1.5B implementor: with
 rustc's words alone, `Ok("0:0:N")` for a `Result<String, String>` came back four attempts of five,
 and `if grid.is_empty() { return String::new(); }` as a whole function body (E0317) five of five;
-`password.chars().any(char::is_digit)` (E0593) five of five.
+`password.chars().any(char::is_digit)` (E0593) five of five. A Password Validation refactor
+committed `let mut errors = vec![]; … errors.push(…); … vec![]`, and the implementor then added a
+check to `errors` in every attempt of the next turn, five of five, the tests saying only `left: []`
+(a trial drive at 5dccecf): the scaffold's clippy lint `collection_is_never_read` now stops that
+commit, and this hint names the change.
 """
 
 from __future__ import annotations
@@ -44,6 +48,12 @@ _HINTS: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(r"error\[E0631\][\s\S]{0,900}?found function signature `fn\(&"),
         "a method that takes `&self` (`char::is_ascii_uppercase`) cannot be passed by name to "
         "`any`/`all`/`filter` over `chars()`: pass a closure, `|c| c.is_ascii_uppercase()`",
+    ),
+    (
+        # the scaffold's clippy lint (templates/scaffolds/rust/Cargo.toml)
+        re.compile(r"error: collection is never read"),
+        "the code fills a collection and never uses it: return it as the function's value "
+        "(not a new `vec![]`), or remove it",
     ),
 )
 

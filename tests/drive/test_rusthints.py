@@ -14,6 +14,7 @@ from tddhooks.drive.rusthints import rust_hints
 from tddhooks.policy.settings import load_settings
 from tddhooks.policy.verdicts import StepOutcome, Verdict
 from tddhooks.runners.base import TestReport
+from tddhooks.runners.rust import RustRunner
 
 MakeRepo = Callable[..., Path]
 MANIFEST = '[package]\nname = "hints"\nversion = "0.1.0"\nedition = "2021"\n'
@@ -78,3 +79,38 @@ def test_real_rustc_output_gets_the_hint(
 
     assert not verdict.green
     assert hint in rust_hints(verdict)
+
+
+# measured: a Password Validation refactor committed this, and every later attempt added to
+# `errors` while the function still returned `vec![]`
+NEVER_READ = (
+    "pub fn validate(password: &str) -> Vec<String> {\n"
+    "    let mut errors = vec![];\n"
+    "    if password.len() < 8 {\n"
+    '        errors.push("must be at least 8 characters");\n'
+    "    }\n"
+    "    vec![]\n}\n"
+)
+
+
+@pytest.mark.cargo
+@pytest.mark.parametrize("returned", [False, True])
+def test_the_scaffold_refuses_a_collection_the_code_never_reads(
+    returned: bool, make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    repo = make_repo({"tdd.yaml": "language: rust\n", "src/lib.rs": "\n"})
+    RustRunner().scaffold(repo, "hints")
+    source = NEVER_READ
+    if returned:  # the same code returning what it collected is clean
+        source = source.replace(
+            "    vec![]\n}", "    errors.iter().map(|e| e.to_string()).collect()\n}"
+        )
+    write_files(repo, {"src/lib.rs": source})
+    git(repo, "add", "-A")
+
+    verdict = RealGate().staged(repo, load_settings(repo))
+
+    assert verdict.green is returned
+    hint = rust_hints(verdict)
+    assert ("return it as the function's value" in hint) is not returned
