@@ -270,4 +270,6 @@ def _replay(provider: str, model: str, root: Path) -> ReplaySession | None:
     from tddhooks.drive.turnkit import kata_crate
     from tddhooks.llm.replay import load_session
 
-    return load_session(model, crate=kata_crate(root)) if provider == "replay" else None
+    if provider != "replay":
+        return None
+    return load_session(model, crate=kata_crate(root), base=root)

@@ -81,18 +81,12 @@ def llm_checks(
 
 
 def _replay_check(root: Path, settings: ModelSettings, role: str) -> Check:
-    from tddhooks.llm.replay import load_session, shipped_sessions
+    from tddhooks.llm.replay import load_session
 
-    name = settings.model
-    # a path relative to the kata; a bare shipped name is the shipped session (load_session)
-    if (
-        not Path(name).expanduser().is_absolute()
-        and (root / name).is_file()
-        and name not in shipped_sessions()
-    ):
-        name = str(root / name)
     try:
-        session = load_session(name, warn=lambda _text: None)
+        # read as the drive reads it: the current directory's file, else the kata's; a bare
+        # shipped name is the shipped session (load_session)
+        session = load_session(settings.model, warn=lambda _text: None, base=root)
     except TddhooksError as error:
         return Check(f"{role} session", "fail", error.message, error.fix)
     count = session.remaining(role)

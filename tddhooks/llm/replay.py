@@ -154,10 +154,16 @@ def load_session(
     directory: Traversable | None = None,
     warn: Callable[[str], None] | None = None,
     crate: str | None = None,
+    base: Path | None = None,
 ) -> ReplaySession:
     """A session file path, else a shipped session name (`replay:<name>`). A shipped session's
-    answers write `{crate}` where the kata's Rust crate name goes: `crate` fills it in."""
+    answers write `{crate}` where the kata's Rust crate name goes: `crate` fills it in.
+
+    A relative path is the current directory's file, else the one in `base` (the kata, where a
+    path in tdd.yaml points): the drive and doctor both read it this way (docs/llm.md)."""
     path = Path(name_or_path).expanduser()
+    if base is not None and not path.is_absolute() and not path.is_file():
+        path = base / path
     folder = directory if directory is not None else _sessions_dir()
     name = name_or_path.removesuffix(SESSION_SUFFIX)
     shipped = folder / f"{name}{SESSION_SUFFIX}"

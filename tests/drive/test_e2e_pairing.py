@@ -310,3 +310,24 @@ def test_the_shipped_session_drives_a_kata_of_any_crate_name(tmp_path: Path) -> 
     assert subjects(target)[0] == "feat(add): an empty string sums to 0"
     assert "use my_calculator::add;" in git(target, "show", "HEAD:tests/empty_string.rs").stdout
     assert_audit_clean(target)
+
+
+def test_a_session_in_the_kata_replays_with_the_drive_run_from_elsewhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`tddhooks drive -C kata --model replay:s.jsonl` reads the kata's `s.jsonl` when the
+    current directory has none, as doctor does (llm/replay.py load_session `base`)."""
+    target = tmp_path / "kata"
+    made = run_cli("init", str(target), "--kata", "fizzbuzz", "--language", "python")
+    assert made.exit_code == 0, made.output
+    # one tester answer the tester cannot use: the drive reads it, then runs out of answers
+    record = {"role": "tester", "answer": "not json"}
+    (target / "s.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    git(target, "add", "s.jsonl")
+    git(target, "commit", "-q", "--no-verify", "-m", "chore: a recorded session")
+    monkeypatch.chdir(tmp_path)
+
+    result = run_cli("drive", "-C", str(target), "--steps", "1", "--model", "replay:s.jsonl")
+
+    assert "no recorded session" not in result.output
+    assert "no more answers for role tester" in result.output

@@ -130,6 +130,22 @@ def test_a_replay_session_is_checked_per_role(tmp_path: Path, relative: bool) ->
     assert checks["implementor session"].status == "warn"
 
 
+def test_doctor_reads_a_relative_session_as_the_drive_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # noticed: doctor preferred the kata's file, the drive the current directory's
+    kata, elsewhere = tmp_path / "kata", tmp_path / "elsewhere"
+    kata.mkdir()
+    elsewhere.mkdir()
+    (kata / "s.jsonl").write_text(json.dumps({"role": "tester", "answer": "{}"}) + "\n", "utf-8")
+    two = "".join(json.dumps({"role": "tester", "answer": "{}"}) + "\n" for _ in range(2))
+    (elsewhere / "s.jsonl").write_text(two, encoding="utf-8")
+    monkeypatch.chdir(elsewhere)
+    config = parse_config("llm: {model: 'replay:s.jsonl'}", Path("tdd.yaml"))
+    checks = by_name(llm_checks(kata, config, roles=["tester"], environ={}))
+    assert "2 recorded answers" in checks["tester session"].detail
+
+
 def test_a_shipped_session_name_is_checked_as_the_drive_reads_it(tmp_path: Path) -> None:
     # red team: a file named like the shipped session in the kata made doctor check that file,
     # while the drive replays the shipped session (llm/replay.py load_session)

@@ -118,6 +118,27 @@ def test_a_shipped_name_is_not_taken_from_a_file_in_the_current_directory(
         load_session("./calc", directory=shipped)
 
 
+def test_a_relative_path_is_the_current_directorys_file_else_the_katas(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`tddhooks drive -C kata --model replay:own.jsonl` and doctor read the same file: the
+    current directory's when it has one (a command-line path), else the kata's (tdd.yaml)."""
+    kata, elsewhere = tmp_path / "kata", tmp_path / "elsewhere"
+    kata.mkdir()
+    elsewhere.mkdir()
+    (kata / "own.jsonl").write_text(line("tester", "kata's"), encoding="utf-8")
+    monkeypatch.chdir(elsewhere)
+    shipped = tmp_path / "none"
+
+    found = load_session("own.jsonl", directory=shipped, base=kata)
+    assert found.next_answer("tester", TESTER) == "kata's"
+    with pytest.raises(ConfigError, match="neither a file nor a shipped session"):
+        load_session("own.jsonl", directory=shipped)  # without the kata: nowhere
+    (elsewhere / "own.jsonl").write_text(line("tester", "here"), encoding="utf-8")
+    found = load_session("own.jsonl", directory=shipped, base=kata)
+    assert found.next_answer("tester", TESTER) == "here"
+
+
 def test_the_recorder_writes_what_replay_reads(tmp_path: Path) -> None:
     path = tmp_path / "deep" / "session.jsonl"
     with Recorder(path) as recorder:
