@@ -127,8 +127,25 @@ def _expected_value(text: str, call_start: int, call_end: int) -> str | None:
                 call = text[call_start:call_end]
                 return parts[1] if parts[0] == call else parts[0] if parts[1] == call else None
     tail = text[call_end:].split("\n", 1)[0]
-    equals = re.match(r"\s*==\s*(.+?)\s*$", tail)
-    return equals.group(1) if equals else None
+    equals = re.match(r"\s*==\s*", tail)
+    return (_operand(tail[equals.end() :]) or None) if equals else None
+
+
+def _operand(text: str) -> str:
+    """The expression `text` starts with: up to a top-level `,`, `;` or `#`, or a bracket it did
+    not open (`["short"], "message"` -> `["short"]`; `vec![1]);` -> `vec![1]`)."""
+    depth, quote = 0, ""
+    for index, char in enumerate(text):
+        quote = _quote(quote, char, text[index - 1] if index else "")
+        if quote:
+            continue
+        if char in "([{":
+            depth += 1
+        elif char in ")]}" and depth:
+            depth -= 1
+        elif char in ")]},;#" and not depth:
+            return text[:index].strip()
+    return text.strip()
 
 
 def expectations(

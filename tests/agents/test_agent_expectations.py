@@ -139,3 +139,25 @@ def test_only_an_emptiness_check_that_is_the_whole_assertion_is_the_expectation(
         found = expectations({"tests/test_t.py": text}, "python")
     shown = 'The test calls `validate("abc")`'
     assert found[0] == shown + (f" and expects it {expects} be empty." if expects else ".")
+
+
+@pytest.mark.parametrize(
+    ("check", "language"),
+    [
+        ('assert validate("abc") == ["short"], "needs 8 characters"', "python"),
+        ('assert validate("abc") == ["short"]  # needs 8 characters', "python"),
+        ('assert!(validate("abc") == vec!["short"]);', "rust"),
+        ('assert!(validate("abc") == vec!["short"], "needs 8 characters");', "rust"),
+    ],
+)
+def test_the_compared_value_ends_where_the_comparison_does(check: str, language: str) -> None:
+    # the assertion message is not the expected value (the implementor copied one as the answer)
+    if language == "rust":
+        text = f"use k::validate;\n\n#[test]\nfn t() {{\n    {check}\n}}\n"
+        found = expectations({"tests/t.rs": text}, "rust", "k")
+        value = 'vec!["short"]'
+    else:
+        text = f"from k import validate\n\n\ndef test_t():\n    {check}\n"
+        found = expectations({"tests/test_t.py": text}, "python")
+        value = '["short"]'
+    assert found[0] == f'The test calls `validate("abc")` and expects `{value}`.'
