@@ -14,7 +14,16 @@ _PY_IMPORT = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+\(?([\w \t,
 _ASSERT_EQ = re.compile(r"assert_eq!\s*\(")
 _INT = re.compile(r"-?\d[\d_]*(?:[iu](?:8|16|32|64|128|size))?")
 _FLOAT = re.compile(r"-?\d[\d_]*\.\d+")
-_EMPTY = re.compile(r"\s*\.\s*is_empty\s*\(\s*\)")
+# an emptiness check that is the whole assertion, `!` or `not` before the call negating it
+# (`assert_eq!(validate("abc").is_empty(), false)`, `let ok = …; assert!(!ok)`: no claim)
+_EMPTY_BEFORE = {
+    "rust": re.compile(r"\b(?:debug_)?assert!\s*\(\s*(?P<negated>!\s*)?\Z"),
+    "python": re.compile(r"^[ \t]*assert[ \t]+(?P<negated>not[ \t]+)?\Z", re.MULTILINE),
+}
+_EMPTY_AFTER = {
+    "rust": re.compile(r"\s*\.\s*is_empty\s*\(\s*\)\s*[,)]"),
+    "python": re.compile(r"[ \t]*\.[ \t]*is_empty[ \t]*\([ \t]*\)[ \t]*(?:[,#]|$)", re.MULTILINE),
+}
 
 
 def _balanced(text: str, start: int) -> int:
@@ -118,8 +127,25 @@ def _expected_value(text: str, call_start: int, call_end: int) -> str | None:
                 call = text[call_start:call_end]
                 return parts[1] if parts[0] == call else parts[0] if parts[1] == call else None
     tail = text[call_end:].split("\n", 1)[0]
-    equals = re.match(r"\s*==\s*(.+?)\s*$", tail)
-    return equals.group(1) if equals else None
+    equals = re.match(r"\s*==\s*", tail)
+    return (_operand(tail[equals.end() :]) or None) if equals else None
+
+
+def _operand(text: str) -> str:
+    """The expression `text` starts with: up to a top-level `,`, `;` or `#`, or a bracket it did
+    not open (`["short"], "message"` -> `["short"]`; `vec![1]);` -> `vec![1]`)."""
+    depth, quote = 0, ""
+    for index, char in enumerate(text):
+        quote = _quote(quote, char, text[index - 1] if index else "")
+        if quote:
+            continue
+        if char in "([{":
+            depth += 1
+        elif char in ")]}" and depth:
+            depth -= 1
+        elif char in ")]},;#" and not depth:
+            return text[:index].strip()
+    return text.strip()
 
 
 def expectations(
@@ -147,10 +173,12 @@ def expectations(
                 call = text[match.start() : end]
                 expected = _expected_value(text, match.start(), end)
                 shown = f"`{call}`" + (f" and expects `{expected}`" if expected else "")
-                if expected is None and _EMPTY.match(text, end):
+                before, after = _EMPTY_BEFORE.get(language), _EMPTY_AFTER.get(language)
+                asserted = before.search(text, 0, match.start()) if before and after else None
+                if expected is None and asserted and after and after.match(text, end):
                     # `assert!(validate("Abcdef1!").is_empty(), "…")`: the message is not the
                     # answer (measured: the 1.5B implementor returned it as the one error)
-                    negated = text[: match.start()].rstrip().endswith("!")
+                    negated = asserted["negated"] is not None
                     shown += f" and expects it {'not ' if negated else ''}to be empty"
                 lines.append(f"The test calls {shown}.")
                 if signature is None:

@@ -161,7 +161,10 @@ def load_session(
 
     A relative path is the current directory's file, else the one in `base` (the kata, where a
     path in tdd.yaml points): the drive and doctor both read it this way (docs/llm.md)."""
-    path = Path(name_or_path).expanduser()
+    try:
+        path = Path(name_or_path).expanduser()
+    except RuntimeError:  # `~user/…` of no known user: no such file
+        path = Path(name_or_path)
     if base is not None and not path.is_absolute() and not path.is_file():
         path = base / path
     folder = directory if directory is not None else _sessions_dir()

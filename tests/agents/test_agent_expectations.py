@@ -107,3 +107,57 @@ def test_an_emptiness_check_is_the_expectation_not_the_message() -> None:
         'The test calls `validate("abc")` and expects it not to be empty.',
         'The test calls `validate("x")`.',
     ]
+
+
+@pytest.mark.parametrize(
+    ("check", "language", "expects"),
+    [
+        # the emptiness check is only part of what the test asserts: no claim either way
+        ('assert_eq!(validate("abc").is_empty(), false);', "rust", None),
+        ('assert!(validate("abc").is_empty() == false);', "rust", None),
+        ('assert!(validate("abc").is_empty() || true);', "rust", None),
+        ('let ok = validate("abc").is_empty();\n    assert!(!ok);', "rust", None),
+        ('if validate("abc").is_empty() {\n        panic!("no errors");\n    }', "rust", None),
+        ('assert!(!(validate("abc").is_empty()));', "rust", None),
+        ('assert validate("abc").is_empty() is False', "python", None),
+        # a `!` that is not the negation of the check (a comment between: no claim either)
+        ('assert!(\n        // strong!\n        validate("abc").is_empty()\n    );', "rust", None),
+        ('assert!(validate("abc")\n        .is_empty());', "rust", "to"),
+        ('debug_assert!(!validate("abc").is_empty());', "rust", "not to"),
+        ('assert not validate("abc").is_empty()', "python", "not to"),
+        ('assert validate("abc").is_empty()  # valid', "python", "to"),
+    ],
+)
+def test_only_an_emptiness_check_that_is_the_whole_assertion_is_the_expectation(
+    check: str, language: str, expects: str | None
+) -> None:
+    if language == "rust":
+        text = f"use k::validate;\n\n#[test]\nfn t() {{\n    {check}\n}}\n"
+        found = expectations({"tests/t.rs": text}, "rust", "k")
+    else:
+        text = f"from k import validate\n\n\ndef test_t():\n    {check}\n"
+        found = expectations({"tests/test_t.py": text}, "python")
+    shown = 'The test calls `validate("abc")`'
+    assert found[0] == shown + (f" and expects it {expects} be empty." if expects else ".")
+
+
+@pytest.mark.parametrize(
+    ("check", "language"),
+    [
+        ('assert validate("abc") == ["short"], "needs 8 characters"', "python"),
+        ('assert validate("abc") == ["short"]  # needs 8 characters', "python"),
+        ('assert!(validate("abc") == vec!["short"]);', "rust"),
+        ('assert!(validate("abc") == vec!["short"], "needs 8 characters");', "rust"),
+    ],
+)
+def test_the_compared_value_ends_where_the_comparison_does(check: str, language: str) -> None:
+    # the assertion message is not the expected value (the implementor copied one as the answer)
+    if language == "rust":
+        text = f"use k::validate;\n\n#[test]\nfn t() {{\n    {check}\n}}\n"
+        found = expectations({"tests/t.rs": text}, "rust", "k")
+        value = 'vec!["short"]'
+    else:
+        text = f"from k import validate\n\n\ndef test_t():\n    {check}\n"
+        found = expectations({"tests/test_t.py": text}, "python")
+        value = '["short"]'
+    assert found[0] == f'The test calls `validate("abc")` and expects `{value}`.'

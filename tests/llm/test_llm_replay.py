@@ -206,3 +206,12 @@ def test_a_replay_client_ignores_the_cache(tmp_path: Path) -> None:
     assert client.complete(TESTER, role="tester").content == "a"
     assert client.complete(TESTER, role="tester").content == "b"
     assert client.cache is None
+
+
+@pytest.mark.parametrize("base", [None, Path("kata")])
+def test_a_home_of_no_known_user_is_no_session_not_a_crash(
+    tmp_path: Path, base: Path | None
+) -> None:
+    # red team: `replay:~nobody-rt2/s.jsonl` raised RuntimeError from Path.expanduser
+    with pytest.raises(ConfigError, match="neither a file nor a shipped session"):
+        load_session("~nobody-rt2/s.jsonl", directory=tmp_path, base=base)
