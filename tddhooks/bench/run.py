@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +59,9 @@ class RunSpec:
     work_dir: Path
     llm_args: tuple[str, ...]  # --provider/--base-url/--role-model/… for the child
     api_key: str | None = None
+    # the bench's own directory: a relative path it checked (`replay:own.jsonl`) is the same file
+    # for the drive
+    cwd: Path = field(default_factory=Path.cwd)
 
     @property
     def label(self) -> str:
@@ -141,7 +144,7 @@ def _events(path: Path) -> list[dict[str, Any]]:
 
 def _run_child(spec: RunSpec, children: Children, cmd: list[str], log: Path) -> tuple[int, str]:
     with log.open("w", encoding="utf-8") as out:
-        child = children.start(cmd, cwd=spec.work_dir.parent, env=_child_env(spec), stdout=out)
+        child = children.start(cmd, cwd=spec.cwd, env=_child_env(spec), stdout=out)
         try:
             _, stderr = child.communicate()
         finally:

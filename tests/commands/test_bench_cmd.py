@@ -4,6 +4,7 @@ suites against reference solutions, and whole bench runs against the scripted fa
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,26 @@ def test_a_key_reaches_the_child_by_environment_never_argv(monkeypatch: pytest.M
     named = BenchLLM(api_key="MY_BENCH_KEY")
     assert named.args() == ("--api-key", "MY_BENCH_KEY")
     assert named.key_value() is None
+
+
+def test_a_drive_runs_where_the_bench_checked_its_relative_paths(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red team: `--model replay:own.jsonl` passed the bench's check (its current directory)
+    and every drive then failed, run from the runs folder."""
+    from tddhooks.bench.run import Children, _run_child
+
+    home = tmp_path / "where-the-bench-runs"
+    home.mkdir()
+    (home / "own.jsonl").write_text('{"role": "tester", "answer": "{}"}\n', encoding="utf-8")
+    monkeypatch.chdir(home)
+    (spec,) = plan(["bowling"], ["replay:own.jsonl"], 1, 1, "rust", tmp_path / "r", BenchLLM())
+    monkeypatch.chdir(tmp_path)
+    log = tmp_path / "child.log"
+    probe = [sys.executable, "-c", "import pathlib; print(pathlib.Path('own.jsonl').is_file())"]
+
+    assert _run_child(spec, Children(), probe, log)[0] == 0
+    assert log.read_text(encoding="utf-8").strip() == "True"
 
 
 def test_the_plan_is_model_by_kata_by_run_in_separate_dirs(tmp_path: Path) -> None:
