@@ -53,7 +53,18 @@ class Attempts:
         hints = (*self.crew.supervisor.hints_for(self.role), *self.extra_hints)
         record = AttemptRecord(number=self.number)
         self.log.attempts.append(record)
-        return dataclasses.replace(ctx, previous_failure=self.failure, hints=hints), record
+        broken: tuple[str, ...] = ()
+        if self.role != "tester":
+            from tddhooks.drive.gather import broken_expectations
+
+            broken = broken_expectations(
+                self.crew.settings, ctx.file_texts, ctx.staged_files, self.failure, ctx.kata
+            )
+        expected = (*ctx.expectations, *broken)
+        ctx = dataclasses.replace(
+            ctx, previous_failure=self.failure, hints=hints, expectations=expected
+        )
+        return ctx, record
 
     def settle(self, tried: Tried, record: AttemptRecord, cache_key: str = "") -> Tried | None:
         """The landed Tried (with the cache slot of its answer), or None: the failure goes back

@@ -3,6 +3,7 @@ and source files, the covered tests. `agents.context.build_messages` ranks, scru
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -154,6 +155,35 @@ def staged_expectations(
     if settings.language == "rust":
         interface = kept_interface(interface, texts.get(LIB, ""))
     return tuple(expectations(tests, settings.language, package, interface))
+
+
+_FAILING = re.compile(r"^failing tests: (.+)$", re.MULTILINE)
+_CALLS = "The test calls "
+
+
+def broken_expectations(
+    settings: PolicySettings,
+    texts: Mapping[str, str],
+    staged: Sequence[str],
+    failure: str | None,
+    kata: str = "",
+) -> tuple[str, ...]:
+    """What the other tests a failed attempt broke call and expect, named by their files: the
+    gate's `left`/`right` does not say which input gave it. Measured: the 1.5B implementor's
+    uppercase check also fired on "Abc1!", and three attempts in a row it saw only
+    `left: ["must be at least 8 characters", "must contain an uppercase letter"]`."""
+    found = _FAILING.search(failure or "")
+    if found is None:
+        return ()
+    paths = dict.fromkeys(name.split("::", 1)[0].strip() for name in found.group(1).split(", "))
+    lines = []
+    for path in paths:
+        if path in staged or path not in texts:
+            continue
+        for line in staged_expectations(settings, texts, [path], kata):
+            if line.startswith(_CALLS):
+                lines.append(f"{path}, which the last attempt broke, calls {line[len(_CALLS) :]}")
+    return tuple(lines)
 
 
 def project_names(ctx: TurnContext) -> tuple[str, ...]:

@@ -474,3 +474,30 @@ def test_the_kata_signatures_kept_are_those_the_library_does_not_declare_otherwi
         "say": functions["say"],  # not declared yet: kept
     }
     assert kept_interface(functions, "") == functions
+
+
+def test_the_tests_a_failed_attempt_broke_say_what_they_call_and_expect(tmp_path: Path) -> None:
+    from tddhooks.drive.gather import broken_expectations
+
+    (tmp_path / "tdd.yaml").write_text("language: rust\n", encoding="utf-8")
+    settings = load_settings(tmp_path)
+    texts = {
+        "Cargo.toml": '[package]\nname = "pw"\nversion = "0.1.0"\n',
+        "tests/short.rs": 'use pw::validate;\n\n#[test]\nfn short() {\n'
+                          '    assert_eq!(validate("Abc1!"), vec!["must be at least 8"]);\n}\n',
+        "tests/upper.rs": 'use pw::validate;\n\n#[test]\nfn upper() {\n'
+                          '    assert_eq!(validate("abcdef1!"), vec!["needs upper"]);\n}\n',
+    }  # fmt: skip
+    failure = (
+        "[test] cargo test: failed (exit 101)\n"
+        "failing tests: tests/short.rs::short, tests/upper.rs::upper, tests/gone.rs::g\n"
+        'tests/short.rs::short: panicked\n  left: ["must be at least 8", "needs upper"]'
+    )
+    found = broken_expectations(settings, texts, ["tests/upper.rs"], failure)
+    # the staged test is the prompt's own, and a file the tree lacks says nothing
+    assert found == (
+        'tests/short.rs, which the last attempt broke, calls `validate("Abc1!")` and expects '
+        '`vec!["must be at least 8"]`.',
+    )
+    assert broken_expectations(settings, texts, [], "[lint] clippy: failed") == ()
+    assert broken_expectations(settings, texts, [], None) == ()

@@ -377,3 +377,28 @@ def test_a_tester_test_that_checks_many_requirements_at_once_is_sent_back(side: 
     assert "the new test makes 5 assertions, checking several requirements at once" in second
     assert "keep at most 4 assertions, all about the Next requirement" in second
     assert not (side.root / "tests" / "test_add_exists.py").exists()
+
+
+def test_a_retry_is_told_what_the_tests_the_last_attempt_broke_expect(side: Side) -> None:
+    """The gate's failure names the broken test, not the input it calls the code with: the
+    implementor's next prompt says it (drive/gather.py broken_expectations)."""
+    test_one = (
+        "from kata import one\n\n\ndef test_one():  # needs: def one\n    assert one() == 1\n"
+    )
+    source_one = "def one() -> int:\n    return 1\n"
+    models = _cycle_models()
+    models["tester"].enqueue(_answer("one is one", "tests/test_one.py", test_one))
+    only_one = _answer("define one", "src/kata/__init__.py", source_one)
+    feat = {"type": "feat", "scope": "one", "summary": "one"}
+    both = _answer("keep add", "src/kata/__init__.py", f"{SOURCE_ADD}\n\n{source_one}", commit=feat)
+    models["implementor"].enqueue(only_one, both)
+    models["refactorer"].enqueue(_answer("nothing to tidy"))
+
+    summary, _crew = _drive(side, models, steps=2)
+
+    assert summary.cycles == 2
+    first, retry = models["implementor"].asked[1:3]
+    broken = "tests/test_add.py, which the last attempt broke, calls `add()`."
+    assert broken not in first.user
+    assert broken in retry.user
+    assert "The test calls `one()` and expects `1`." in retry.user
