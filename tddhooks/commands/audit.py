@@ -145,8 +145,10 @@ def gate_finding(commit: CommitInfo, verdict: Verdict) -> Finding | None:
         message += "; failing: " + ", ".join(failing)
     if kind == KIND_STYLE:
         message = style_message(verdict)
+    from tddhooks.policy.verdicts import FAILING_TESTS
+
     lines = verdict.failure_excerpt(EXCERPT_LINES + 1).splitlines()
-    hint = "\n".join(line for line in lines if not line.startswith("failing tests: "))
+    hint = "\n".join(line for line in lines if not line.startswith(FAILING_TESTS))
     return Finding(commit.sha, commit.subject, "green", message, hint, kind)
 
 

@@ -84,7 +84,9 @@ def _print(
             output.say(
                 "[bold]failing tests:[/bold] " + escape(", ".join(verdict.report.failing_tests))
             )
+        from tddhooks.policy.verdicts import FAILING_TESTS
+
         lines = verdict.failure_excerpt(EXCERPT_LINES + 1).splitlines()
-        excerpt = "\n".join(ln for ln in lines if not ln.startswith("failing tests: "))
+        excerpt = "\n".join(ln for ln in lines if not ln.startswith(FAILING_TESTS))
         if excerpt:
             output.console().print(escape(excerpt), style="dim")

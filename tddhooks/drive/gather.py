@@ -14,6 +14,7 @@ from tddhooks.agents.expectations import expectations
 from tddhooks.agents.offers import offered_paths
 from tddhooks.agents.roles import path_policy
 from tddhooks.policy.settings import PolicySettings
+from tddhooks.policy.verdicts import FAILING_TESTS
 from tddhooks.runners import get_runner
 
 if TYPE_CHECKING:
@@ -157,7 +158,7 @@ def staged_expectations(
     return tuple(expectations(tests, settings.language, package, interface))
 
 
-_FAILING = re.compile(r"^failing tests: (.+)$", re.MULTILINE)
+_FAILING = re.compile(rf"^{re.escape(FAILING_TESTS)}(.+)$", re.MULTILINE)
 _CALLS = "The test calls "
 
 

@@ -124,10 +124,15 @@ def _test_summary(report: TestReport, step: StepOutcome) -> str:
     return summary
 
 
+# the line of a failure excerpt that names the failing tests (read back by status, audit and
+# the drive's retry prompt, drive/gather.py broken_expectations)
+FAILING_TESTS = "failing tests: "
+
+
 def _explaining_lines(step: StepOutcome, report: TestReport | None) -> list[str]:
     lines: list[str] = []
     if report is not None and report.failing_tests:
-        lines.append("failing tests: " + ", ".join(report.failing_tests))
+        lines.append(FAILING_TESTS + ", ".join(report.failing_tests))
     explained = report and (report.error_lines or report.compile_errors)
     if explained:  # the runner's own pick beats a filtered tail
         return [*lines, *explained]
