@@ -26,7 +26,7 @@ _EMPTY_AFTER = {
 }
 
 
-def _balanced(text: str, start: int) -> int:
+def closing_paren(text: str, start: int) -> int:
     """The index just past the parenthesis that closes the one before `start`."""
     depth, index, quote = 1, start, ""
     while index < len(text) and depth:
@@ -47,7 +47,7 @@ def _quote(quote: str, char: str, before: str) -> str:
     return char if char in "\"'" else ""
 
 
-def _split_args(text: str) -> list[str]:
+def split_args(text: str) -> list[str]:
     """Top-level comma-separated parts of an argument list."""
     parts, depth, quote, current = [], 0, "", ""
     for index, char in enumerate(text):
@@ -80,12 +80,12 @@ def rust_type(literal: str) -> str:
         return suffix.group(0) if suffix else "i32"
     for wrapper, shape in (("Some(", "Option<{}>"), ("Ok(", "Result<{}, _>"), ("vec![", "Vec<{}>")):
         if text.startswith(wrapper) and text.endswith((")", "]")):
-            inner = _split_args(text[len(wrapper) : -1])
+            inner = split_args(text[len(wrapper) : -1])
             return shape.format(rust_type(inner[0]) if inner else "_")
     if text == "None":
         return "Option<_>"
     if text.startswith("&[") and text.endswith("]"):
-        inner = _split_args(text[2:-1])
+        inner = split_args(text[2:-1])
         return f"&[{rust_type(inner[0]) if inner else '_'}]"
     return "_"
 
@@ -105,7 +105,7 @@ def python_type(literal: str) -> str:
     return "object"
 
 
-def _imported(text: str, language: str, package: str | None) -> list[str]:
+def imported_names(text: str, language: str, package: str | None) -> list[str]:
     names: list[str] = []
     if language == "rust":
         for crate, items in _RUST_USE.findall(text):
@@ -117,12 +117,12 @@ def _imported(text: str, language: str, package: str | None) -> list[str]:
     return [name for name in dict.fromkeys(names) if name.isidentifier()]
 
 
-def _expected_value(text: str, call_start: int, call_end: int) -> str | None:
+def expected_value(text: str, call_start: int, call_end: int) -> str | None:
     """The other side of `assert_eq!(call, value)` or `assert call == value`."""
     for match in _ASSERT_EQ.finditer(text):
-        end = _balanced(text, match.end())
+        end = closing_paren(text, match.end())
         if match.end() <= call_start and call_end <= end:
-            parts = _split_args(text[match.end() : end - 1])
+            parts = split_args(text[match.end() : end - 1])
             if len(parts) >= 2 and text[match.end() : end - 1].strip().startswith(parts[0]):
                 call = text[call_start:call_end]
                 return parts[1] if parts[0] == call else parts[0] if parts[1] == call else None
@@ -161,7 +161,7 @@ def expectations(
     interface = interface or {}
     lines: list[str] = []
     for text in test_texts.values():
-        for name in _imported(text, language, package):
+        for name in imported_names(text, language, package):
             if name[:1].isupper():
                 lines.append(
                     f"The test uses the type `{name}`: make it `pub` with the items it calls."
@@ -169,20 +169,18 @@ def expectations(
                 continue
             signature = None
             for match in re.finditer(rf"(?<![\w.:]){re.escape(name)}\s*\(", text):
-                end = _balanced(text, match.end())
+                end = closing_paren(text, match.end())
                 call = text[match.start() : end]
-                expected = _expected_value(text, match.start(), end)
+                expected = expected_value(text, match.start(), end)
                 shown = f"`{call}`" + (f" and expects `{expected}`" if expected else "")
-                before, after = _EMPTY_BEFORE.get(language), _EMPTY_AFTER.get(language)
-                asserted = before.search(text, 0, match.start()) if before and after else None
-                if expected is None and asserted and after and after.match(text, end):
+                empty = emptiness(text, match.start(), end, language)
+                if expected is None and empty is not None:
                     # `assert!(validate("Abcdef1!").is_empty(), "…")`: the message is not the
                     # answer (measured: the 1.5B implementor returned it as the one error)
-                    negated = asserted["negated"] is not None
-                    shown += f" and expects it {'not ' if negated else ''}to be empty"
+                    shown += f" and expects it {'' if empty else 'not '}to be empty"
                 lines.append(f"The test calls {shown}.")
                 if signature is None:
-                    args = _split_args(text[match.end() : end - 1])
+                    args = split_args(text[match.end() : end - 1])
                     signature = _signature(name, args, expected, language)
             if name in interface:
                 fixed = interface[name]
@@ -190,6 +188,16 @@ def expectations(
             elif signature:
                 lines.append(f"A signature that fits (types guessed from the test): `{signature}`")
     return list(dict.fromkeys(lines))[:MAX_LINES]
+
+
+def emptiness(text: str, start: int, end: int, language: str) -> bool | None:
+    """True when the call at `text[start:end]` is asserted empty (`assert!(f(x).is_empty())`),
+    False when asserted not empty (`!` or `not` before it), None when no such whole assertion."""
+    before, after = _EMPTY_BEFORE.get(language), _EMPTY_AFTER.get(language)
+    asserted = before.search(text, 0, start) if before and after else None
+    if asserted is None or after is None or not after.match(text, end):
+        return None
+    return asserted["negated"] is None
 
 
 def _signature(name: str, args: list[str], expected: str | None, language: str) -> str:

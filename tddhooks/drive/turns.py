@@ -12,7 +12,7 @@ from tddhooks.agents.edits import AgentAnswer, FileEdit, normalize_path
 from tddhooks.drive import gather
 from tddhooks.drive.attempts import Tried
 from tddhooks.drive.crew import Crew
-from tddhooks.drive.interface import interface_mismatch
+from tddhooks.drive.interface import interface_functions, interface_mismatch
 from tddhooks.drive.kinds import Role, TurnOutcome
 from tddhooks.drive.messages import feature_message, refactor_message
 from tddhooks.drive.records import show_verdict
@@ -79,6 +79,24 @@ class TesterTurn(Turn):
         failure = too_many_checks(files)
         return None if failure is None else Tried(False, "refused", failure=failure)
 
+    def contradicts(self, answer: AgentAnswer) -> Tried | None:
+        """A new test that expects, of an input the kata gives an example for, what the kata
+        does not say is sent back before anything is written (agents/examples.py)."""
+        from tddhooks.agents.examples import contradicted_example
+        from tddhooks.policy.compose import kata_requirements
+
+        crew, tests, before = self.crew, {}, {}
+        for edit in answer.edits:
+            if edit.action == "upsert" and (path := normalize_path(edit.path)):
+                tests[path] = edit.content or ""
+                before[path] = crew.workspace.read_blob(self.root, "HEAD", path) or ""
+        language = crew.settings.language
+        package = kata_crate(self.root) if language == "rust" else None
+        requirements = kata_requirements(self.ctx.kata, whole=True)
+        functions = interface_functions(self.ctx.kata, language)
+        failure = contradicted_example(tests, requirements, language, package, before, functions)
+        return None if failure is None else Tried(False, "refused", failure=failure)
+
     def refuse_done(self) -> str | None:
         """Refuse a `done` and count the refusal, while the kata lists a requirement that no
         test covers and that was not found already working: the one the tester is pointed at
@@ -123,7 +141,10 @@ class TesterTurn(Turn):
                        "done with a reason")  # fmt: skip
             return Tried(False, "no-edits", failure=failure)
         answer = self.repaired(answer)
-        refused = self.refused(answer, record) or self.not_offered(answer) or self.too_broad(answer)
+        refused = (
+            self.refused(answer, record) or self.not_offered(answer) or self.too_broad(answer)
+            or self.contradicts(answer)
+        )  # fmt: skip
         if refused is not None:
             return refused
         crew, root = self.crew, self.root

@@ -1,0 +1,264 @@
+"""The kata's own examples, and a new test that contradicts one (docs/agents.md, "A test that
+contradicts the kata").
+
+A requirement that gives an example (`1 gives "1"`, `"abc" gives "a", "b"`, `"Abc1!" gives exactly
+that one error`, `"Abcdef1!" gives no errors`, `0 panics`) fixes what its input gives. A new test
+that calls the kata's function with that very input and expects something else is sent back
+before anything is written. Measured with the 1.5B tester: `validate("Abc1!").len() == 3` where
+the kata says exactly one error, `validate("ABCDEF1!").len() == 0` where it says one, and
+`say(0) == "zero"` where zero panics; each cost the implementor a whole turn or more. A kata
+without such examples, a call with another input or any value this module cannot read is left
+alone: only a plain disagreement is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+from tddhooks.agents.expectations import (
+    closing_paren,
+    emptiness,
+    expected_value,
+    imported_names,
+    split_args,
+)
+
+# a literal as a kata writes one: a double-quoted string or a whole number
+_LITERAL = r'"(?:[^"\\\n]|\\.)*"|-?\d+'
+_SUBJECT = re.compile(r'(?P<given>"(?:[^"\\\n]|\\.)*"|(?<![\w.])-?\d+)\s*\Z')
+_ITEM = re.compile(r'(?P<literal>"(?:[^"\\\n]|\\.)*"|-?\d+(?!\w|\.\d))')
+_SEPARATOR = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+_THAT_ONE = re.compile(r"(?:exactly\s+|just\s+|only\s+)?that\s+one\s+\w+")
+_NONE = re.compile(r"no\s+\w+|nothing|an\s+empty\s+(?:list|string)\b")
+_REFUSED = re.compile(
+    rf"(?P<given>{_LITERAL})\s+(?:panics|raises|fails|errors|is\s+(?:refused|rejected))\b"
+)
+_ANY_GIVES = re.compile(r"\bgives\s+")
+# what a test puts after the call before it compares
+_SUFFIX = re.compile(r"\s*\.\s*(?P<name>len|unwrap|expect|to_string|as_str)\s*\(")
+
+_EMPTY_LIST = re.compile(r"(?:Vec(?:::<.*>)?::new|list)\(\s*\)|vec!\[\s*\]|\[\s*\]")
+Value = tuple[str, str]  # ("str", content) or ("int", digits)
+
+
+@dataclass(frozen=True)
+class Example:
+    """One input the kata gives a result for. `values` None: the input is refused (panics,
+    raises, fails). `whole`: `values` is the whole list (a count the kata states), not only the
+    value of a function that may return one item."""
+
+    requirement: int
+    said: str
+    given: Value
+    values: tuple[Value, ...] | None
+    whole: bool
+
+
+def _value(literal: str) -> Value | None:
+    """A kata's or a test's literal as a comparable value; None when it is no plain literal."""
+    text = literal.strip()
+    for wrapper in ("Ok(", "Some("):
+        if text.startswith(wrapper) and text.endswith(")"):
+            return _value(text[len(wrapper) : -1])
+    for prefix, suffix in (("String::from(", ")"), ("str(", ")")):
+        if text.startswith(prefix) and text.endswith(suffix):
+            text = text[len(prefix) : -len(suffix)].strip()
+    text = re.sub(r"\s*\.\s*(?:to_string|to_owned|into|as_str)\s*\(\s*\)$", "", text)
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return ("str", text[1:-1])
+    number = re.fullmatch(r"(-?\d[\d_]*?)_?(?:[iu](?:8|16|32|64|128|size))?", text)
+    if number:
+        return ("int", str(int(number.group(1).replace("_", ""))))
+    return None
+
+
+def _values(text: str) -> tuple[Value, ...] | None:
+    """A list literal (`vec!["a"]`, `["a"]`, `&["a"]`, `Vec::new()`) as its items; None when it
+    is not one or an item is no plain literal."""
+    text = text.strip()
+    if _EMPTY_LIST.fullmatch(text):
+        return ()
+    for opening in ("vec![", "&[", "["):
+        if text.startswith(opening) and text.endswith("]"):
+            items = [_value(item) for item in split_args(text[len(opening) : -1])]
+            return None if None in items else tuple(item for item in items if item)
+    return None
+
+
+def kata_examples(requirements: Sequence[str]) -> list[Example]:
+    """Every `INPUT gives …` and `INPUT panics` of the kata's requirements (`whole` text)."""
+    found: list[Example] = []
+    for number, text in enumerate(requirements, start=1):
+        flat = " ".join(text.split())
+        last: tuple[Value, ...] = ()
+        for match in _ANY_GIVES.finditer(flat):
+            parsed, end = _given_values(flat, match.end())
+            subject = _SUBJECT.search(flat, 0, match.start())
+            given = _value(subject["given"]) if subject else None
+            if given is None or subject is None:
+                last = parsed or last
+                continue
+            rest = flat[match.end() :]
+            if parsed:
+                said = flat[subject.start() : end]
+                found.append(Example(number, said, given, parsed, len(parsed) > 1))
+            elif (one := _THAT_ONE.match(rest)) and last:
+                said = flat[subject.start() : match.end() + one.end()]
+                found.append(Example(number, said, given, last[:1], True))
+            elif none := _NONE.match(rest):
+                said = flat[subject.start() : match.end() + none.end()]
+                found.append(Example(number, said, given, (), True))
+        for refused in _REFUSED.finditer(flat):
+            if (given := _value(refused["given"])) is not None:
+                found.append(Example(number, refused[0], given, None, False))
+    return found
+
+
+def _given_values(flat: str, start: int) -> tuple[tuple[Value, ...], int]:
+    """The literals a `gives` gives, from `start`, and where they end: `"a", "b" and "c"`; a
+    literal followed by its own `gives` (`1 gives "1", 2 gives "2"`) starts the next example."""
+    values: list[Value] = []
+    position = end = start
+    while item := _ITEM.match(flat, position):
+        if _ANY_GIVES.match(flat, item.end() + 1) or (value := _value(item["literal"])) is None:
+            break
+        values.append(value)
+        position = end = item.end()
+        separator = _SEPARATOR.match(flat, position)
+        if separator is None:
+            break
+        position = separator.end()
+    return tuple(values), end
+
+
+def _show(example: Example, language: str) -> str:
+    """What the kata's example expects, written as the test should compare it."""
+    if example.values is None:
+        return ("a refusal (`#[should_panic]` on the test, no value compared)" if language == "rust"
+                else "a refusal (`with pytest.raises(...)`, no value compared)")  # fmt: skip
+    items = [f'"{v[1]}"' if v[0] == "str" else v[1] for v in example.values]
+    if example.whole or not items:
+        listed = ", ".join(items)
+        return f"`vec![{listed}]`" if language == "rust" else f"`[{listed}]`"
+    return f"`{items[0]}`"
+
+
+@dataclass(frozen=True)
+class _Claim:
+    call: str
+    length: int | None = None  # `.len() == 3`
+    empty: bool | None = None  # `.is_empty()` asserted, or its negation
+    scalar: Value | None = None
+    items: tuple[Value, ...] | None = None  # a list compared whole
+    other: bool = False  # a value is compared that is neither of the above (`Err(…)`)
+
+
+def _contradiction(example: Example, claim: _Claim) -> str | None:
+    """What the claim says that the example does not, or None."""
+    values = example.values
+    if values is None:
+        compared = claim.scalar or claim.items is not None or claim.length is not None
+        return f"expects `{claim.call}` to give a value" if compared else None
+    if claim.items is not None:
+        agrees = claim.items == values if example.whole or len(values) > 1 else (
+            len(claim.items) != 1 or claim.items[0] == values[0]
+        )  # fmt: skip
+        return None if agrees else f"expects `{claim.call}` to give `{_listed(claim.items)}`"
+    if claim.scalar is not None and len(values) == 1 and claim.scalar != values[0]:
+        return f"expects `{claim.call}` to give `{_listed((claim.scalar,))[1:-1]}`"
+    if claim.length is not None and example.whole and claim.length != len(values):
+        return f"expects `{claim.call}` to have {claim.length} items"
+    if claim.empty is True and values:
+        return f"expects `{claim.call}` to be empty"
+    if claim.empty is False and example.whole and not values:
+        return f"expects `{claim.call}` not to be empty"
+    return None
+
+
+def _listed(items: tuple[Value, ...]) -> str:
+    return "[" + ", ".join(f'"{v[1]}"' if v[0] == "str" else v[1] for v in items) + "]"
+
+
+def _claims(text: str, name: str, language: str) -> list[tuple[Value, _Claim]]:
+    """Each one-argument call of `name` with a literal argument, and what the test expects."""
+    found = []
+    for match in re.finditer(rf"(?<![\w.:]){re.escape(name)}\s*\(", text):
+        end = closing_paren(text, match.end())
+        args = split_args(text[match.end() : end - 1])
+        argument = _value(args[0]) if len(args) == 1 else None
+        if argument is None or _expects_failure(text, match.start(), language):
+            continue
+        length = False
+        while suffix := _SUFFIX.match(text, end):
+            length = length or suffix["name"] == "len"
+            end = closing_paren(text, suffix.end())
+        call = text[match.start() : end]
+        compared = expected_value(text, match.start(), end)
+        claim = _Claim(call=" ".join(call.split()))
+        if compared is not None:
+            value, items = _value(compared), _values(compared)
+            if length and value and value[0] == "int":
+                claim = _Claim(claim.call, length=int(value[1]))
+            elif not length and items is not None:
+                claim = _Claim(claim.call, items=items)
+            elif not length and value is not None:
+                claim = _Claim(claim.call, scalar=value)
+            else:
+                continue
+        elif not length and (empty := emptiness(text, match.start(), end, language)) is not None:
+            claim = _Claim(claim.call, empty=empty)
+        else:
+            continue
+        found.append((argument, claim))
+    return found
+
+
+def _expects_failure(text: str, start: int, language: str) -> bool:
+    """Whether the call at `start` is in a test that expects a failure: a `#[should_panic]` test
+    function, a `pytest.raises` block (the value it compares is never reached)."""
+    before = text[:start]
+    if language == "python":
+        return "raises(" in before[before.rfind("def ") :]
+    function = before.rfind("fn ")
+    return function >= 0 and "should_panic" in before[before.rfind("}", 0, function) + 1 : function]
+
+
+def contradicted_example(
+    tests: Mapping[str, str],
+    requirements: Sequence[str],
+    language: str,
+    package: str | None = None,
+    before: Mapping[str, str] | None = None,
+    functions: Collection[str] = (),
+) -> str | None:
+    """The refusal for the first test in `tests` (path -> new text) that expects, of an input
+    the kata gives an example for, something the kata does not say; None when every such test
+    agrees or none is one. A claim the file already made (`before`: path -> committed text) is
+    not the new test's: a person's own older tests are never what is refused. `functions`: the
+    ones the kata's Interface section names, whose examples these are (empty: any imported)."""
+    examples = kata_examples(requirements)
+    if not examples:
+        return None
+    for path, text in tests.items():
+        committed = (before or {}).get(path) or ""
+        old = {
+            (name, claim) for name in imported_names(committed, language, package)
+            for _argument, claim in _claims(committed, name, language)
+        }  # fmt: skip
+        for name in imported_names(text, language, package):
+            if functions and name not in functions:
+                continue
+            for argument, claim in _claims(text, name, language):
+                if (name, claim) in old:
+                    continue
+                for example in (e for e in examples if e.given == argument):
+                    wrong = _contradiction(example, claim)
+                    if wrong is not None:
+                        return (
+                            f"edits refused, nothing was written: the test in {path} {wrong}, "
+                            f"but requirement {example.requirement} of the kata says "
+                            f"{example.said}; expect {_show(example, language)} there"
+                        )
+    return None
