@@ -285,7 +285,7 @@ class PathPolicy:
 # example once had "WHAT IT CHECKS") still makes a valid test (refusing it cost the 0.5B tester
 # whole turns)
 EXAMPLE_PLACEHOLDERS = (
-    "SIMPLEST_BODY", "RESULT_TYPE", "FUNCTION(ARGUMENTS)", "THE WHOLE IMPROVED FILE",
+    "SIMPLEST_BODY", "CLEARER_BODY", "RESULT_TYPE", "FUNCTION(ARGUMENTS)",
     "PATH_UNDER_WRITE_TO", "CRATE::FUNCTION",
 )  # fmt: skip
 

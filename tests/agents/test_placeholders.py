@@ -74,4 +74,4 @@ def test_a_placeholder_standing_alone_is_still_found() -> None:
     assert copied_placeholder([_upsert("x", path="tests/PATH_UNDER_WRITE_TO.rs")]) == (
         "PATH_UNDER_WRITE_TO"
     )
-    assert copied_placeholder([_upsert("THE WHOLE IMPROVED FILE")]) == "THE WHOLE IMPROVED FILE"
+    assert copied_placeholder([_upsert("fn f() {\n    CLEARER_BODY\n}\n")]) == "CLEARER_BODY"
