@@ -239,7 +239,8 @@ def to_string_literals(
     root: Path, own_paths: Collection[str], env: dict[str, str], timeout_s: float
 ) -> list[str]:
     """Apply rustc's `.to_string()` suggestions, then the closures for `char` methods passed by
-    name and chars for references to them (drive/charfixes.py), and the removal of a brace
+    name, chars for references to them and double quotes for a string in single ones
+    (drive/charfixes.py), and the removal of a brace
     rustc finds misplaced (drive/bracefixes.py), until none is left (at most MAX_ROUNDS checks);
     the paths changed."""
     changed: set[str] = set()
@@ -265,6 +266,7 @@ def _spans_fixed(root: Path, output: str, own_paths: Collection[str]) -> list[st
         (bracefixes.stray_braces, bracefixes.remove_stray_braces),
         (charfixes.predicate_replacements, charfixes.apply_replacements),
         (charfixes.reference_replacements, charfixes.apply_replacements),
+        (charfixes.quote_replacements, charfixes.apply_quotes),
     )
     for find, apply in kinds:
         spans = list(find(output, own_paths))

@@ -75,3 +75,73 @@ def test_only_the_methods_path_is_rewritten_never_a_call_or_another_text(tmp_pat
         "a(|c: char| c.is_ascii_digit()) b(char::is_digit (c, 10)) c(char::is_alphabetic)\n"
     )
     assert apply_replacements(tmp_path, [("missing.rs", 0, 4)]) == []
+
+
+# --- a string in single quotes, as Python writes one (r40: two attempts of five) ---------------
+
+SINGLE_QUOTED = (
+    "pub fn longer<'a>(a: &'a str, b: &'a str) -> &'a str {\n"
+    "    if a.len() >= b.len() { a } else { b }\n"
+    "}\n\n"
+    "pub fn validate(password: &str) -> Vec<String> {\n"
+    "    let first: char = 'A';\n"
+    "    if password.len() < 8 {\n"
+    "        vec!['must be at least 8 characters'.to_string()]\n"
+    "    } else if !password.starts_with(first) {\n"
+    "        vec!['short'.to_string()]\n"
+    "    } else {\n"
+    "        vec![]\n"
+    "    }\n"
+    "}\n"
+)
+
+
+@pytest.mark.cargo
+def test_a_string_in_single_quotes_takes_rustcs_double_quotes(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _rust_repo_with_staged_test(make_repo, monkeypatch, SINGLE_QUOTED)
+
+    workspace.format_files(repo, load_settings(repo), ["src/lib.rs"])
+
+    fixed = (repo / "src/lib.rs").read_text(encoding="utf-8")
+    assert 'vec!["must be at least 8 characters".to_string()]' in fixed
+    assert 'vec!["short".to_string()]' in fixed  # the next round's error: lexing stops at one
+    assert "let first: char = 'A';" in fixed  # a char literal and the lifetimes stay
+    assert "pub fn longer<'a>(a: &'a str, b: &'a str) -> &'a str {" in fixed
+    assert run(["cargo", "check", "--quiet"], cwd=repo).ok
+
+
+def _quotes(path: str, spans: list[tuple[int, int, str]], help_text: str = "") -> str:
+    child = {
+        "message": help_text or "if you meant to write a string literal, use double quotes",
+        "spans": [{"byte_start": start, "byte_end": end, "file_name": path,
+                   "suggested_replacement": replacement} for start, end, replacement in spans],
+    }  # fmt: skip
+    message = {"code": None, "message": "prefix `x` is unknown", "spans": [], "children": [child]}
+    return json.dumps({"reason": "compiler-message", "message": message})
+
+
+def test_only_rustcs_double_quote_help_in_the_agents_files_is_taken() -> None:
+    from tddhooks.drive.charfixes import quote_replacements
+
+    output = "\n".join([
+        _quotes("src/lib.rs", [(10, 11, '"'), (20, 21, '"')]),
+        _quotes("tests/t.rs", [(10, 11, '"'), (20, 21, '"')]),  # not the agent's file
+        _quotes("src/lib.rs", [(30, 31, '"'), (40, 41, '"')], "consider something else"),
+        _quotes("src/lib.rs", [(50, 52, '"'), (60, 61, '"')]),  # not one quote
+        _quotes("src/lib.rs", [(70, 71, "`"), (80, 81, '"')]),  # not a double quote
+        _quotes("src/lib.rs", [(90, 91, '"')]),  # not a pair
+        "not json",
+    ])  # fmt: skip
+    found = list(quote_replacements(output, ["src/lib.rs"]))
+    assert found == [("src/lib.rs", 10, 11), ("src/lib.rs", 20, 21)]
+
+
+def test_a_span_that_is_not_a_single_quote_is_left(tmp_path: Path) -> None:
+    from tddhooks.drive.charfixes import apply_quotes
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src/lib.rs").write_bytes(b"x 'ab' \"c\"")
+    assert apply_quotes(tmp_path, [("src/lib.rs", 2, 3), ("src/lib.rs", 7, 8)]) == ["src/lib.rs"]
+    assert (tmp_path / "src/lib.rs").read_bytes() == b'x "ab\' "c"'
