@@ -6,7 +6,7 @@ of the implementor's prompt spares them the guess (docs/agents.md)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 MAX_LINES = 8
 _RUST_USE = re.compile(r"^\s*use\s+(\w+)::(\{[^}]*\}|\w+)\s*;", re.MULTILINE)
@@ -26,18 +26,15 @@ _EMPTY_AFTER = {
 }
 
 
-def closing_paren(text: str, start: int) -> int:
-    """The index just past the parenthesis that closes the one before `start`."""
-    depth, index, quote = 1, start, ""
-    while index < len(text) and depth:
-        char = text[index]
+def _code_chars(text: str, start: int = 0) -> Iterator[tuple[int, str]]:
+    """Each index and character of `text` from `start` that is code: outside string and char
+    literals, their quotes included. The one scanner the three readers below share."""
+    quote = ""
+    for index in range(start, len(text)):
+        char, opened = text[index], quote
         quote = _quote(quote, char, text[index - 1] if index else "")
-        if not quote and char in "([{":
-            depth += 1
-        elif not quote and char in ")]}":
-            depth -= 1
-        index += 1
-    return index
+        if not opened and not quote:
+            yield index, char
 
 
 def _quote(quote: str, char: str, before: str) -> str:
@@ -47,21 +44,25 @@ def _quote(quote: str, char: str, before: str) -> str:
     return char if char in "\"'" else ""
 
 
+def closing_paren(text: str, start: int) -> int:
+    """The index just past the parenthesis that closes the one before `start`."""
+    depth = 1
+    for index, char in _code_chars(text, start):
+        depth += (char in "([{") - (char in ")]}")
+        if not depth:
+            return index + 1
+    return len(text)
+
+
 def split_args(text: str) -> list[str]:
     """Top-level comma-separated parts of an argument list."""
-    parts, depth, quote, current = [], 0, "", ""
-    for index, char in enumerate(text):
-        quote = _quote(quote, char, text[index - 1] if index else "")
-        if not quote and char in "([{":
-            depth += 1
-        elif not quote and char in ")]}":
-            depth -= 1
-        if char == "," and depth == 0 and not quote:
-            parts.append(current.strip())
-            current = ""
-        else:
-            current += char
-    return [part for part in [*parts, current.strip()] if part]
+    parts, depth, begin = [], 0, 0
+    for index, char in _code_chars(text):
+        depth += (char in "([{") - (char in ")]}")
+        if char == "," and depth == 0:
+            parts.append(text[begin:index])
+            begin = index + 1
+    return [part.strip() for part in [*parts, text[begin:]] if part.strip()]
 
 
 def rust_type(literal: str) -> str:
@@ -134,11 +135,8 @@ def expected_value(text: str, call_start: int, call_end: int) -> str | None:
 def _operand(text: str) -> str:
     """The expression `text` starts with: up to a top-level `,`, `;` or `#`, or a bracket it did
     not open (`["short"], "message"` -> `["short"]`; `vec![1]);` -> `vec![1]`)."""
-    depth, quote = 0, ""
-    for index, char in enumerate(text):
-        quote = _quote(quote, char, text[index - 1] if index else "")
-        if quote:
-            continue
+    depth = 0
+    for index, char in _code_chars(text):
         if char in "([{":
             depth += 1
         elif char in ")]}" and depth:
