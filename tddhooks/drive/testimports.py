@@ -53,7 +53,7 @@ def _comment_end(text: str, at: int) -> int:
     return index
 
 
-def _masked(text: str) -> str:
+def masked(text: str) -> str:
     """`text` with the inside of every comment, string and char literal blanked (same length,
     line breaks kept), so that only code is read."""
     out = list(text)
@@ -178,7 +178,7 @@ def repaired_test(
     crate."""
     if not functions:
         return content
-    code = _masked(content)
+    code = masked(content)
     local = set(re.findall(r"\bmod\s+(\w+)", code))
     aliases = set(re.findall(r"\bextern\s+crate\s+\w+\s+as\s+(\w+)", code))
     keep = {crate, "self", *_STD, *_PRIMITIVES, *known, *local, *aliases}
@@ -233,7 +233,7 @@ def repaired_test(
         pieces += [content[done:start], crate]
         done = end
     text = "".join([*pieces, content[done:]])
-    code = _masked(text) if edits else code
+    code = masked(text) if edits else code
     # a glob from a module of the test or a dependency may be what brings the name in
     if any(
         code[match.end() : stop].strip().endswith("*")
@@ -271,7 +271,7 @@ def _import_position(text: str, code: str) -> int:
 
 def _with_missing_imports(text: str, code: str, crate: str, functions: Collection[str]) -> str:
     """`use crate::name;` for each Interface function the file calls bare without importing it,
-    defining it, or a glob import of the crate. `code`: `text` masked (`_masked`)."""
+    defining it, or a glob import of the crate. `code`: `text` masked (`masked`)."""
     if re.search(rf"(?<![\w:$#])use\s+{re.escape(crate)}\s*::\s*\*\s*;", code):
         return text
     imports = [code[match.start() : stop] for match, stop in _use_declarations(code)]

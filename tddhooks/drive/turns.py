@@ -12,6 +12,7 @@ from tddhooks.agents.edits import AgentAnswer, FileEdit, normalize_path
 from tddhooks.drive import gather
 from tddhooks.drive.attempts import Tried
 from tddhooks.drive.crew import Crew
+from tddhooks.drive.emptyvecs import typed_answer
 from tddhooks.drive.interface import interface_functions, interface_mismatch
 from tddhooks.drive.kinds import Role, TurnOutcome
 from tddhooks.drive.messages import feature_message, refactor_message
@@ -118,8 +119,9 @@ class TesterTurn(Turn):
                 f"{listed[index]}; write one failing test for it, with done false")  # fmt: skip
 
     def repaired(self, answer: AgentAnswer) -> AgentAnswer:
-        """A Rust integration test's path to the kata's crate, repaired before it is judged
-        (drive/testimports.py)."""
+        """A Rust integration test's path to the kata's crate (drive/testimports.py) and an
+        untyped `vec![]` it compares with the Interface function (drive/emptyvecs.py),
+        repaired before it is judged."""
         if self.crew.settings.language != "rust":
             return answer
         manifest = self.crew.workspace.read_blob(self.root, "HEAD", "Cargo.toml")
@@ -127,6 +129,11 @@ class TesterTurn(Turn):
         for path in changed:
             self.crew.display.emit(
                 "note", message=f"{path}: the test's path to the kata's crate was repaired"
+            )
+        answer, typed = typed_answer(answer, interface_functions(self.ctx.kata))
+        for path in typed:
+            self.crew.display.emit(
+                "note", message=f"{path}: `vec![]` given the Interface's element type"
             )
         return answer
 

@@ -1,0 +1,99 @@
+"""An untyped empty `vec![]` that a Rust test compares with a call of the kata's Interface
+function gets the function's element type before the gate: `assert_eq!(validate("Abcdef1!"),
+vec![])` becomes `assert_eq!(validate("Abcdef1!"), Vec::<String>::new())` when the kata says
+`pub fn validate(password: &str) -> Vec<String>` (docs/agents.md, "Repairs before the gate").
+
+rustc cannot type the `vec![]` of that comparison (E0282/E0283 "type annotations needed": the
+`PartialEq` impls of `Vec` admit any element type), and the tester's test comes back to it. The
+repair says nothing the test did not: the element type is the one the Interface fixes. Measured:
+the 1.5B tester's first Password Validation test met E0282 in most runs, once or twice per run,
+each an attempt of about 30 s. Only a whole argument that is exactly `vec![]` is rewritten, and
+only when the other argument is exactly a call of such a function (not `.len()` of it, not a
+variable); comments and literals are never read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from tddhooks.agents.edits import AgentAnswer
+from tddhooks.agents.expectations import closing_paren
+from tddhooks.drive.testimports import masked
+
+_ASSERT = re.compile(r"\b(?:debug_)?assert_(?:eq|ne)!\s*\(")
+_RETURNS_VEC = re.compile(r"->\s*Vec\s*<(?P<item>.+)>\s*(?:where\b.*)?$")
+_EMPTY = re.compile(r"\s*vec!\s*\[\s*\]\s*")
+
+
+def element_types(functions: Mapping[str, str]) -> dict[str, str]:
+    """name -> T of each Interface function (name -> signature) that returns `Vec<T>`."""
+    found = {}
+    for name, signature in functions.items():
+        match = _RETURNS_VEC.search(signature.strip())
+        if match and "<" not in match["item"] and "'" not in match["item"]:
+            found[name] = match["item"].strip()  # `Vec<String>`, `Vec<u32>`: a plain type
+    return found
+
+
+def _arguments(code: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of the top-level comma-separated arguments in `code[start:end]` (masked)."""
+    spans, depth, begin = [], 0, start
+    for index in range(start, end):
+        char = code[index]
+        depth += (char in "([{") - (char in ")]}")
+        if char == "," and depth == 0:
+            spans.append((begin, index))
+            begin = index + 1
+    if code[begin:end].strip():
+        spans.append((begin, end))
+    return spans
+
+
+def typed_empty_vecs(content: str, functions: Mapping[str, str]) -> str:
+    """`content` with each `vec![]` compared with a call of a `Vec<T>`-returning Interface
+    function (`functions`: name -> signature) written `Vec::<T>::new()`."""
+    types = element_types(functions)
+    if not types:
+        return content
+    code = masked(content)
+    calls = re.compile(
+        rf"\s*(?:(?:crate|\w+)\s*::\s*)?(?P<name>{'|'.join(map(re.escape, types))})\s*\("
+    )
+    rewrites: list[tuple[int, int, str]] = []
+    for match in _ASSERT.finditer(code):
+        end = closing_paren(code, match.end()) - 1
+        spans = _arguments(code, match.end(), end)
+        if len(spans) < 2:
+            continue
+        first, second = spans[0], spans[1]
+        for empty, other in ((first, second), (second, first)):
+            call = calls.match(code, other[0], other[1])
+            whole = call is not None and closing_paren(code, call.end()) >= len(
+                code[: other[1]].rstrip()
+            )  # the call is the whole argument
+            if call and whole and _EMPTY.fullmatch(code, empty[0], empty[1]):
+                rewrites.append((empty[0], empty[1], types[call["name"]]))
+    text = content
+    for start, stop, item in sorted(rewrites, reverse=True):
+        inner = content[start:stop]
+        lead = inner[: len(inner) - len(inner.lstrip())]
+        trail = inner[len(inner.rstrip()) :]
+        text = text[:start] + f"{lead}Vec::<{item}>::new(){trail}" + text[stop:]
+    return text
+
+
+def typed_answer(
+    answer: AgentAnswer, functions: Mapping[str, str]
+) -> tuple[AgentAnswer, list[str]]:
+    """The tester's answer with `typed_empty_vecs` applied to each Rust file it writes, and the
+    paths that changed."""
+    edits, changed = [], []
+    for edit in answer.edits:
+        if edit.content is not None and edit.path.endswith(".rs"):
+            text = typed_empty_vecs(edit.content, functions)
+            if text != edit.content:
+                changed.append(edit.path)
+                edit = edit.model_copy(update={"content": text})
+        edits.append(edit)
+    return (answer.model_copy(update={"edits": edits}) if changed else answer), changed

@@ -1,0 +1,132 @@
+"""An untyped `vec![]` a tester's Rust test compares with a call of the kata's Interface function
+takes the function's element type before the gate (drive/emptyvecs.py). Measured: the 1.5B
+tester's first Password Validation test met E0282 "type annotations needed" in most runs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from drive.test_e2e_kit import write_files
+
+from tddhooks.agents.edits import AgentAnswer, FileEdit
+from tddhooks.drive.emptyvecs import element_types, typed_answer, typed_empty_vecs
+from tddhooks.proc import run
+
+MakeRepo = Callable[..., Path]
+VALIDATE = {"validate": "pub fn validate(password: &str) -> Vec<String>"}
+
+
+@pytest.mark.parametrize(
+    ("line", "repaired"),
+    [
+        ('assert_eq!(validate("Abcdef1!"), vec![]);',
+         'assert_eq!(validate("Abcdef1!"), Vec::<String>::new());'),
+        ('assert_eq!(vec![], validate("Abcdef1!"));',
+         'assert_eq!(Vec::<String>::new(), validate("Abcdef1!"));'),
+        ('assert_ne!(validate("abc"), vec![ ], "not accepted");',
+         'assert_ne!(validate("abc"), Vec::<String>::new(), "not accepted");'),
+        ('assert_eq!(password_validation::validate("x"), vec![]);',
+         'assert_eq!(password_validation::validate("x"), Vec::<String>::new());'),
+    ],
+)  # fmt: skip
+def test_an_empty_vec_compared_with_the_interface_call_is_typed(line: str, repaired: str) -> None:
+    assert typed_empty_vecs(line, VALIDATE) == repaired
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'assert_eq!(validate("x").len(), vec![]);',  # not the call itself
+        "assert_eq!(errors, vec![]);",  # a variable: its type may be known
+        '// assert_eq!(validate("x"), vec![]);',  # a comment
+        'let text = "assert_eq!(validate(\\"x\\"), vec![])";',  # a string
+        'assert_eq!(validate("x"), vec!["a"]);',  # not empty
+        'assert_eq!(strength("x"), vec![]);',  # not the Interface's function
+        'assert!(validate("x") == vec![]);',  # not an assert_eq!: left as it is
+    ],
+)
+def test_anything_else_is_left_as_it_is(line: str) -> None:
+    assert typed_empty_vecs(line, VALIDATE) == line
+
+
+def test_only_a_plain_element_type_is_taken() -> None:
+    found = element_types({
+        "validate": "pub fn validate(password: &str) -> Vec<String>",
+        "scores": "pub fn scores(rolls: &[u32]) -> Vec<u32>",
+        "pairs": "pub fn pairs(text: &str) -> Vec<(u32, u32)>",
+        "nested": "pub fn nested() -> Vec<Vec<u8>>",
+        "borrowed": "pub fn borrowed<'a>(text: &'a str) -> Vec<&'a str>",
+        "say": "pub fn say(n: u32) -> String",
+    })  # fmt: skip
+    assert found == {"validate": "String", "scores": "u32", "pairs": "(u32, u32)"}
+
+
+def test_the_answer_names_the_files_it_changed() -> None:
+    test = 'use k::validate;\n\n#[test]\nfn ok() {\n    assert_eq!(validate("A"), vec![]);\n}\n'
+    rust, python = FileEdit(path="tests/ok.rs", content=test), FileEdit(path="t.py", content=test)
+    edits = [rust, python]
+    answer = AgentAnswer(plan="p", edits=edits)
+    repaired, changed = typed_answer(answer, VALIDATE)
+    assert changed == ["tests/ok.rs"]
+    assert "Vec::<String>::new()" in (repaired.edits[0].content or "")
+    assert repaired.edits[1].content == test  # not a Rust file
+
+
+@pytest.mark.cargo
+def test_the_repaired_test_compiles_where_the_untyped_one_did_not(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    manifest = '[package]\nname = "pv"\nversion = "0.1.0"\nedition = "2021"\n'
+    source = "pub fn validate(_password: &str) -> Vec<String> {\n    vec![]\n}\n"
+    test = 'use pv::validate;\n\n#[test]\nfn ok() {\n    assert_eq!(validate("A"), vec![]);\n}\n'
+    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": manifest, "src/lib.rs": source})
+    write_files(repo, {"tests/ok.rs": test})
+    untyped = run(["cargo", "test", "--quiet"], cwd=repo)
+    assert not untyped.ok
+    assert "E0282" in untyped.stdout + untyped.stderr or "E0283" in untyped.stdout + untyped.stderr
+
+    write_files(repo, {"tests/ok.rs": typed_empty_vecs(test, VALIDATE)})
+    assert run(["cargo", "test", "--quiet"], cwd=repo).ok
+
+
+RUST_FILES = {
+    "tdd.yaml": "language: rust\n",
+    "Cargo.toml": '[package]\nname = "pv"\nversion = "0.1.0"\nedition = "2021"\n',
+    "kata.md": "# PV\n\n## Interface\n\n"
+    "- Rust: `pub fn validate(password: &str) -> Vec<String>`\n\n## Requirements\n\n"
+    "1. A password that breaks no rule gives an empty list.\n",
+    "src/lib.rs": "",
+    "tests/.gitkeep": "",
+    ".gitignore": ".tdd/\n",
+}
+
+
+@pytest.mark.parametrize("kind", ["git", "memory"])
+def test_the_tester_turn_hands_over_the_typed_test(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from drive import test_loop_scenarios as scenarios
+    from drive.test_loop_scenarios import STOP, Side, _answer, _drive, _models
+
+    monkeypatch.setattr(scenarios, "FILES", RUST_FILES)
+    side = Side(kind, tmp_path)
+    test = ('use pv::validate;\n\n#[test]\nfn accepted() {\n    // # needs: pub fn validate\n'
+            '    assert_eq!(validate("Abcdef1!"), vec![]);\n}\n')  # fmt: skip
+    source = "pub fn validate(_password: &str) -> Vec<String> {\n    vec![]\n}\n"
+    models = _models()
+    models["tester"].enqueue(_answer("accepted", "tests/accepted.rs", test), STOP)
+    commit = {"type": "feat", "scope": "validate", "summary": "accept a password"}
+    models["implementor"].enqueue(_answer("accept", "src/lib.rs", source, commit=commit))
+    models["refactorer"].enqueue(_answer("nothing to tidy"))
+
+    _drive(side, models, steps=5)
+
+    assert side.subjects()[0] == "feat(validate): accept a password"
+    if side.memory is not None:
+        committed = side.memory.commits[-1].files["tests/accepted.rs"]
+    else:
+        committed = scenarios._git(side.root, "show", "HEAD:tests/accepted.rs")
+    assert 'assert_eq!(validate("Abcdef1!"), Vec::<String>::new());' in committed
