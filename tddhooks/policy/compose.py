@@ -45,7 +45,8 @@ _EMPHASIS = (
     (re.compile(r"`+([^`]*)`+"), r"\1"),
 )
 _ROLE_RATIONALE = {
-    "Tester": "pin down the next behaviour of the kata with a failing test",
+    # a tester's commit is `test:`, and the gate keeps it green: its tests pass when committed
+    "Tester": "pin down behaviour the code already has with a passing test",
     "Implementor": "the simplest code that makes the new test pass",
     "Refactorer": "improve the structure; behaviour and test names stay the same",
 }

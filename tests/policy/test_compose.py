@@ -322,6 +322,13 @@ def test_kata_goal(kata: str, goal: str) -> None:
     assert kata_goal(kata) == goal
 
 
+def test_prefill_tester_rationale_is_a_passing_test() -> None:
+    """A tester's commit is `test:`, which the gate only lets in green: no "failing test" there."""
+    text = prefill(role="Tester", suggested_type="test", handoff_intent=None)
+    assert "- pin down behaviour the code already has with a passing test\n" in text
+    assert "failing" not in text
+
+
 def test_kata_goal_is_one_short_line() -> None:
     goal = kata_goal("# K\n\n" + "word " * 100 + "end.\n")
     assert len(goal) <= 160

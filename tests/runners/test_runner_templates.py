@@ -36,6 +36,25 @@ def test_tdd_yaml_template_comments_every_setting() -> None:
             assert " # " in line, f"setting without a comment: {line.strip()}"
 
 
+def test_tdd_yaml_template_names_every_field() -> None:
+    """README: "tdd.yaml with every default spelled out": each field of each section is a line."""
+    from pydantic import BaseModel
+
+    text = read_template("tdd.yaml")
+
+    def fields(model: type[BaseModel]) -> set[str]:
+        names: set[str] = set()
+        for name, info in model.model_fields.items():
+            names.add(name)
+            kind = info.annotation
+            if isinstance(kind, type) and issubclass(kind, BaseModel):
+                names |= fields(kind)
+        return names
+
+    missing = {n for n in fields(TddConfig) if not re.search(rf"^\s*{n}:", text, re.MULTILINE)}
+    assert not missing, f"tdd.yaml template lacks {sorted(missing)}"
+
+
 def test_every_shipped_kata_is_listed() -> None:
     shipped = sorted(
         node.name.removesuffix(".md")
