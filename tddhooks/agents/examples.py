@@ -32,8 +32,11 @@ _SUBJECT = re.compile(r'(?P<given>"(?:[^"\\\n]|\\.)*"|(?<![\w.])-?\d+)\s*\Z')
 _ITEM = re.compile(r'(?P<literal>"(?:[^"\\\n]|\\.)*"|-?\d+(?!\w|\.\d))')
 _SEPARATOR = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 _THAT_ONE = re.compile(r"(?:exactly\s+|just\s+|only\s+)?that\s+one\s+\w+")
-# "no errors", not "no Fizz": a count of nothing is plural
-_NONE = re.compile(r"no\s+\w+s\b|nothing\b|an\s+empty\s+(?:list|string)\b")
+# "no errors" (or "no error"), not "no Fizz": a count of nothing is plural
+_NONE = re.compile(
+    r"no\s+(?:\w+s|error|item|element|value|result|output|message|problem|warning|violation)\b"
+    r"|nothing\b|an\s+empty\s+(?:list|string)\b"
+)
 _REFUSED = re.compile(
     rf"(?P<given>{_LITERAL})\s+(?:panics|raises|fails|errors|is\s+(?:refused|rejected))\b"
 )

@@ -499,6 +499,20 @@ def test_red_team_mistakes_in_other_shapes_are_refused(
 
 
 @pytest.mark.parametrize(
+    ("said", "empty"),
+    [
+        ('"Abcdef1!" gives no errors.', True),
+        ('"Abcdef1!" gives no error.', True),  # a kata may say it in the singular
+        ('"Abcdef1!" gives nothing.', True),
+        ('"Abcdef1!" gives no Fizz.', False),  # no count of anything: not read
+    ],
+)
+def test_red_team_no_errors_is_an_empty_list(said: str, empty: bool) -> None:
+    found = [(e.given, e.values) for e in kata_examples([said])]
+    assert found == ([(("str", "Abcdef1!"), ())] if empty else [])
+
+
+@pytest.mark.parametrize(
     "line",
     [  # each took 3 to 12 seconds before (a regex tried from every digit, or every `gives`
         # searched back to the start of the requirement)
