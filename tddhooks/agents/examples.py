@@ -26,9 +26,9 @@ from tddhooks.agents.expectations import (
 )
 
 # a literal as a kata writes one: a double-quoted string or a whole number (from its first digit:
-# a long run of digits is not tried from each of them)
-_LITERAL = r'"(?:[^"\\\n]|\\.)*"|(?<![\w.-])-?\d+'
-_SUBJECT = re.compile(r'(?P<given>"(?:[^"\\\n]|\\.)*"|(?<![\w.])-?\d+)\s*\Z')
+# a long run of digits is not tried from each of them; not the "000" of "1,000")
+_LITERAL = r'"(?:[^"\\\n]|\\.)*"|(?<![\w.-])(?<!\d,)-?\d+'
+_SUBJECT = re.compile(r'(?P<given>"(?:[^"\\\n]|\\.)*"|(?<![\w.])(?<!\d,)-?\d+)\s*\Z')
 _ITEM = re.compile(r'(?P<literal>"(?:[^"\\\n]|\\.)*"|-?\d+(?!\w|\.\d))')
 _SEPARATOR = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 _THAT_ONE = re.compile(r"(?:exactly\s+|just\s+|only\s+)?that\s+one\s+\w+")

@@ -320,6 +320,8 @@ def _kata(*requirements: str, interface: str = "") -> str:
             _py("assert days(400) == 366", "days"),
             "python",
         ),
+        # "1,000" is one thousand, not 0
+        (_kata('1,000 gives "M".'), _py('assert to_roman(0) == ""', "to_roman"), "python"),
         # "4 errors" is a count, "no Fizz" no empty list
         (_kata('"abc" gives 4 errors.'), _py("assert strength(4) == 1", "strength"), "python"),
         (
