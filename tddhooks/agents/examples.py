@@ -59,6 +59,8 @@ _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
 _RAISES = re.compile(r"raises(?:regex)?\s*\(", re.IGNORECASE)
 _PY_LEN = re.compile(r"(?<![\w.])len\s*\(\s*\Z")
 _CLOSE = re.compile(r"\s*\)")
+_PY_ASSERT = re.compile(r"^[ \t]*assert[ \t]+(?P<negated>not[ \t]+)?\Z", re.MULTILINE)
+_PY_END = re.compile(r"[ \t]*(?:[,#]|$)", re.MULTILINE)
 # a comparison negated or grouped before it is asserted: `not (…)`, `!(…)`, `(…) is False`; the
 # `(` of `assert_eq!(`, `assert!(` or `f(` is no group
 _NEGATED = re.compile(r"(?:\bnot\s+|(?<![\w!])!\s*\(\s*|(?<![\w!])\(\s*)\(?\s*\Z")
@@ -215,7 +217,8 @@ def _contradiction(example: Example, claim: _Claim) -> str | None:
         return f"expects `{claim.call}` to give `{_listed((claim.scalar,))[1:-1]}`"
     if claim.length is not None and example.whole and claim.length != len(values):
         return f"expects `{claim.call}` to have {claim.length} items"
-    if claim.empty is True and values and (example.whole or values[0] != ("str", "")):
+    falsy = (("str", ""), ("int", "0"))  # `assert not add("0")` where "0" gives 0
+    if claim.empty is True and values and (example.whole or values[0] not in falsy):
         return f"expects `{claim.call}` to be empty"
     if claim.empty is False and example.whole and not values:
         return f"expects `{claim.call}` not to be empty"
@@ -258,12 +261,24 @@ def _claims(text: str, name: str, language: str) -> list[tuple[Value, _Claim]]:
                 claim = _Claim(claim.call, scalar=value)
             else:
                 continue
-        elif not length and (empty := emptiness(text, match.start(), end, language)) is not None:
+        elif not length and (empty := _empty(text, start, end, language)) is not None:
             claim = _Claim(claim.call, empty=empty)
         else:
             continue
         found.append((argument, claim))
     return found
+
+
+def _empty(text: str, start: int, end: int, language: str) -> bool | None:
+    """Whether the call at `text[start:end]` is asserted empty (True) or not (False): an
+    `is_empty()` (expectations.py `emptiness`), or Python's own check, the call the whole
+    assertion (`assert not validate("…")`, `assert validate("…")`); None: neither."""
+    if (empty := emptiness(text, start, end, language)) is not None or language != "python":
+        return empty
+    asserted = _PY_ASSERT.search(text, max(0, text.rfind("\n", 0, start)), start)
+    if asserted is None or not _PY_END.match(text, end):
+        return None
+    return asserted["negated"] is not None
 
 
 def _expects_failure(text: str, start: int, language: str) -> bool:

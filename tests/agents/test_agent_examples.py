@@ -399,6 +399,11 @@ def test_red_team_tests_that_must_not_be_refused(kata: str, test: str, language:
             "python",
         ),
         ("string-calculator", _py('assert add("1\\n2,3") == 6', "add"), "python"),
+        ("password-validation", _py('assert not validate("Abcdef1!")', "validate"), "python"),
+        ("password-validation", _py('assert validate("abc"), "four errors"', "validate"), "python"),
+        ("fizzbuzz", _py("assert say(3)  # a word", "say"), "python"),
+        ("fizzbuzz", _py("assert say(3) is not None", "say"), "python"),
+        (_kata('"0" gives 0.'), _py('assert not add("0")', "add"), "python"),  # 0 is falsy
         ("string-calculator", _py('assert add("//[***]\\n1***2***3") == 6', "add"), "python"),
         (
             "string-calculator",
@@ -477,6 +482,9 @@ def test_red_team_tests_that_pass_untouched(kata: str, test: str, language: str)
         ("password-validation", _rust('assert!(validate("Abc1!").len() == 3);'), "rust", ()),
         ("password-validation", _rust('debug_assert_eq!(validate("Abc1!").len(), 3);'), "rust", ()),
         ("fizzbuzz", _rust('assert!(say(0) == "zero");', "say", "fizzbuzz"), "rust", ()),
+        # Python's own emptiness check
+        ("password-validation", _py('assert not validate("ABCDEF1!")', "validate"), "python", ()),
+        ("password-validation", _py('assert validate("Abcdef1!")', "validate"), "python", ()),
         # a test library's import is not a second function of the kata
         (
             "fizzbuzz",
