@@ -203,7 +203,8 @@ def emptiness(text: str, start: int, end: int, language: str) -> bool | None:
     """True when the call at `text[start:end]` is asserted empty (`assert!(f(x).is_empty())`),
     False when asserted not empty (`!` or `not` before it), None when no such whole assertion."""
     before, after = _EMPTY_BEFORE.get(language), _EMPTY_AFTER.get(language)
-    asserted = before.search(text, 0, start) if before and after else None
+    # the assertion opens just before the call: not searched for from the start of the file
+    asserted = before.search(text, max(0, start - 80), start) if before and after else None
     if asserted is None or after is None or not after.match(text, end):
         return None
     return asserted["negated"] is None
