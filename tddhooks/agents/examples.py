@@ -25,17 +25,48 @@ from tddhooks.agents.expectations import (
     split_args,
 )
 
-# a literal as a kata writes one: a double-quoted string or a whole number
-_LITERAL = r'"(?:[^"\\\n]|\\.)*"|-?\d+'
-_SUBJECT = re.compile(r'(?P<given>"(?:[^"\\\n]|\\.)*"|(?<![\w.])-?\d+)\s*\Z')
+# a literal as a kata writes one: a double-quoted string or a whole number (from its first digit:
+# a long run of digits is not tried from each of them; not the "000" of "1,000")
+_LITERAL = r'"(?:[^"\\\n]|\\.)*"|(?<![\w.-])(?<!\d,)-?\d+'
+_SUBJECT = re.compile(r'(?P<given>"(?:[^"\\\n]|\\.)*"|(?<![\w.])(?<!\d,)-?\d+)\s*\Z')
 _ITEM = re.compile(r'(?P<literal>"(?:[^"\\\n]|\\.)*"|-?\d+(?!\w|\.\d))')
 _SEPARATOR = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 _THAT_ONE = re.compile(r"(?:exactly\s+|just\s+|only\s+)?that\s+one\s+\w+")
-_NONE = re.compile(r"no\s+\w+|nothing|an\s+empty\s+(?:list|string)\b")
+# "no errors" (or "no error"), not "no Fizz": a count of nothing is plural
+_NONE = re.compile(
+    r"no\s+(?:\w+s|error|item|element|value|result|output|message|problem|warning|violation)\b"
+    r"|nothing\b|an\s+empty\s+(?:list|string)\b"
+)
 _REFUSED = re.compile(
     rf"(?P<given>{_LITERAL})\s+(?:panics|raises|fails|errors|is\s+(?:refused|rejected))\b"
 )
 _ANY_GIVES = re.compile(r"\bgives\s+")
+_REACH = 300  # the longest subject literal read before a `gives`
+# a literal after one of these words is a bound, not an example: "a number above 3999 is
+# rejected", "larger than 1000 gives 0", "a multiple of 3 but not 5 gives \"Fizz\""; a number
+# after "of" or "by" names a class: "a multiple of both 3 and 5 gives \"FizzBuzz\"" (not 5),
+# "divisible by 100 but not by 400 gives 365" (not 400)
+_BOUND = re.compile(
+    r"(?:\b(?:above|below|over|under|than|before|after|beyond|exceeding|past|least|most|except"
+    r"|not|nor|neither|to)|[<>]=?)\s*\Z",
+    re.IGNORECASE,
+)
+_CLASS = re.compile(r"\b(?:of|by)\s+(?:both\s+|either\s+)?(?:-?\d+\s*(?:,|and|or|nor)\s*)*\Z", re.I)
+# `(?<!\s)`: a long run of spaces is not tried from each of them
+_CONVERTED = re.compile(r"(?<!\s)\s*\.\s*(?:to_string|to_owned|into|as_str)\s*\(\s*\)$")
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
+# a test that expects the failure: `pytest.raises(…)`, `self.assertRaises(…)`
+_RAISES = re.compile(r"raises(?:regex)?\s*\(", re.IGNORECASE)
+_PY_LEN = re.compile(r"(?<![\w.])len\s*\(\s*\Z")
+_CLOSE = re.compile(r"\s*\)")
+_PY_ASSERT = re.compile(r"^[ \t]*assert[ \t]+(?P<negated>not[ \t]+)?\Z", re.MULTILINE)
+_PY_END = re.compile(r"[ \t]*(?:[,#]|$)", re.MULTILINE)
+# a comparison negated or grouped before it is asserted: `not (…)`, `!(…)`, `(…) is False`; the
+# `(` of `assert_eq!(`, `assert!(` or `f(` is no group
+_NEGATED = re.compile(r"(?:\bnot\s+|(?<![\w!])!\s*\(\s*|(?<![\w!])\(\s*)\(?\s*\Z")
+_TEST_LIBRARY = re.compile(
+    r"^[ \t]*from[ \t]+(?:pytest|unittest|hypothesis|typing|__future__)\b.*$", re.MULTILINE
+)
 # what a test puts after the call before it compares
 _SUFFIX = re.compile(r"\s*\.\s*(?P<name>len|unwrap|expect|to_string|as_str)\s*\(")
 
@@ -65,9 +96,9 @@ def _value(literal: str) -> Value | None:
     for prefix, suffix in (("String::from(", ")"), ("str(", ")")):
         if text.startswith(prefix) and text.endswith(suffix):
             text = text[len(prefix) : -len(suffix)].strip()
-    text = re.sub(r"\s*\.\s*(?:to_string|to_owned|into|as_str)\s*\(\s*\)$", "", text)
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
-        return ("str", text[1:-1])
+    text = _CONVERTED.sub("", text)
+    if _STRING.fullmatch(text):  # one literal: not `"Fizz" + "Buzz"`, `"""…"""` or `"1" and …`
+        return ("str", text[1:-1].replace('\\"', '"').replace("\\'", "'"))  # 'a"b' is "a\"b"
     number = re.fullmatch(r"(-?\d[\d_]*?)_?(?:[iu](?:8|16|32|64|128|size))?", text)
     if number:
         return ("int", str(int(number.group(1).replace("_", ""))))
@@ -95,7 +126,11 @@ def kata_examples(requirements: Sequence[str]) -> list[Example]:
         last: tuple[Value, ...] = ()
         for match in _ANY_GIVES.finditer(flat):
             parsed, end = _given_values(flat, match.end())
-            subject = _SUBJECT.search(flat, 0, match.start())
+            # the literal just before `gives`, looked for in the text just before it (not from the
+            # requirement's start at each `gives`: quadratic on a long line)
+            subject = _SUBJECT.search(flat, max(0, match.start() - _REACH), match.start())
+            if subject and _bound(flat, subject.start()):
+                subject = None
             given = _value(subject["given"]) if subject else None
             if given is None or subject is None:
                 last = parsed or last
@@ -111,9 +146,19 @@ def kata_examples(requirements: Sequence[str]) -> list[Example]:
                 said = flat[subject.start() : match.end() + none.end()]
                 found.append(Example(number, said, given, (), True))
         for refused in _REFUSED.finditer(flat):
-            if (given := _value(refused["given"])) is not None:
-                found.append(Example(number, refused[0], given, None, False))
+            if _bound(flat, refused.start()):
+                continue
+            given = _value(refused["given"])
+            if given is not None and not (given[0] == "int" and refused[0].endswith("errors")):
+                found.append(Example(number, refused[0], given, None, False))  # not "4 errors"
     return found
+
+
+def _bound(flat: str, start: int) -> bool:
+    """Whether the literal at `start` is a bound or a class, not an example (`_BOUND`)."""
+    if _BOUND.search(flat, max(0, start - 12), start):
+        return True
+    return flat[start] != '"' and _CLASS.search(flat, max(0, start - 60), start) is not None
 
 
 def _given_values(flat: str, start: int) -> tuple[tuple[Value, ...], int]:
@@ -167,10 +212,13 @@ def _contradiction(example: Example, claim: _Claim) -> str | None:
         )  # fmt: skip
         return None if agrees else f"expects `{claim.call}` to give `{_listed(claim.items)}`"
     if claim.scalar is not None and len(values) == 1 and claim.scalar != values[0]:
+        if claim.scalar[0] != values[0][0]:
+            return None  # `count("abc") == 3` where "abc" gives "ABC": another function's value
         return f"expects `{claim.call}` to give `{_listed((claim.scalar,))[1:-1]}`"
     if claim.length is not None and example.whole and claim.length != len(values):
         return f"expects `{claim.call}` to have {claim.length} items"
-    if claim.empty is True and values:
+    falsy = (("str", ""), ("int", "0"))  # `assert not add("0")` where "0" gives 0
+    if claim.empty is True and values and (example.whole or values[0] not in falsy):
         return f"expects `{claim.call}` to be empty"
     if claim.empty is False and example.whole and not values:
         return f"expects `{claim.call}` not to be empty"
@@ -191,11 +239,17 @@ def _claims(text: str, name: str, language: str) -> list[tuple[Value, _Claim]]:
         if argument is None or _expects_failure(text, match.start(), language):
             continue
         length = False
+        start = match.start()
+        wrapped = _PY_LEN.search(text, max(0, start - 12), start) if language == "python" else None
+        if wrapped and (closed := _CLOSE.match(text, end)):  # `len(validate("Abc1!"))`
+            start, end, length = wrapped.start(), closed.end(), True
         while suffix := _SUFFIX.match(text, end):
             length = length or suffix["name"] == "len"
             end = closing_paren(text, suffix.end())
-        call = text[match.start() : end]
-        compared = expected_value(text, match.start(), end)
+        call = text[start:end]
+        compared = expected_value(text, start, end)
+        if compared is not None and _NEGATED.search(text, max(0, start - 12), start):
+            continue  # `assert not say(3) == "Buzz"`, `assert (say(3) == "Buzz") is False`
         claim = _Claim(call=" ".join(call.split()))
         if compared is not None:
             value, items = _value(compared), _values(compared)
@@ -207,7 +261,7 @@ def _claims(text: str, name: str, language: str) -> list[tuple[Value, _Claim]]:
                 claim = _Claim(claim.call, scalar=value)
             else:
                 continue
-        elif not length and (empty := emptiness(text, match.start(), end, language)) is not None:
+        elif not length and (empty := _empty(text, start, end, language)) is not None:
             claim = _Claim(claim.call, empty=empty)
         else:
             continue
@@ -215,14 +269,25 @@ def _claims(text: str, name: str, language: str) -> list[tuple[Value, _Claim]]:
     return found
 
 
+def _empty(text: str, start: int, end: int, language: str) -> bool | None:
+    """Whether the call at `text[start:end]` is asserted empty (True) or not (False): an
+    `is_empty()` (expectations.py `emptiness`), or Python's own check, the call the whole
+    assertion (`assert not validate("…")`, `assert validate("…")`); None: neither."""
+    if (empty := emptiness(text, start, end, language)) is not None or language != "python":
+        return empty
+    asserted = _PY_ASSERT.search(text, max(0, text.rfind("\n", 0, start)), start)
+    if asserted is None or not _PY_END.match(text, end):
+        return None
+    return asserted["negated"] is not None
+
+
 def _expects_failure(text: str, start: int, language: str) -> bool:
     """Whether the call at `start` is in a test that expects a failure: a `#[should_panic]` test
     function, a `pytest.raises` block (the value it compares is never reached)."""
-    before = text[:start]
     if language == "python":
-        return "raises(" in before[before.rfind("def ") :]
-    function = before.rfind("fn ")
-    return function >= 0 and "should_panic" in before[before.rfind("}", 0, function) + 1 : function]
+        return _RAISES.search(text, max(0, text.rfind("def ", 0, start)), start) is not None
+    function = text.rfind("fn ", 0, start)
+    return function >= 0 and "should_panic" in text[text.rfind("}", 0, function) + 1 : function]
 
 
 def contradicted_example(
@@ -247,18 +312,29 @@ def contradicted_example(
             (name, claim) for name in imported_names(committed, language, package)
             for _argument, claim in _claims(committed, name, language)
         }  # fmt: skip
-        for name in imported_names(text, language, package):
-            if functions and name not in functions:
-                continue
+        imported = imported_names(text, language, package)
+        # a kata of several functions (the Interface's, else the ones the test imports that are
+        # not a test library's): an example is one function's only where its requirement names
+        # it (`to_roman`: 4 gives "IV")
+        kata_names = imported_names(_TEST_LIBRARY.sub("", text), language, package)
+        several = len(set(functions) or {n for n in kata_names if not n[:1].isupper()}) > 1
+        for name in (name for name in imported if name in functions or not functions):
+            word = re.compile(rf"\b{re.escape(name)}\b")
             for argument, claim in _claims(text, name, language):
                 if (name, claim) in old:
                     continue
-                for example in (e for e in examples if e.given == argument):
-                    wrong = _contradiction(example, claim)
-                    if wrong is not None:
-                        return (
-                            f"edits refused, nothing was written: the test in {path} {wrong}, "
-                            f"but requirement {example.requirement} of the kata says "
-                            f"{example.said}; expect {_show(example, language)} there"
-                        )
+                # a kata may give one input two results (two functions, a later stage): a claim
+                # that agrees with any of them is left alone
+                said = [
+                    e for e in examples if e.given == argument
+                    and (not several or word.search(requirements[e.requirement - 1]))
+                ]  # fmt: skip
+                wrongs = [(e, w) for e in said if (w := _contradiction(e, claim)) is not None]
+                if wrongs and len(wrongs) == len(said):
+                    example, wrong = wrongs[0]
+                    return (
+                        f"edits refused, nothing was written: the test in {path} {wrong}, "
+                        f"but requirement {example.requirement} of the kata says "
+                        f"{example.said}; expect {_show(example, language)} there"
+                    )
     return None

@@ -5,13 +5,14 @@ of the implementor's prompt spares them the guess (docs/agents.md)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Mapping
 
 MAX_LINES = 8
 _RUST_USE = re.compile(r"^\s*use\s+(\w+)::(\{[^}]*\}|\w+)\s*;", re.MULTILINE)
 _PY_IMPORT = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+\(?([\w \t,]+)", re.MULTILINE)
-_ASSERT_EQ = re.compile(r"assert_eq!\s*\(")
+_ASSERT_EQ = re.compile(r"assert_eq!\s*\(|assertEquals?\s*\(")  # Rust, unittest
 _INT = re.compile(r"-?\d[\d_]*(?:[iu](?:8|16|32|64|128|size))?")
 _FLOAT = re.compile(r"-?\d[\d_]*\.\d+")
 # an emptiness check that is the whole assertion, `!` or `not` before the call negating it
@@ -120,16 +121,24 @@ def imported_names(text: str, language: str, package: str | None) -> list[str]:
 
 def expected_value(text: str, call_start: int, call_end: int) -> str | None:
     """The other side of `assert_eq!(call, value)` or `assert call == value`."""
-    for match in _ASSERT_EQ.finditer(text):
-        end = closing_paren(text, match.end())
-        if match.end() <= call_start and call_end <= end:
-            parts = split_args(text[match.end() : end - 1])
-            if len(parts) >= 2 and text[match.end() : end - 1].strip().startswith(parts[0]):
+    for opening, end in _asserts(text):
+        if opening > call_start:
+            break
+        if call_end <= end:
+            parts = split_args(text[opening : end - 1])
+            if len(parts) >= 2 and text[opening : end - 1].strip().startswith(parts[0]):
                 call = text[call_start:call_end]
                 return parts[1] if parts[0] == call else parts[0] if parts[1] == call else None
     tail = text[call_end:].split("\n", 1)[0]
     equals = re.match(r"\s*==\s*", tail)
     return (_operand(tail[equals.end() :]) or None) if equals else None
+
+
+@functools.lru_cache(maxsize=16)
+def _asserts(text: str) -> tuple[tuple[int, int], ...]:
+    """Where each `assert_eq!(` of `text` opens and where it closes, read once per text (a test
+    of many assertions is not scanned again for each call)."""
+    return tuple((m.end(), closing_paren(text, m.end())) for m in _ASSERT_EQ.finditer(text))
 
 
 def _operand(text: str) -> str:
@@ -192,7 +201,8 @@ def emptiness(text: str, start: int, end: int, language: str) -> bool | None:
     """True when the call at `text[start:end]` is asserted empty (`assert!(f(x).is_empty())`),
     False when asserted not empty (`!` or `not` before it), None when no such whole assertion."""
     before, after = _EMPTY_BEFORE.get(language), _EMPTY_AFTER.get(language)
-    asserted = before.search(text, 0, start) if before and after else None
+    # the assertion opens just before the call: not searched for from the start of the file
+    asserted = before.search(text, max(0, start - 80), start) if before and after else None
     if asserted is None or after is None or not after.match(text, end):
         return None
     return asserted["negated"] is None

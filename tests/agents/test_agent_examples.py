@@ -4,6 +4,8 @@ team's look-alikes that must pass untouched."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tddhooks.agents.examples import contradicted_example, kata_examples
@@ -198,3 +200,353 @@ def test_another_function_or_crate_is_not_the_katas() -> None:
         found = contradicted_example({"tests/a.rs": text}, requirements, "rust",
                                      "password_validation", functions=interface)  # fmt: skip
         assert found is None
+
+
+# red team: tests people and models write that must pass untouched, the measured mistakes in
+# other shapes, and requirement lines that must not take long
+
+
+def _check(kata: str, test: str, language: str, functions: tuple[str, ...] = ()) -> str | None:
+    requirements = kata_requirements(kata, whole=True) if "\n" in kata else _requirements(kata)
+    path = "tests/t.rs" if language == "rust" else "tests/test_t.py"
+    package = test.split("use ", 1)[1].split("::", 1)[0] if language == "rust" else None
+    return contradicted_example({path: test}, requirements, language, package, functions=functions)
+
+
+def _py(body: str, names: str) -> str:
+    return f"from kata import {names}\n\n\ndef test_it():\n    {body}\n"
+
+
+_UNITTEST = (
+    "import unittest\nfrom fizzbuzz import say\n\n\nclass T(unittest.TestCase):\n"
+    "    def test(self):\n"
+)
+
+
+def _kata(*requirements: str, interface: str = "") -> str:
+    listed = "".join(f"{n}. {text}\n" for n, text in enumerate(requirements, start=1))
+    return f"# K\n\n{interface}## Requirements\n\n{listed}"
+
+
+@pytest.mark.parametrize(
+    ("kata", "test", "language"),
+    [  # each was refused before the red team's fixes
+        # an `and`, `&&`, `+` or a triple quote is not one literal
+        ("fizzbuzz", _py('assert say(1) == "1" and say(2) == "2"', "say"), "python"),
+        (
+            "fizzbuzz",
+            _rust('assert!(say(3) == "Fizz" && say(5) == "Buzz");', "say", "fizzbuzz"),
+            "rust",
+        ),
+        ("fizzbuzz", _py('assert say(15) == "Fizz" + "Buzz"', "say"), "python"),
+        (
+            "fizzbuzz",
+            _rust('assert_eq!(say(15), "Fizz".to_owned() + "Buzz");', "say", "fizzbuzz"),
+            "rust",
+        ),
+        ("fizzbuzz", _py('assert say(3) == """Fizz"""', "say"), "python"),
+        # a grid written over several lines: a continued or multi-line literal is not read
+        (
+            "game-of-life",
+            _rust(
+                'assert_eq!(next_generation("...\\n...\\n..."), "...\\n\\\n'
+                '         ...\\n\\\n         ...");',
+                "next_generation",
+                "game_of_life",
+            ),
+            "rust",
+        ),
+        (
+            "game-of-life",
+            _rust(
+                'assert_eq!(next_generation("...\\n...\\n..."), "...\n...\n...");',
+                "next_generation",
+                "game_of_life",
+            ),
+            "rust",
+        ),
+        # "" gives "": the empty string is empty
+        (
+            "game-of-life",
+            _rust('assert!(next_generation("").is_empty());', "next_generation", "game_of_life"),
+            "rust",
+        ),
+        # unittest's assertRaises expects the failure as pytest.raises does
+        (
+            "fizzbuzz",
+            _UNITTEST + "        with self.assertRaises(ValueError):\n"
+            '            assert say(0) == ""\n',
+            "python",
+        ),
+        (
+            "fizzbuzz",
+            _UNITTEST + '        with self.assertRaisesRegex(ValueError, "zero"):\n'
+            '            self.assertEqual(say(0), "")\n',
+            "python",
+        ),
+        # a comparison negated or grouped is not what the test expects
+        ("fizzbuzz", _py('assert not say(3) == "Buzz"', "say"), "python"),
+        ("fizzbuzz", _py('assert (say(3) == "Buzz") is False', "say"), "python"),
+        ("fizzbuzz", _rust('assert!(!(say(3) == "Buzz"));', "say", "fizzbuzz"), "rust"),
+        # a bound is not an example: "above 3999 is rejected", "larger than 1000 gives 0"
+        (
+            _kata('1 gives "I", 4 gives "IV".', "A number above 3999 is rejected."),
+            _rust('assert_eq!(to_roman(3999), "MMMCMXCIX");', "to_roman", "roman"),
+            "rust",
+        ),
+        (
+            _kata("A number over 3999 panics."),
+            _rust('assert_eq!(to_roman(3999), "MMMCMXCIX");', "to_roman", "roman"),
+            "rust",
+        ),
+        (
+            _kata("A number larger than 1000 gives 0."),
+            _py("assert clamp(1000) == 1000", "clamp"),
+            "python",
+        ),
+        (
+            _kata('After 3 fails the player gives up: "3" gives "out".'),
+            _py('assert play(3) == "3"', "play"),
+            "python",
+        ),
+        # a number after "of" or "by" names a class, not an example
+        (
+            _kata('A multiple of both 3 and 5 gives "FizzBuzz".'),
+            _py('assert say(5) == "Buzz"', "say"),
+            "python",
+        ),
+        (
+            _kata("A year divisible by 100 but not by 400 gives 365: 1900 gives 365."),
+            _py("assert days(400) == 366", "days"),
+            "python",
+        ),
+        # "1,000" is one thousand, not 0
+        (_kata('1,000 gives "M".'), _py('assert to_roman(0) == ""', "to_roman"), "python"),
+        # "4 errors" is a count, "no Fizz" no empty list
+        (_kata('"abc" gives 4 errors.'), _py("assert strength(4) == 1", "strength"), "python"),
+        (
+            _kata('4 gives no Fizz and no Buzz, just "4".'),
+            _rust("assert!(!say(4).is_empty());", "say", "fizzbuzz"),
+            "rust",
+        ),
+        # one input, two results: two functions, or a kata that changes a rule in a later stage
+        (
+            _kata('`upper`: "abc" gives "ABC".', '`count`: "abc" gives 3.'),
+            _py('assert count("abc") == 3', "upper, count"),
+            "python",
+        ),
+        (
+            _kata(
+                '13 gives "13".', 'Stage 2: a number containing a 3 is Fizz too: 13 gives "Fizz".'
+            ),
+            _py('assert say(13) == "Fizz"', "say"),
+            "python",
+        ),
+        # a kata of several functions whose example names none: whose is it?
+        (
+            _kata('3 gives "Fizz".'),
+            _rust('assert_eq!(sequence(3), "1 2 Fizz");', "{say, sequence}", "fizzbuzz"),
+            "rust",
+        ),
+        (_kata('"3,4" gives 7.'), _py('assert add("3,4") == "7"', "add"), "python"),  # a type
+        # an escaped quote in the kata is the same character in the test
+        (
+            _kata('"a" gives "say \\"a\\"".'),
+            _py('assert quote("a") == \'say "a"\'', "quote"),
+            "python",
+        ),
+    ],
+)
+def test_red_team_tests_that_must_not_be_refused(kata: str, test: str, language: str) -> None:
+    assert _check(kata, test, language) is None
+
+
+@pytest.mark.parametrize(
+    ("kata", "test", "language"),
+    [  # written as people and models write them, none refused before or after
+        (
+            "password-validation",
+            _py(
+                'assert validate("abc") == [\n        "must be at least 8 characters",\n'
+                '        "must contain a digit",\n        "must contain an uppercase letter",\n'
+                '        "must contain a special character",\n    ]',
+                "validate",
+            ),
+            "python",
+        ),
+        (
+            "password-validation",
+            _rust(
+                'assert_eq!(validate("Abc1!"), vec!["must be at least 8 characters".to_string()]);'
+            ),
+            "rust",
+        ),
+        (
+            "password-validation",
+            _rust('assert_eq!(validate("abc")[0], "must be at least 8 characters");'),
+            "rust",
+        ),
+        ("password-validation", _rust('assert_ne!(validate("Abc1!").len(), 3);'), "rust"),
+        ("password-validation", _rust('assert!(validate("Abc1!").len() != 3);'), "rust"),
+        (
+            "password-validation",
+            _py('assert len(validate("Abc1!")[0]) == 29', "validate"),
+            "python",
+        ),
+        (
+            "password-validation",
+            _py('assert "must contain a digit" in validate("abc")', "validate"),
+            "python",
+        ),
+        ("string-calculator", _py('assert add("1\\n2,3") == 6', "add"), "python"),
+        ("password-validation", _py('assert not validate("Abcdef1!")', "validate"), "python"),
+        ("password-validation", _py('assert validate("abc"), "four errors"', "validate"), "python"),
+        ("fizzbuzz", _py("assert say(3)  # a word", "say"), "python"),
+        ("fizzbuzz", _py("assert say(3) is not None", "say"), "python"),
+        (_kata('"0" gives 0.'), _py('assert not add("0")', "add"), "python"),  # 0 is falsy
+        ("string-calculator", _py('assert add("//[***]\\n1***2***3") == 6', "add"), "python"),
+        (
+            "string-calculator",
+            'use calc::add;\n\n#[test]\n#[should_panic(expected = "-1, -6")]\n'
+            'fn negatives() {\n    assert_eq!(add("4,-1,-6"), 0);\n}\n',
+            "rust",
+        ),
+        (
+            "string-calculator",
+            "import pytest\nfrom calc import add\n\n\n@pytest.mark.parametrize("
+            '"text, total", [("3,4", 7), ("1,2,3,4", 10)])\ndef test_sum(text, total):\n'
+            "    assert add(text) == total\n",
+            "python",
+        ),
+        (
+            "fizzbuzz",
+            _rust(
+                'for (n, word) in [(3, "Fizz"), (5, "Buzz")] {\n        '
+                "assert_eq!(say(n), word);\n    }",
+                "say",
+                "fizzbuzz",
+            ),
+            "rust",
+        ),
+        (
+            "fizzbuzz",
+            "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn one() {\n"
+            '        assert_eq!(say(1), "1");\n    }\n}\n',
+            "rust",
+        ),
+        ("fizzbuzz", _rust("assert_eq!(say(1), '1'.to_string());", "say", "fizzbuzz"), "rust"),
+        ("fizzbuzz", _rust('assert_eq!(say(1_u32), "1");', "say", "fizzbuzz"), "rust"),
+        ("fizzbuzz", _py('assert say(3).lower() == "fizz"', "say"), "python"),
+        ("fizzbuzz", _rust('assert_eq!(say(3) == "Buzz", false);', "say", "fizzbuzz"), "rust"),
+        (
+            "fizzbuzz",
+            "from pytest import raises\nfrom fizzbuzz import say\n\n\ndef test_zero():\n"
+            "    with raises(ValueError):\n        say(0)\n",
+            "python",
+        ),
+        (
+            _kata('A car on the left gives way: "L" gives "wait".'),
+            _py('assert drive("L") == "wait"', "drive"),
+            "python",
+        ),
+        (_kata('`3` gives `"Fizz"`.'), _py('assert say(3) == "Buzz"', "say"), "python"),  # unread
+    ],
+)
+def test_red_team_tests_that_pass_untouched(kata: str, test: str, language: str) -> None:
+    assert _check(kata, test, language) is None
+
+
+@pytest.mark.parametrize(
+    ("kata", "test", "language", "functions"),
+    [  # the measured mistakes in other shapes
+        (
+            "password-validation",
+            _py('assert len(validate("Abc1!")) == 3', "validate"),
+            "python",
+            (),
+        ),
+        (
+            "password-validation",
+            _py('assert len(validate("ABCDEF1!")) == 0', "validate"),
+            "python",
+            (),
+        ),
+        ("fizzbuzz", _UNITTEST + '        self.assertEqual(say(0), "zero")\n', "python", ()),
+        (
+            "password-validation",
+            "import unittest\nfrom pv import validate\n\n\nclass T(unittest.TestCase):\n"
+            '    def test(self):\n        self.assertEqual(len(validate("Abc1!")), 3)\n',
+            "python",
+            (),
+        ),
+        ("password-validation", _rust('assert!(validate("Abc1!").len() == 3);'), "rust", ()),
+        ("password-validation", _rust('debug_assert_eq!(validate("Abc1!").len(), 3);'), "rust", ()),
+        ("fizzbuzz", _rust('assert!(say(0) == "zero");', "say", "fizzbuzz"), "rust", ()),
+        # Python's own emptiness check
+        ("password-validation", _py('assert not validate("ABCDEF1!")', "validate"), "python", ()),
+        ("password-validation", _py('assert validate("Abcdef1!")', "validate"), "python", ()),
+        # a test library's import is not a second function of the kata
+        (
+            "fizzbuzz",
+            "from pytest import raises\nfrom fizzbuzz import say\n\n\ndef test_three():\n"
+            '    assert say(3) == "Buzz"\n',
+            "python",
+            (),
+        ),
+        # a kata of several functions whose requirement names the function
+        (
+            _kata('`to_roman`: 4 gives "IV".', '`from_roman`: "IV" gives 4.'),
+            _rust('assert_eq!(to_roman(4), "IIII");', "{to_roman, from_roman}", "roman"),
+            "rust",
+            ("to_roman", "from_roman"),
+        ),
+    ],
+)
+def test_red_team_mistakes_in_other_shapes_are_refused(
+    kata: str, test: str, language: str, functions: tuple[str, ...]
+) -> None:
+    assert _check(kata, test, language, functions) is not None
+
+
+@pytest.mark.parametrize(
+    ("said", "empty"),
+    [
+        ('"Abcdef1!" gives no errors.', True),
+        ('"Abcdef1!" gives no error.', True),  # a kata may say it in the singular
+        ('"Abcdef1!" gives nothing.', True),
+        ('"Abcdef1!" gives no Fizz.', False),  # no count of anything: not read
+    ],
+)
+def test_red_team_no_errors_is_an_empty_list(said: str, empty: bool) -> None:
+    found = [(e.given, e.values) for e in kata_examples([said])]
+    assert found == ([(("str", "Abcdef1!"), ())] if empty else [])
+
+
+@pytest.mark.parametrize(
+    "line",
+    [  # each took 3 to 12 seconds before (a regex tried from every digit, or every `gives`
+        # searched back to the start of the requirement)
+        "1" * 20000 + " x",
+        "1 gives " * 3000,
+        '"abc" gives ' * 3000,
+    ],
+)
+def test_red_team_a_long_requirement_line_is_read_quickly(line: str) -> None:
+    started = time.monotonic()
+    kata_examples([line])
+    assert time.monotonic() - started < 2
+
+
+@pytest.mark.parametrize(
+    "line",
+    [  # every call looked at every assert_eq! of the file again (2000 lines: 12 seconds), or
+        # for the `assert!(` of its is_empty() from the start of the file (3 seconds)
+        'assert_eq!(say(1), "1");\n',
+        "assert!(!say(1).is_empty());\n",
+    ],
+)
+def test_red_team_a_long_test_is_read_quickly(line: str) -> None:
+    test = _rust(line * 2000, "say", "fizzbuzz")
+    started = time.monotonic()
+    assert _check("fizzbuzz", test, "rust") is None
+    assert time.monotonic() - started < 2
