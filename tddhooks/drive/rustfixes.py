@@ -243,10 +243,14 @@ def to_string_literals(
     (drive/charfixes.py), and the removal of a brace
     rustc finds misplaced (drive/bracefixes.py), until none is left (at most MAX_ROUNDS checks);
     the paths changed."""
+    from tddhooks.drive.testimports import is_integration_test
+
+    # a tester's integration test is only checked with the test targets (`--tests`)
+    tests = ["--tests"] if any(is_integration_test(path) for path in own_paths) else []
     changed: set[str] = set()
     for _ in range(MAX_ROUNDS):
         result = proc.run(
-            list(CHECK), cwd=root, env=env, timeout_s=timeout_s, output_cap=OUTPUT_CAP
+            [*CHECK, *tests], cwd=root, env=env, timeout_s=timeout_s, output_cap=OUTPUT_CAP
         )
         found = list(literal_insertions(result.stdout, own_paths))
         done = apply_insertions(root, found) if found else []

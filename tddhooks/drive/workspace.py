@@ -152,12 +152,15 @@ def _apply_fixes(
     once the unused `y` was renamed), so a second run fixes what the first uncovered. What it
     cannot fix, the gate reports."""
     from tddhooks.drive.rustfixes import takes_rustc_fixes, to_string_literals
+    from tddhooks.drive.testimports import is_integration_test
 
+    # the default fix command checks the library only: a tester's test file is not compiled
+    tests = any(is_integration_test(path) for path in own_paths)
     for _ in range(FIX_ROUNDS):
         before = {path: _digest(root, path) for path in own_paths}
         fixed = proc.run(settings.lint_fix, cwd=root, env=env, timeout_s=settings.timeout_s)
         # a suggestion rustc does not mark as safe; none is left when the code compiled
-        if not fixed.ok and takes_rustc_fixes(settings.lint_fix):
+        if (tests or not fixed.ok) and takes_rustc_fixes(settings.lint_fix):
             to_string_literals(root, own_paths, env, settings.timeout_s)
         if all(_digest(root, path) == before[path] for path in own_paths):
             return
