@@ -4,8 +4,6 @@ team's look-alikes that must pass untouched."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from tddhooks.agents.examples import contradicted_example, kata_examples
@@ -523,30 +521,31 @@ def test_red_team_no_errors_is_an_empty_list(said: str, empty: bool) -> None:
 
 
 @pytest.mark.parametrize(
-    "line",
-    [  # each took 3 to 12 seconds before (a regex tried from every digit, or every `gives`
-        # searched back to the start of the requirement)
-        "1" * 20000 + " x",
-        "1 gives " * 3000,
-        '"abc" gives ' * 3000,
+    ("line", "count"),
+    [  # each took 3 to 12 seconds at full size before (a regex tried from every digit, or every
+        # `gives` searched back to the start of the requirement); their time is measured in
+        # tests/bench/bench_examples.py, here only what they are read as
+        ("1" * 2000 + " x", 0),
+        ("1 gives " * 300, 1),  # each value starts the next example: one pair is left whole
+        ('"abc" gives ' * 300, 1),
+        ('1 gives "1", ' * 300, 300),
     ],
 )
-def test_red_team_a_long_requirement_line_is_read_quickly(line: str) -> None:
-    started = time.monotonic()
-    kata_examples([line])
-    assert time.monotonic() - started < 2
+def test_red_team_a_long_requirement_line_is_read(line: str, count: int) -> None:
+    assert len(kata_examples([line])) == count
 
 
 @pytest.mark.parametrize(
     "line",
     [  # every call looked at every assert_eq! of the file again (2000 lines: 12 seconds), or
-        # for the `assert!(` of its is_empty() from the start of the file (3 seconds)
+        # for the `assert!(` of its is_empty() from the start of the file (3 seconds); timed in
+        # tests/bench/bench_examples.py
         'assert_eq!(say(1), "1");\n',
         "assert!(!say(1).is_empty());\n",
     ],
 )
-def test_red_team_a_long_test_is_read_quickly(line: str) -> None:
-    test = _rust(line * 2000, "say", "fizzbuzz")
-    started = time.monotonic()
+def test_red_team_a_long_test_is_read(line: str) -> None:
+    test = _rust(line * 200, "say", "fizzbuzz")
     assert _check("fizzbuzz", test, "rust") is None
-    assert time.monotonic() - started < 2
+    wrong = _rust(line * 200 + 'assert_eq!(say(3), "Buzz");\n', "say", "fizzbuzz")
+    assert _check("fizzbuzz", wrong, "rust") is not None

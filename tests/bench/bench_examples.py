@@ -1,0 +1,50 @@
+"""Benchmark: the kata-example check (agents/examples.py) on pathological inputs: a requirement of
+20,000 digits, 3,000 `gives` on one line, a test file of 2,000 assertions. Each took 3 to 12 s
+before the red team's fixes; the target is well under a second, so a person's odd kata or a
+model's long test never stalls a turn.
+
+Run: .venv/bin/python tests/bench/bench_examples.py [N]   (N: repetitions, default 3)
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+
+from tddhooks.agents.examples import contradicted_example, kata_examples
+from tddhooks.policy.compose import kata_requirements
+from tddhooks.resources import read_template
+
+
+def best_of(runs: int, body: Callable[[], object]) -> float:
+    """The fastest of `runs` timings, in milliseconds (the least disturbed by machine load)."""
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        body()
+        times.append((time.perf_counter() - started) * 1000)
+    return min(times)
+
+
+def main() -> None:
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    fizzbuzz = kata_requirements(read_template("katas/fizzbuzz.md"), whole=True)
+
+    def long_test(line: str) -> Callable[[], object]:
+        test = f"use fizzbuzz::say;\n\n#[test]\nfn t() {{\n{line * 2000}}}\n"
+        return lambda: contradicted_example({"tests/t.rs": test}, fizzbuzz, "rust", "fizzbuzz")
+
+    cases = {
+        "requirement of 20,000 digits": lambda: kata_examples(["1" * 20000 + " x"]),
+        '3,000 "1 gives" on one line': lambda: kata_examples(["1 gives " * 3000]),
+        '3,000 "\\"abc\\" gives" on one line': lambda: kata_examples(['"abc" gives ' * 3000]),
+        "test of 2,000 assert_eq!": long_test('    assert_eq!(say(1), "1");\n'),
+        "test of 2,000 assert!(!….is_empty())": long_test("    assert!(!say(1).is_empty());\n"),
+    }
+    for name, body in cases.items():
+        print(f"{name:40} {best_of(runs, body):8.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
