@@ -198,6 +198,23 @@ class SourceTurn(Turn):
         before = self.crew.workspace.read_blob(self.root, "HEAD", LIB) or ""
         return broken_interface(self.ctx.kata, before, lib.read_text(encoding="utf-8"))
 
+    def strays(self, verdict: Verdict) -> str:
+        """Hints for the strings of a failed comparison that only the code holds
+        (drive/strays.py)."""
+        from tddhooks.agents.edits import matches_any
+        from tddhooks.drive.strays import stray_values
+        from tddhooks.vocabulary import CODE_SUFFIXES
+
+        texts, globs = self.ctx.file_texts, self.crew.settings.test_paths
+        tests = {path: text for path, text in texts.items() if matches_any(path, globs)}
+        suffixes = tuple(CODE_SUFFIXES.get(self.crew.settings.language, ()))
+        sources = {}
+        for path in texts:
+            code = path.endswith(suffixes)
+            if code and path not in tests and (self.root / path).is_file():
+                sources[path] = (self.root / path).read_text(encoding="utf-8", errors="replace")
+        return stray_values(verdict.failure_excerpt(), sources, tests, self.ctx.kata)
+
     def put_back(self, versions: dict[str, str]) -> None:
         for path, text in versions.items():
             (self.root / path).write_text(text, encoding="utf-8")
@@ -230,6 +247,7 @@ class SourceTurn(Turn):
             show_verdict(crew, self.role, verdict, record)
             if not verdict.green:
                 hints = rust_hints(verdict) if crew.settings.language == "rust" else ""
+                hints += self.strays(verdict)
                 # the hints first: the prompt keeps the head of a long failure
                 return Tried(False, "red", failure=hints + verdict.failure_excerpt())
             message = self.compose(answer, verdict)

@@ -1,0 +1,111 @@
+"""A string of a failed comparison that only the code holds is named in the retry's hint
+(drive/strays.py). Measured (r41): the 1.5B implementor kept its own invented error sentence in
+five attempts of five, the gate showing only `left:`/`right:`."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from drive import test_loop_scenarios as scenarios
+from drive.test_loop_scenarios import STOP, Side, _answer, _drive, _models
+from support.fake_drive import MarkerGate
+
+from tddhooks.drive.strays import stray_values
+from tddhooks.policy.settings import PolicySettings
+from tddhooks.policy.verdicts import Verdict
+
+INVENTED = "Password must be at least 8 characters long and contain a digit."
+RUST_FAILURE = (
+    "[test] cargo test --all --no-fail-fast: failed (exit 101)\n"
+    "tests/lower.rs::lower: panicked at tests/lower.rs:5:5:\n"
+    "assertion `left == right` failed\n"
+    f'  left: ["{INVENTED}"]\n'
+    ' right: ["must contain a lowercase letter"]\n'
+)
+LIB = f'pub fn validate(_p: &str) -> Vec<String> {{\n    vec!["{INVENTED}".to_string()]\n}}\n'
+TEST = 'assert_eq!(validate("ABCDEF1!"), vec!["must contain a lowercase letter"]);'
+
+
+def test_a_string_only_the_code_holds_is_named_with_its_file() -> None:
+    hint = stray_values(RUST_FAILURE, {"src/lib.rs": LIB}, {"tests/lower.rs": TEST}, "# PV\n")
+    assert hint == (
+        f'Hint: "{INVENTED}" comes from src/lib.rs, and no test and no line of the kata asks for '
+        "it: give the value the test expects instead, or remove the code that gives it.\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("tests", "kata", "sources"),
+    [
+        ({"tests/a.rs": f'vec!["{INVENTED}"]'}, "", {"src/lib.rs": LIB}),  # a test asks for it
+        ({}, f'1. "x" gives "{INVENTED}"', {"src/lib.rs": LIB}),  # the kata does
+        ({}, "", {"src/other.rs": "fn f() {}"}),  # not in the code
+    ],
+)
+def test_a_string_a_test_or_the_kata_asks_for_is_no_stray(
+    tests: dict[str, str], kata: str, sources: dict[str, str]
+) -> None:
+    assert stray_values(RUST_FAILURE, sources, tests, kata) == ""
+
+
+def test_only_the_compared_values_are_read_and_short_ones_pass() -> None:
+    # a string elsewhere in the output (a panic message, a path) is not a compared value
+    failure = f'thread \'x\' panicked: "{INVENTED}"\n  left: "abc"\n right: "Fizz"\n'
+    sources = {"src/lib.rs": f'"{INVENTED}" "abc"'}
+    assert stray_values(failure, sources, {}, "") == ""
+
+
+def test_pytests_assertion_line_is_read_and_at_most_two_are_named() -> None:
+    failure = "E       AssertionError: assert ['first one', 'second one', 'third one'] == []\n"
+    source = "ERRORS = ['first one', 'second one', 'third one']\n"
+    hint = stray_values(failure, {"src/kata/rules.py": source}, {}, "")
+    assert hint.count("Hint: ") == 2
+    assert '"first one" comes from src/kata/rules.py' in hint
+
+
+class _ComparingGate(MarkerGate):
+    """MarkerGate whose red verdict shows pytest's comparison of the source's first string."""
+
+    def staged(self, root: Path, settings: PolicySettings) -> Verdict:
+        verdict = super().staged(root, settings)
+        if verdict.green:
+            return verdict
+        source = (root / "src/kata/__init__.py").read_text(encoding="utf-8")
+        got = re.search(r'"([^"]*)"', source)
+        line = f"E       AssertionError: assert {got.group(1)!r} == 2" if got else "E  assert"
+        report = verdict.report.model_copy(update={"error_lines": [line]})
+        return verdict.model_copy(update={"report": report})
+
+
+def test_the_implementors_retry_is_told_which_value_only_its_code_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(scenarios.FILES, "kata.md", "# Adder\n\n## Requirements\n\n1. add.\n")
+    side = Side("git", tmp_path)
+    test = "from kata import add\n\n\ndef test_two():  # needs: return 2\n    assert add(2) == 2\n"
+    invented = 'def add(*numbers: int) -> object:\n    return "Invented total"\n'
+    right = "def add(*numbers: int) -> int:\n    return 2\n"
+    models = _models()
+    models["tester"].enqueue(_answer("two", "tests/test_two.py", test), STOP)
+    commit = {"type": "feat", "scope": "add", "summary": "add gives two"}
+    models["implementor"].enqueue(
+        _answer("invent", "src/kata/__init__.py", invented, commit=commit),
+        _answer("two", "src/kata/__init__.py", right, commit=commit),
+    )
+    models["refactorer"].enqueue(_answer("nothing to tidy"))
+    monkeypatch.setattr(Side, "ports", lambda self: {"gate": _ComparingGate(),
+                                                     "workspace": side_workspace()})  # fmt: skip
+
+    _drive(side, models, steps=5)
+
+    retry = models["implementor"].asked[1].user
+    assert 'Hint: "Invented total" comes from src/kata/__init__.py' in retry
+    assert side.subjects()[0] == "feat(add): add gives two"
+
+
+def side_workspace() -> object:
+    from support.fake_drive import HooklessWorkspace
+
+    return HooklessWorkspace()
