@@ -271,3 +271,20 @@ def test_an_unclosed_content_keeps_the_edit_objects_own_brace_out_of_the_code(br
     code = 'pub fn f() -> &\'static str {\n    "}"\n}'
     text = '{"edits": [{"path": "src/lib.rs", "content": "' + code + "\n" + brace + '\n],\n"p": 1}'
     assert extract_json_object(text)["edits"][0]["content"] == code
+
+
+def test_a_plan_that_quotes_a_list_literal_keeps_its_quotes() -> None:
+    # measured: a 1.5B tester copied a refusal's `vec!["must contain a digit"]` into its plan;
+    # the `"` before `]` was read as the plan's end, and the whole answer as invalid JSON
+    text = (
+        '{"plan": "expect `vec!["must contain a digit"]` there", "edits": '
+        '[{"path": "tests/x.rs", "content": "use k::v;\\n"}], "done": false, "reason": null}'
+    )
+    found = extract_json_object(text)
+    assert found["plan"] == 'expect `vec!["must contain a digit"]` there'
+    assert found["edits"] == [{"path": "tests/x.rs", "content": "use k::v;\n"}]
+
+
+def test_in_an_array_a_quote_before_the_closing_bracket_still_ends_the_string() -> None:
+    text = '{"rationale": ["say "hi" to all"], "plan": "p"}'
+    assert extract_json_object(text) == {"rationale": ['say "hi" to all'], "plan": "p"}
