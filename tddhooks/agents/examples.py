@@ -230,7 +230,10 @@ def _listed(items: tuple[Value, ...]) -> str:
 
 
 def _claims(text: str, name: str, language: str) -> list[tuple[Value, _Claim]]:
-    """Each one-argument call of `name` with a literal argument, and what the test expects."""
+    """Each one-argument call of `name` with a literal argument, and what the test expects of it,
+    directly or through the variable it is bound to (`let errors = validate("Abc1!");` then
+    `assert_eq!(errors.len(), 2)`: measured, a 1.5B tester's answer to the refusal of the same
+    test written with the call)."""
     found = []
     for match in re.finditer(rf"(?<![\w.:]){re.escape(name)}\s*\(", text):
         end = closing_paren(text, match.end())
@@ -238,35 +241,76 @@ def _claims(text: str, name: str, language: str) -> list[tuple[Value, _Claim]]:
         argument = _value(args[0]) if len(args) == 1 else None
         if argument is None or _expects_failure(text, match.start(), language):
             continue
-        length = False
-        start = match.start()
-        wrapped = _PY_LEN.search(text, max(0, start - 12), start) if language == "python" else None
-        if wrapped and (closed := _CLOSE.match(text, end)):  # `len(validate("Abc1!"))`
-            start, end, length = wrapped.start(), closed.end(), True
-        while suffix := _SUFFIX.match(text, end):
-            length = length or suffix["name"] == "len"
-            end = closing_paren(text, suffix.end())
-        call = text[start:end]
-        compared = expected_value(text, start, end)
-        if compared is not None and _NEGATED.search(text, max(0, start - 12), start):
-            continue  # `assert not say(3) == "Buzz"`, `assert (say(3) == "Buzz") is False`
-        claim = _Claim(call=" ".join(call.split()))
-        if compared is not None:
-            value, items = _value(compared), _values(compared)
-            if length and value and value[0] == "int":
-                claim = _Claim(claim.call, length=int(value[1]))
-            elif not length and items is not None:
-                claim = _Claim(claim.call, items=items)
-            elif not length and value is not None:
-                claim = _Claim(claim.call, scalar=value)
-            else:
-                continue
-        elif not length and (empty := _empty(text, start, end, language)) is not None:
-            claim = _Claim(claim.call, empty=empty)
-        else:
-            continue
-        found.append((argument, claim))
+        claim = _claim_at(text, match.start(), end, language)
+        if claim is not None:
+            found.append((argument, claim))
+        for start, stop in _uses_of_binding(text, match.start(), end, language):
+            claim = _claim_at(text, start, stop, language)
+            if claim is not None:
+                found.append((argument, claim))
     return found
+
+
+_BINDING = {
+    "rust": re.compile(r"\blet\s+(?P<name>[a-z_]\w*)\s*(?::[^=;]+)?=\s*\Z"),
+    "python": re.compile(r"^[ \t]*(?P<name>[a-z_]\w*)[ \t]*(?::[^=\n]+)?=[ \t]*\Z", re.MULTILINE),
+}
+_BINDING_END = {"rust": re.compile(r"\s*;"), "python": re.compile(r"[ \t]*(?:#.*)?$", re.MULTILINE)}
+_SCOPE_END = {
+    "rust": re.compile(r"\bfn\s"),
+    "python": re.compile(r"^[ \t]*(?:async\s+)?def\s", re.M),
+}
+
+
+def _uses_of_binding(text: str, start: int, end: int, language: str) -> list[tuple[int, int]]:
+    """The spans of the later uses of the variable the call at `text[start:end]` is bound to
+    (`let errors = …;`, Python's `errors = …`), up to the next function or a new binding of the
+    name; none when the call is not a whole binding or the variable is `mut`."""
+    bound, bound_end = _BINDING.get(language), _BINDING_END.get(language)
+    line_start = text.rfind("\n", 0, start) + 1
+    found = bound.search(text, line_start, start) if bound and bound_end else None
+    if found is None or bound_end is None or not bound_end.match(text, end):
+        return []
+    variable = found["name"]
+    scope = _SCOPE_END[language].search(text, end)
+    limit = scope.start() if scope else len(text)
+    uses = []
+    for use in re.finditer(rf"(?<![\w.]){re.escape(variable)}\b", text[:limit]):
+        if use.start() < end:
+            continue
+        if re.match(r"\s*=(?!=)", text[use.end() :]) or text[: use.start()].endswith("let "):
+            break  # a new value or a new binding of the name: not the call's any more
+        uses.append((use.start(), use.end()))
+    return uses
+
+
+def _claim_at(text: str, start: int, end: int, language: str) -> _Claim | None:
+    """What the test expects of the expression at `text[start:end]` (a call or its variable):
+    its value, its length, or its emptiness; None when it compares nothing this can read."""
+    length = False
+    wrapped = _PY_LEN.search(text, max(0, start - 12), start) if language == "python" else None
+    if wrapped and (closed := _CLOSE.match(text, end)):  # `len(validate("Abc1!"))`
+        start, end, length = wrapped.start(), closed.end(), True
+    while suffix := _SUFFIX.match(text, end):
+        length = length or suffix["name"] == "len"
+        end = closing_paren(text, suffix.end())
+    call = text[start:end]
+    compared = expected_value(text, start, end)
+    if compared is not None and _NEGATED.search(text, max(0, start - 12), start):
+        return None  # `assert not say(3) == "Buzz"`, `assert (say(3) == "Buzz") is False`
+    shown = " ".join(call.split())
+    if compared is not None:
+        value, items = _value(compared), _values(compared)
+        if length and value and value[0] == "int":
+            return _Claim(shown, length=int(value[1]))
+        if not length and items is not None:
+            return _Claim(shown, items=items)
+        if not length and value is not None:
+            return _Claim(shown, scalar=value)
+        return None
+    if not length and (empty := _empty(text, start, end, language)) is not None:
+        return _Claim(shown, empty=empty)
+    return None
 
 
 def _empty(text: str, start: int, end: int, language: str) -> bool | None:

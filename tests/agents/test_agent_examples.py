@@ -89,7 +89,8 @@ def test_the_refusal_names_the_requirement_and_the_value_to_expect() -> None:
         'assert_eq!(validate("Abcdef1!").len(), 0);',
         'assert!(!validate("abc").is_empty());',
         'assert_eq!(validate("Abc1!x"), vec!["anything"]);',  # no example for that input
-        'let errors = validate("Abc1!");\n    assert_eq!(errors.len(), 3);',  # not read: no claim
+        # a copy of the call's value: not read
+        'let errors = validate("Abc1!").to_vec();\n    assert_eq!(errors.len(), 3);',
     ],
 )
 def test_a_test_that_agrees_or_cannot_be_read_passes(body: str) -> None:
@@ -549,3 +550,59 @@ def test_red_team_a_long_test_is_read(line: str) -> None:
     assert _check("fizzbuzz", test, "rust") is None
     wrong = _rust(line * 200 + 'assert_eq!(say(3), "Buzz");\n', "say", "fizzbuzz")
     assert _check("fizzbuzz", wrong, "rust") is not None
+
+
+# --- a call bound to a variable, then compared (measured: the 1.5B tester's answer to the
+# refusal of `assert_eq!(validate("Abc1!").len(), 2)` was `let result = validate("Abc1!");
+# assert_eq!(result.len(), 2);`) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ('let result = validate("Abc1!");\n    assert_eq!(result.len(), 2);', "`result.len()`"),
+        ('let result = validate("Abc1!");\n    assert!(result.is_empty());', "to be empty"),
+        ('let errors: Vec<String> = validate("Abc1!");\n    assert_eq!(errors, vec!["x"]);',
+         'to give `["x"]`'),
+    ],
+)  # fmt: skip
+def test_a_bound_call_compared_through_its_variable_is_read(body: str, said: str) -> None:
+    failure = _pv(body)
+    assert failure is not None
+    assert said in failure
+    assert 'requirement 2 of the kata says "Abc1!" gives exactly that one error' in failure
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        'let result = validate("Abc1!");\n    assert_eq!(result, vec!["must be at least 8 characters"]);',  # noqa: E501
+        # mutable: what is compared may not be the call's value any more
+        'let mut result = validate("Abc1!");\n    result.clear();\n    assert!(result.is_empty());',
+        # a new binding of the name: the comparison is of that one ("abc" gives four)
+        'let result = validate("Abc1!");\n    let result = validate("abc");\n'
+        "    assert_eq!(result.len(), 4);",
+        # the variable holds the length, not the list: not read
+        'let count = validate("Abc1!").len();\n    assert_eq!(count, 2);',
+        # not a whole binding: a tuple, a call inside a larger expression
+        'let (a, b) = (validate("Abc1!"), 1);\n    assert_eq!(a.len(), 2);',
+    ],
+)
+def test_a_binding_that_may_not_hold_the_calls_value_is_left_alone(body: str) -> None:
+    assert _pv(body) is None
+
+
+def test_a_python_variable_is_read_within_its_own_test_function() -> None:
+    wrong = ("from fizzbuzz import say\n\n\ndef test_a():\n    result = say(3)\n"
+             '    assert result == "Buzz"\n')  # fmt: skip
+    failure = _python("fizzbuzz", wrong)
+    assert failure is not None
+    assert 'expects `result` to give `"Buzz"`' in failure
+    # the same name in the next function is another variable
+    other = ("from fizzbuzz import say\n\n\ndef test_a():\n    result = say(3)\n"
+             '    assert result == "Fizz"\n\n\ndef test_b():\n    result = "x"\n'
+             '    assert result == "x"\n')  # fmt: skip
+    assert _python("fizzbuzz", other) is None
+    counted = ("from pv import validate\n\n\ndef test_a():\n    errors = validate('Abc1!')\n"
+               "    assert len(errors) == 3\n")  # fmt: skip
+    assert _python("password-validation", counted) is not None
