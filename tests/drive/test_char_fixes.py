@@ -153,10 +153,9 @@ def test_a_testers_string_in_single_quotes_is_fixed_in_its_test_file(
 ) -> None:
     # measured (r41): the tester's `vec!['must contain a lowercase letter']`, "prefix `letter` is
     # unknown", cost it an attempt; a test target is only checked with `--tests`
-    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
-    manifest = '[package]\nname = "pv"\nversion = "0.1.0"\nedition = "2021"\n'
-    source = "pub fn validate(_password: &str) -> Vec<String> {\n    vec![]\n}\n"
-    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": manifest, "src/lib.rs": source})
+    from drive.test_empty_vecs import VALIDATE_SOURCE, validate_crate
+
+    repo = validate_crate(make_repo, monkeypatch)
     test = ("use pv::validate;\n\n#[test]\nfn lower() {\n    assert_eq!(validate(\"ABCDEF1!\"), "
             "vec!['must contain a lowercase letter']);\n}\n")  # fmt: skip
     (repo / "tests").mkdir(exist_ok=True)
@@ -166,4 +165,4 @@ def test_a_testers_string_in_single_quotes_is_fixed_in_its_test_file(
 
     fixed = (repo / "tests/lower.rs").read_text(encoding="utf-8")
     assert 'vec!["must contain a lowercase letter"]' in fixed
-    assert (repo / "src/lib.rs").read_text(encoding="utf-8") == source  # not the turn's file
+    assert (repo / "src/lib.rs").read_text(encoding="utf-8") == VALIDATE_SOURCE  # not the turn's

@@ -74,15 +74,23 @@ def test_the_answer_names_the_files_it_changed() -> None:
     assert repaired.edits[1].content == test  # not a Rust file
 
 
+VALIDATE_SOURCE = "pub fn validate(_password: &str) -> Vec<String> {\n    vec![]\n}\n"
+
+
+def validate_crate(make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A Rust kata crate `pv` whose `validate` returns an empty list."""
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    manifest = '[package]\nname = "pv"\nversion = "0.1.0"\nedition = "2021"\n'
+    files = {"tdd.yaml": "language: rust\n", "Cargo.toml": manifest, "src/lib.rs": VALIDATE_SOURCE}
+    return make_repo(files)
+
+
 @pytest.mark.cargo
 def test_the_repaired_test_compiles_where_the_untyped_one_did_not(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
-    manifest = '[package]\nname = "pv"\nversion = "0.1.0"\nedition = "2021"\n'
-    source = "pub fn validate(_password: &str) -> Vec<String> {\n    vec![]\n}\n"
+    repo = validate_crate(make_repo, monkeypatch)
     test = 'use pv::validate;\n\n#[test]\nfn ok() {\n    assert_eq!(validate("A"), vec![]);\n}\n'
-    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": manifest, "src/lib.rs": source})
     write_files(repo, {"tests/ok.rs": test})
     untyped = run(["cargo", "test", "--quiet"], cwd=repo)
     assert not untyped.ok
