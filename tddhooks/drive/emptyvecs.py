@@ -19,7 +19,7 @@ from collections.abc import Mapping
 
 from tddhooks.agents.edits import AgentAnswer
 from tddhooks.agents.expectations import closing_paren
-from tddhooks.drive.testimports import masked
+from tddhooks.drive.testimports import masked, rewritten_contents
 
 _ASSERT = re.compile(r"\b(?:debug_)?assert_(?:eq|ne)!\s*\(")
 _RETURNS_VEC = re.compile(r"->\s*Vec\s*<(?P<item>.+)>\s*(?:where\b.*)?$")
@@ -88,12 +88,5 @@ def typed_answer(
 ) -> tuple[AgentAnswer, list[str]]:
     """The tester's answer with `typed_empty_vecs` applied to each Rust file it writes, and the
     paths that changed."""
-    edits, changed = [], []
-    for edit in answer.edits:
-        if edit.content is not None and edit.path.endswith(".rs"):
-            text = typed_empty_vecs(edit.content, functions)
-            if text != edit.content:
-                changed.append(edit.path)
-                edit = edit.model_copy(update={"content": text})
-        edits.append(edit)
-    return (answer.model_copy(update={"edits": edits}) if changed else answer), changed
+    return rewritten_contents(answer, lambda path, content: (
+        typed_empty_vecs(content, functions) if path.endswith(".rs") else content))  # fmt: skip

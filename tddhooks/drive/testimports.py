@@ -20,7 +20,7 @@ from __future__ import annotations
 import bisect
 import re
 import tomllib
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -309,12 +309,25 @@ def repaired_answer(
     if crate is None or not functions:
         return answer, []
     known = dependencies(manifest or "")
+
+    def repair(path: str, content: str) -> str:
+        path = "/".join(part for part in path.strip().split("/") if part not in ("", "."))
+        if not is_integration_test(path):
+            return content
+        return repaired_test(content, crate, functions, known, root=is_test_crate_root(path))
+
+    return rewritten_contents(answer, repair)
+
+
+def rewritten_contents(
+    answer: AgentAnswer, rewrite: Callable[[str, str], str]
+) -> tuple[AgentAnswer, list[str]]:
+    """`answer` with each edit's content replaced by `rewrite(path, content)`, and the paths
+    (as the answer spells them) whose content changed; the answer itself when none did."""
     edits, changed = [], []
     for edit in answer.edits:
-        path = "/".join(part for part in edit.path.strip().split("/") if part not in ("", "."))
-        if edit.content is not None and is_integration_test(path):
-            root = is_test_crate_root(path)
-            text = repaired_test(edit.content, crate, functions, known, root=root)
+        if edit.content is not None:
+            text = rewrite(edit.path, edit.content)
             if text != edit.content:
                 changed.append(edit.path)
                 edit = edit.model_copy(update={"content": text})
