@@ -183,7 +183,7 @@ def _show(example: Example, language: str) -> str:
     if example.values is None:
         return ("a refusal (`#[should_panic]` on the test, no value compared)" if language == "rust"
                 else "a refusal (`with pytest.raises(...)`, no value compared)")  # fmt: skip
-    items = [f'"{v[1]}"' if v[0] == "str" else v[1] for v in example.values]
+    items = [_literal(value) for value in example.values]
     if example.whole or not items:
         listed = ", ".join(items)
         return f"`vec![{listed}]`" if language == "rust" else f"`[{listed}]`"
@@ -197,7 +197,6 @@ class _Claim:
     empty: bool | None = None  # `.is_empty()` asserted, or its negation
     scalar: Value | None = None
     items: tuple[Value, ...] | None = None  # a list compared whole
-    other: bool = False  # a value is compared that is neither of the above (`Err(…)`)
 
 
 def _contradiction(example: Example, claim: _Claim) -> str | None:
@@ -214,7 +213,7 @@ def _contradiction(example: Example, claim: _Claim) -> str | None:
     if claim.scalar is not None and len(values) == 1 and claim.scalar != values[0]:
         if claim.scalar[0] != values[0][0]:
             return None  # `count("abc") == 3` where "abc" gives "ABC": another function's value
-        return f"expects `{claim.call}` to give `{_listed((claim.scalar,))[1:-1]}`"
+        return f"expects `{claim.call}` to give `{_literal(claim.scalar)}`"
     if claim.length is not None and example.whole and claim.length != len(values):
         return f"expects `{claim.call}` to have {claim.length} items"
     falsy = (("str", ""), ("int", "0"))  # `assert not add("0")` where "0" gives 0
@@ -225,8 +224,13 @@ def _contradiction(example: Example, claim: _Claim) -> str | None:
     return None
 
 
+def _literal(value: Value) -> str:
+    """A value as a test writes it: `"Fizz"`, `7`."""
+    return f'"{value[1]}"' if value[0] == "str" else value[1]
+
+
 def _listed(items: tuple[Value, ...]) -> str:
-    return "[" + ", ".join(f'"{v[1]}"' if v[0] == "str" else v[1] for v in items) + "]"
+    return "[" + ", ".join(map(_literal, items)) + "]"
 
 
 def _claims(text: str, name: str, language: str) -> list[tuple[Value, _Claim]]:
