@@ -7,7 +7,8 @@ sentence for every broken rule ("Password must be at least 8 characters long and
 one uppercase, lowercase, and digit."); the first test only wanted an empty list, so it landed.
 In the next turn all five attempts kept that sentence, the gate saying only `left: ["Password
 must …"]`, `right: ["must contain a lowercase letter"]`. The hint names the literal and where it
-is; what to write instead stays the test's.
+is. When the other side of the same comparison holds one string a test asks for in its place, the
+hint names that string too: r42's implementor needed three attempts to act on the hint without it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,48 @@ from collections.abc import Mapping
 # the sides of a failed comparison: Rust's `left:`/`right:` lines, pytest's `assert … == …`
 _SIDES = re.compile(r"^\s*(?:left|right):.*$|^E\s+(?:AssertionError: )?assert .*$", re.MULTILINE)
 _LITERAL = re.compile(r'"((?:[^"\\\n]|\\.){4,})"' + r"|'((?:[^'\\\n]|\\.){4,})'")
+_EQUALS = re.compile(r"\s==\s")
 MAX_STRAYS = 2
+
+
+def _literals(text: str) -> list[str]:
+    return [match.group(1) or match.group(2) or "" for match in _LITERAL.finditer(text)]
+
+
+def _halves(line: str) -> tuple[str, str]:
+    """pytest's `assert A == B` at its first `==` outside a string literal; (line, "") without."""
+    spans = [match.span() for match in _LITERAL.finditer(line)]
+    for equals in _EQUALS.finditer(line):
+        if not any(start <= equals.start() < end for start, end in spans):
+            return line[: equals.start()], line[equals.end() :]
+    return line, ""
+
+
+def _comparisons(failure: str) -> list[tuple[list[str], list[str]]]:
+    """The string literals of each failed comparison's two sides, in the order they appear."""
+    found: list[tuple[list[str], list[str]]] = []
+    left: list[str] | None = None
+    for match in _SIDES.finditer(failure):
+        side = match.group().strip()
+        if side.startswith("left:"):
+            if left is not None:
+                found.append((left, []))
+            left = _literals(side)
+        elif side.startswith("right:"):
+            found.append((left or [], _literals(side)))
+            left = None
+        else:
+            first, second = _halves(side)
+            found.append((_literals(first), _literals(second)))
+    if left is not None:
+        found.append((left, []))
+    return found
+
+
+def _counterpart(index: int, side: list[str], other: list[str]) -> str | None:
+    """The other side's string at the stray's place, when both sides hold as many strings: of
+    lists of two lengths, nothing tells which string took another's place."""
+    return other[index] if len(side) == len(other) else None
 
 
 def stray_values(
@@ -26,19 +68,27 @@ def stray_values(
 ) -> str:
     """Hint lines (each ending in a line break; "" when none) for each string of at least four
     characters in the failed comparison that a source file of `sources` (path -> text) holds and
-    no test file nor the kata does."""
-    found: dict[str, str] = {}
-    for side in _SIDES.finditer(failure):
-        for literal in _LITERAL.finditer(side.group()):
-            value = literal.group(1) or literal.group(2) or ""
-            if value in found or any(value in text for text in (*tests.values(), kata)):
-                continue
-            place = next((path for path, text in sources.items() if value in text), None)
-            if place is not None:
-                found[value] = place
-    lines = [
-        f'Hint: "{value}" comes from {place}, and no test and no line of the kata asks for it: '
-        "give the value the test expects instead, or remove the code that gives it.\n"
-        for value, place in list(found.items())[:MAX_STRAYS]
-    ]
+    no test file nor the kata does; with the string a test expects in its place, when one is."""
+    found: dict[str, tuple[str, str | None]] = {}
+    for pair in _comparisons(failure):
+        for side, other in (pair, pair[::-1]):
+            for index, value in enumerate(side):
+                if value in found or any(value in text for text in (*tests.values(), kata)):
+                    continue
+                place = next((path for path, text in sources.items() if value in text), None)
+                if place is None:
+                    continue
+                wanted = _counterpart(index, side, other)
+                asked = wanted is not None and any(wanted in text for text in tests.values())
+                found[value] = (place, wanted if asked else None)
+    lines = []
+    for value, (place, wanted) in list(found.items())[:MAX_STRAYS]:
+        if wanted is None:
+            advice = "give the value the test expects instead, or remove the code that gives it."
+        else:
+            advice = f'the test expects "{wanted}" there: write exactly "{wanted}" instead.'
+        lines.append(
+            f'Hint: "{value}" comes from {place}, and no test and no line of the kata asks for '
+            f"it: {advice}\n"
+        )
     return "".join(lines)

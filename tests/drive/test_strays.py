@@ -28,11 +28,57 @@ LIB = f'pub fn validate(_p: &str) -> Vec<String> {{\n    vec!["{INVENTED}".to_st
 TEST = 'assert_eq!(validate("ABCDEF1!"), vec!["must contain a lowercase letter"]);'
 
 
-def test_a_string_only_the_code_holds_is_named_with_its_file() -> None:
+def test_a_string_only_the_code_holds_is_named_with_the_one_the_test_expects() -> None:
     hint = stray_values(RUST_FAILURE, {"src/lib.rs": LIB}, {"tests/lower.rs": TEST}, "# PV\n")
     assert hint == (
         f'Hint: "{INVENTED}" comes from src/lib.rs, and no test and no line of the kata asks for '
+        'it: the test expects "must contain a lowercase letter" there: write exactly '
+        '"must contain a lowercase letter" instead.\n'
+    )
+
+
+def test_without_a_string_a_test_asks_for_the_hint_names_only_the_stray() -> None:
+    # the other side's string is in no test file: it is not offered as the one to write
+    hint = stray_values(RUST_FAILURE, {"src/lib.rs": LIB}, {"tests/lower.rs": "len() == 1"}, "")
+    assert hint == (
+        f'Hint: "{INVENTED}" comes from src/lib.rs, and no test and no line of the kata asks for '
         "it: give the value the test expects instead, or remove the code that gives it.\n"
+    )
+
+
+def test_a_list_pairs_strings_by_position_and_either_side_may_be_the_code() -> None:
+    failure = (
+        '  left: ["must be at least 8 characters", "must contain a digit"]\n'
+        ' right: ["must be at least 8 characters", "Needs a number"]\n'
+    )
+    source = 'vec!["must be at least 8 characters", "Needs a number"]'
+    tests = {"tests/t.rs": 'vec!["must be at least 8 characters", "must contain a digit"]'}
+    hint = stray_values(failure, {"src/lib.rs": source}, tests, "")
+    assert hint.count("Hint: ") == 1
+    assert '"Needs a number" comes from src/lib.rs' in hint
+    assert 'write exactly "must contain a digit" instead' in hint
+
+
+def test_lists_of_other_lengths_name_no_counterpart_and_left_alone_is_read() -> None:
+    failure = '  left: ["Too short", "Needs a number"]\n right: ["must contain a digit"]\n'
+    source = 'vec!["Too short", "Needs a number"]'
+    tests = {"tests/t.rs": 'vec!["must contain a digit"]'}
+    hint = stray_values(failure, {"src/lib.rs": source}, tests, "")
+    assert hint.count("give the value the test expects instead") == 2
+    # a `left:` line whose `right:` line was cut off is still read
+    alone = stray_values('  left: ["Too short"]\n', {"src/lib.rs": source}, tests, "")
+    assert '"Too short" comes from src/lib.rs' in alone
+
+
+def test_pytests_line_is_split_at_its_comparison_not_at_an_equals_inside_a_string() -> None:
+    failure = "E       AssertionError: assert ['a == b is wrong'] == ['must contain a digit']\n"
+    source = "ERRORS = ['a == b is wrong']\n"
+    tests = {"tests/test_x.py": "assert validate('x') == ['must contain a digit']"}
+    hint = stray_values(failure, {"src/kata/rules.py": source}, tests, "")
+    assert hint == (
+        'Hint: "a == b is wrong" comes from src/kata/rules.py, and no test and no line of the '
+        'kata asks for it: the test expects "must contain a digit" there: write exactly '
+        '"must contain a digit" instead.\n'
     )
 
 
