@@ -7,9 +7,11 @@ rustc cannot type the `vec![]` of that comparison (E0282/E0283 "type annotations
 `PartialEq` impls of `Vec` admit any element type), and the tester's test comes back to it. The
 repair says nothing the test did not: the element type is the one the Interface fixes. Measured:
 the 1.5B tester's first Password Validation test met E0282 in most runs, once or twice per run,
-each an attempt of about 30 s. Only a whole argument that is exactly `vec![]` is rewritten, and
-only when the other argument is exactly a call of such a function (not `.len()` of it, not a
-variable); comments and literals are never read.
+each an attempt of about 30 s. r43 added the other empty forms it writes: `&[]`, `[]`,
+`Vec::new()`, and the call as `….as_slice()` or `&…`. Only a whole argument that is exactly one of
+those empty values is rewritten, and only when the other argument is exactly a call of such a
+function, borrowed or `.as_slice()` at most (not `.len()` of it, not a variable); comments and
+literals are never read.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from tddhooks.drive.testimports import masked, rewritten_contents
 
 _ASSERT = re.compile(r"\b(?:debug_)?assert_(?:eq|ne)!\s*\(")
 _RETURNS_VEC = re.compile(r"->\s*Vec\s*<(?P<item>.+)>\s*(?:where\b.*)?$")
-_EMPTY = re.compile(r"\s*vec!\s*\[\s*\]\s*")
+_EMPTY = re.compile(r"\s*(?:vec!\s*\[\s*\]|&?\s*\[\s*\]|Vec\s*::\s*new\s*\(\s*\))\s*")
+_AS_SLICE = re.compile(r"\s*(?:\.\s*as_slice\s*\(\s*\)\s*)?")
 
 
 def element_types(functions: Mapping[str, str]) -> dict[str, str]:
@@ -58,7 +61,8 @@ def typed_empty_vecs(content: str, functions: Mapping[str, str]) -> str:
         return content
     code = masked(content)
     calls = re.compile(
-        rf"\s*(?:(?:crate|\w+)\s*::\s*)?(?P<name>{'|'.join(map(re.escape, types))})\s*\("
+        rf"\s*(?P<borrow>&\s*)?(?:(?:crate|\w+)\s*::\s*)?"
+        rf"(?P<name>{'|'.join(map(re.escape, types))})\s*\("
     )
     rewrites: list[tuple[int, int, str]] = []
     for match in _ASSERT.finditer(code):
@@ -69,17 +73,19 @@ def typed_empty_vecs(content: str, functions: Mapping[str, str]) -> str:
         first, second = spans[0], spans[1]
         for empty, other in ((first, second), (second, first)):
             call = calls.match(code, other[0], other[1])
-            whole = call is not None and closing_paren(code, call.end()) >= len(
-                code[: other[1]].rstrip()
-            )  # the call is the whole argument
-            if call and whole and _EMPTY.fullmatch(code, empty[0], empty[1]):
-                rewrites.append((empty[0], empty[1], types[call["name"]]))
+            if call is None or not _EMPTY.fullmatch(code, empty[0], empty[1]):
+                continue
+            tail = _AS_SLICE.fullmatch(code, closing_paren(code, call.end()), other[1])
+            if tail is None or (call["borrow"] and tail.group().strip()):
+                continue  # the call is not the whole argument (nor its `.as_slice()`)
+            borrow = "&" if call["borrow"] else ""
+            rewrites.append((empty[0], empty[1], f"{borrow}Vec::<{types[call['name']]}>::new()"))
     text = content
-    for start, stop, item in sorted(rewrites, reverse=True):
+    for start, stop, typed in sorted(rewrites, reverse=True):
         inner = content[start:stop]
         lead = inner[: len(inner) - len(inner.lstrip())]
         trail = inner[len(inner.rstrip()) :]
-        text = text[:start] + f"{lead}Vec::<{item}>::new(){trail}" + text[stop:]
+        text = text[:start] + f"{lead}{typed}{trail}" + text[stop:]
     return text
 
 

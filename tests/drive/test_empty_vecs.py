@@ -29,6 +29,15 @@ VALIDATE = {"validate": "pub fn validate(password: &str) -> Vec<String>"}
          'assert_ne!(validate("abc"), Vec::<String>::new(), "not accepted");'),
         ('assert_eq!(password_validation::validate("x"), vec![]);',
          'assert_eq!(password_validation::validate("x"), Vec::<String>::new());'),
+        # r43's other spellings of the empty list and of the call
+        ('assert_eq!(validate("Abcdef1!").as_slice(), &[]);',
+         'assert_eq!(validate("Abcdef1!").as_slice(), Vec::<String>::new());'),
+        ('assert_eq!(validate("Abcdef1!").as_slice(), vec![]);',
+         'assert_eq!(validate("Abcdef1!").as_slice(), Vec::<String>::new());'),
+        ('assert_eq!(validate("x"), []);', 'assert_eq!(validate("x"), Vec::<String>::new());'),
+        ('assert_eq!(validate("x"), Vec::new());',
+         'assert_eq!(validate("x"), Vec::<String>::new());'),
+        ('assert_eq!(&validate("x"), &[]);', 'assert_eq!(&validate("x"), &Vec::<String>::new());'),
     ],
 )  # fmt: skip
 def test_an_empty_vec_compared_with_the_interface_call_is_typed(line: str, repaired: str) -> None:
@@ -45,6 +54,9 @@ def test_an_empty_vec_compared_with_the_interface_call_is_typed(line: str, repai
         'assert_eq!(validate("x"), vec!["a"]);',  # not empty
         'assert_eq!(strength("x"), vec![]);',  # not the Interface's function
         'assert!(validate("x") == vec![]);',  # not an assert_eq!: left as it is
+        'assert_eq!(&validate("x").as_slice(), &[]);',  # borrowed and sliced: left
+        'assert_eq!(validate("x").iter().count(), []);',  # not the call nor its slice
+        'assert_eq!(validate("x"), Vec::<String>::new());',  # typed already
     ],
 )
 def test_anything_else_is_left_as_it_is(line: str) -> None:
@@ -85,12 +97,22 @@ def validate_crate(make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch) -> Path
     return make_repo(files)
 
 
+UNTYPED = [
+    'assert_eq!(validate("A"), vec![]);',
+    'assert_eq!(validate("A").as_slice(), &[]);',
+    'assert_eq!(validate("A").as_slice(), vec![]);',
+    'assert_eq!(&validate("A"), &[]);',
+    'assert_eq!(validate("A"), Vec::new());',
+]
+
+
 @pytest.mark.cargo
 def test_the_repaired_test_compiles_where_the_untyped_one_did_not(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo = validate_crate(make_repo, monkeypatch)
-    test = 'use pv::validate;\n\n#[test]\nfn ok() {\n    assert_eq!(validate("A"), vec![]);\n}\n'
+    body = "".join(f"#[test]\nfn ok{n}() {{\n    {line}\n}}\n" for n, line in enumerate(UNTYPED))
+    test = f"use pv::validate;\n\n{body}"
     write_files(repo, {"tests/ok.rs": test})
     untyped = run(["cargo", "test", "--quiet"], cwd=repo)
     assert not untyped.ok
