@@ -36,8 +36,10 @@ _BULLET_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(?P<text>.*)$
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}(?:\s+(?P<text>.*?))?\s*#*\s*$")
 _UNDERLINE_RE = re.compile(r"^\s{0,3}(?:=+|-+)\s*$")
 _EMPHASIS = (
-    (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),  # links and images keep their text
-    (re.compile(r"<[^>\n]+>"), ""),  # inline HTML
+    # links and images keep their text (a URL may hold one pair of parentheses); no bracket in
+    # the text and no `<` in a tag keep 20,000 `[` or `<` linear
+    (re.compile(r"!?\[([^\[\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)"), r"\1"),
+    (re.compile(r"<[^<>\n]+>"), ""),  # inline HTML
     (re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1"), r"\2"),
     (re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])"), r"\1"),
     (re.compile(r"(?<![\w_])_(?=\S)(.+?)(?<=\S)_(?![\w_])"), r"\1"),

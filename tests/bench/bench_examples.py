@@ -1,6 +1,7 @@
 """Benchmark: the kata-example check (agents/examples.py) on pathological inputs: a requirement of
 20,000 digits, 3,000 `gives` on one line, a test file of 2,000 assertions. Each took 3 to 12 s
-before the red team's fixes; the target is well under a second, so a person's odd kata or a
+before the red team's fixes. And the kata's goal line (policy/compose.py) of 20,000 `[` or `<`:
+2.6 to 4.5 s before 2026-11-27; the target is well under a second, so a person's odd kata or a
 model's long test never stalls a turn.
 
 Run: .venv/bin/python tests/bench/bench_examples.py [N]   (N: repetitions, default 3)
@@ -13,7 +14,7 @@ import time
 from collections.abc import Callable
 
 from tddhooks.agents.examples import contradicted_example, kata_examples
-from tddhooks.policy.compose import kata_requirements
+from tddhooks.policy.compose import kata_goal, kata_requirements
 from tddhooks.resources import read_template
 
 
@@ -41,6 +42,9 @@ def main() -> None:
         '3,000 "\\"abc\\" gives" on one line': lambda: kata_examples(['"abc" gives ' * 3000]),
         "test of 2,000 assert_eq!": long_test('    assert_eq!(say(1), "1");\n'),
         "test of 2,000 assert!(!….is_empty())": long_test("    assert!(!say(1).is_empty());\n"),
+        # the kata's goal line strips Markdown links and tags: 2.6–4.5 s before 2026-11-27
+        "kata goal of 20,000 `[`": lambda: kata_goal("# K\n\n" + "[" * 20000 + "\n"),
+        "kata goal of 20,000 `<`": lambda: kata_goal("# K\n\n" + "<" * 20000 + "\n"),
     }
     for name, body in cases.items():
         print(f"{name:40} {best_of(runs, body):8.1f} ms")

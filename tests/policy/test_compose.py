@@ -316,6 +316,14 @@ def test_prefilled_message_is_what_git_stores(make_repo: Any, tmp_path: Path) ->
             "# Task list\n\n- [ ] ~~old~~ new item\n",
             "new item",
         ),
+        (  # a URL with parentheses keeps the link's text whole
+            "# K\n\nConvert to [Roman](https://en.wikipedia.org/wiki/Numeral_(x)) digits.\n",
+            "Convert to Roman digits.",
+        ),
+        (  # a bracket before the link is the reader's, and the link's text is still its own
+            "# K\n\nRead [1] and [the rules](rules.md) first.\n",
+            "Read [1] and the rules first.",
+        ),
     ],
 )
 def test_kata_goal(kata: str, goal: str) -> None:
