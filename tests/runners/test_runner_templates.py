@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
 
 from tddhooks.config import TddConfig, default_config_yaml, parse_config
 from tddhooks.resources import read_template, templates
@@ -36,23 +37,33 @@ def test_tdd_yaml_template_comments_every_setting() -> None:
             assert " # " in line, f"setting without a comment: {line.strip()}"
 
 
+def _fields(model: type[BaseModel]) -> set[str]:
+    """Every field name of `model` and of the models its fields hold."""
+    names: set[str] = set()
+    for name, info in model.model_fields.items():
+        names.add(name)
+        kind = info.annotation
+        if isinstance(kind, type) and issubclass(kind, BaseModel):
+            names |= _fields(kind)
+    return names
+
+
 def test_tdd_yaml_template_names_every_field() -> None:
     """README: "tdd.yaml with every default spelled out": each field of each section is a line."""
-    from pydantic import BaseModel
-
     text = read_template("tdd.yaml")
 
-    def fields(model: type[BaseModel]) -> set[str]:
-        names: set[str] = set()
-        for name, info in model.model_fields.items():
-            names.add(name)
-            kind = info.annotation
-            if isinstance(kind, type) and issubclass(kind, BaseModel):
-                names |= fields(kind)
-        return names
-
-    missing = {n for n in fields(TddConfig) if not re.search(rf"^\s*{n}:", text, re.MULTILINE)}
+    missing = {n for n in _fields(TddConfig) if not re.search(rf"^\s*{n}:", text, re.MULTILINE)}
     assert not missing, f"tdd.yaml template lacks {sorted(missing)}"
+
+
+def test_the_readmes_tdd_yaml_block_names_every_field() -> None:
+    """The README's short tdd.yaml block lagged init's file (llm.provider, max_retries, …)."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Configuration: `tdd.yaml`", 1)[1].split("```yaml", 1)[1]
+    block = block.split("```", 1)[0]
+
+    missing = {name for name in _fields(TddConfig) if not re.search(rf"\b{name}\b", block)}
+    assert not missing, f"the README's tdd.yaml block lacks {sorted(missing)}"
 
 
 def test_every_shipped_kata_is_listed() -> None:
