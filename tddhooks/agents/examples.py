@@ -118,11 +118,15 @@ def _values(text: str) -> tuple[Value, ...] | None:
     return None
 
 
+# a literal in backticks reads as the literal: `5` gives `"Buzz"`
+_TICKED = re.compile(r'`(-?\d+(?:\.\d+)?|"(?:[^"\\`]|\\.)*")`')
+
+
 def kata_examples(requirements: Sequence[str]) -> list[Example]:
     """Every `INPUT gives …` and `INPUT panics` of the kata's requirements (`whole` text)."""
     found: list[Example] = []
     for number, text in enumerate(requirements, start=1):
-        flat = " ".join(text.split())
+        flat = _TICKED.sub(r"\1", " ".join(text.split()))
         last: tuple[Value, ...] = ()
         for match in _ANY_GIVES.finditer(flat):
             parsed, end = _given_values(flat, match.end())

@@ -271,17 +271,27 @@ def _blocks(kata_text: str) -> list[tuple[str | None, list[str]]]:
     return blocks
 
 
+def _indent(line: str) -> int:
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+
+
 def _block_text(lines: list[str]) -> str:
-    """A paragraph's text, or its first list item (with its continuation lines)."""
+    """A paragraph's text, or its first list item with its continuation lines and its nested
+    items (`1. Fizz:` over `   - 3 gives "Fizz"`: the examples are the item's), each nested item
+    after a `;`."""
     bullet = _BULLET_RE.match(lines[0])
     if bullet is None:
         return " ".join(line.strip().removeprefix(">").strip() for line in lines)
-    item = [bullet["text"]]
+    item = bullet["text"].rstrip()
     for line in lines[1:]:
-        if _BULLET_RE.match(line):
-            break
-        item.append(line.strip())
-    return " ".join(item)
+        nested = _BULLET_RE.match(line)
+        if nested is None:
+            item += " " + line.strip()
+        elif _indent(line) <= _indent(lines[0]):
+            break  # the next item
+        else:
+            item += ("" if item.endswith((":", ";")) else ";") + " " + nested["text"].rstrip()
+    return item
 
 
 def kata_goal(kata_text: str) -> str:

@@ -448,7 +448,6 @@ def test_red_team_tests_that_must_not_be_refused(kata: str, test: str, language:
             _py('assert drive("L") == "wait"', "drive"),
             "python",
         ),
-        (_kata('`3` gives `"Fizz"`.'), _py('assert say(3) == "Buzz"', "say"), "python"),  # unread
     ],
 )
 def test_red_team_tests_that_pass_untouched(kata: str, test: str, language: str) -> None:
@@ -606,3 +605,21 @@ def test_a_python_variable_is_read_within_its_own_test_function() -> None:
     counted = ("from pv import validate\n\n\ndef test_a():\n    errors = validate('Abc1!')\n"
                "    assert len(errors) == 3\n")  # fmt: skip
     assert _python("password-validation", counted) is not None
+
+
+def test_examples_in_nested_items_and_in_backticks_are_read() -> None:
+    """People write examples under an item (`1. Fizz:` over `   - 3 gives "Fizz"`) and in code
+    spans (`` `5` gives `"Buzz"` ``): both were left unread, so a test contradicting them passed."""
+    kata = (
+        "# K\n\n## Requirements\n\n1. Multiples of three give Fizz:\n"
+        '   - 3 gives "Fizz"\n   - 6 gives "Fizz"\n2. `5` gives `"Buzz"`.\n'
+    )
+    read = {
+        (e.requirement, e.given, e.values)
+        for e in kata_examples(kata_requirements(kata, whole=True))
+    }
+    fizz, buzz = (("str", "Fizz"),), (("str", "Buzz"),)
+    assert read == {(1, ("int", "3"), fizz), (1, ("int", "6"), fizz), (2, ("int", "5"), buzz)}
+    assert _check(kata, _rust('assert_eq!(say(6), "6");', "say", "k"), "rust") is not None
+    assert _check(kata, _rust('assert_eq!(say(5), "5");', "say", "k"), "rust") is not None
+    assert _check(kata, _rust('assert_eq!(say(6), "Fizz");', "say", "k"), "rust") is None

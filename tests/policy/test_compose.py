@@ -531,6 +531,20 @@ def test_a_heading_of_what_is_wanted_still_lists_requirements(heading: str) -> N
     assert kata_requirements(kata) == ["add() is 0.", "add(1) is 1."]
 
 
+def test_a_nested_list_belongs_to_its_item() -> None:
+    """Examples under an item were dropped: the item ended at the first nested bullet."""
+    kata = (
+        "# K\n\n## Requirements\n\n1. Multiples of three give Fizz:\n"
+        '   - 3 gives "Fizz"\n\t* 6 gives "Fizz"\n2. Five\n   gives Buzz\n   + 5 gives "Buzz"\n'
+        "- Seven is 7\n"
+    )
+    assert kata_requirements(kata, whole=True) == [
+        'Multiples of three give Fizz: 3 gives "Fizz"; 6 gives "Fizz"',
+        'Five gives Buzz; 5 gives "Buzz"',
+        "Seven is 7",
+    ]
+
+
 def test_the_implementor_reads_the_kata_without_its_requirements() -> None:
     """Measured: with the whole Password Validation kata in its prompt, the 1.5B implementor
     wrote every rule for the first test (a good password gives no errors) and failed all five
