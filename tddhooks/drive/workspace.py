@@ -154,13 +154,19 @@ def _apply_fixes(
     from tddhooks.drive.rustfixes import takes_rustc_fixes, to_string_literals
     from tddhooks.drive.testimports import is_integration_test
 
-    # the default fix command checks the library only: a tester's test file is not compiled
+    # the default fix command checks the library only: a tester's test file is compiled, and
+    # clippy's safe fixes reach it (`assert_eq!(x.is_empty(), true)` → `assert!(x.is_empty())`,
+    # measured: r43's tester lost an attempt to it), with the test targets (`--tests`)
     tests = any(is_integration_test(path) for path in own_paths)
+    rustc = takes_rustc_fixes(settings.lint_fix)
+    command = list(settings.lint_fix)
+    if tests and rustc and "--" not in command:
+        command.append("--tests")
     for _ in range(FIX_ROUNDS):
         before = {path: _digest(root, path) for path in own_paths}
-        fixed = proc.run(settings.lint_fix, cwd=root, env=env, timeout_s=settings.timeout_s)
+        fixed = proc.run(command, cwd=root, env=env, timeout_s=settings.timeout_s)
         # a suggestion rustc does not mark as safe; none is left when the code compiled
-        if (tests or not fixed.ok) and takes_rustc_fixes(settings.lint_fix):
+        if (tests or not fixed.ok) and rustc:
             to_string_literals(root, own_paths, env, settings.timeout_s)
         if all(_digest(root, path) == before[path] for path in own_paths):
             return

@@ -166,3 +166,24 @@ def test_a_testers_string_in_single_quotes_is_fixed_in_its_test_file(
     fixed = (repo / "tests/lower.rs").read_text(encoding="utf-8")
     assert 'vec!["must contain a lowercase letter"]' in fixed
     assert (repo / "src/lib.rs").read_text(encoding="utf-8") == VALIDATE_SOURCE  # not the turn's
+
+
+@pytest.mark.cargo
+def test_clippys_safe_fixes_reach_a_testers_test_file(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # measured (r43): the tester's `assert_eq!(….is_empty(), true)` failed clippy's
+    # bool_assert_comparison and cost it an attempt; the fix is clippy's own, with `--tests`
+    from drive.test_empty_vecs import VALIDATE_SOURCE, validate_crate
+
+    repo = validate_crate(make_repo, monkeypatch)
+    test = ("use pv::validate;\n\n#[test]\nfn accepted() {\n"
+            '    assert_eq!(validate("Abcdef1!").is_empty(), true);\n}\n')  # fmt: skip
+    (repo / "tests").mkdir(exist_ok=True)
+    (repo / "tests/accepted.rs").write_text(test, encoding="utf-8")
+
+    workspace.format_files(repo, load_settings(repo), ["tests/accepted.rs"])
+
+    fixed = (repo / "tests/accepted.rs").read_text(encoding="utf-8")
+    assert 'assert!(validate("Abcdef1!").is_empty());' in fixed
+    assert (repo / "src/lib.rs").read_text(encoding="utf-8") == VALIDATE_SOURCE  # not the turn's
