@@ -38,10 +38,14 @@ _BULLET_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(?P<text>.*)$
 # too, with its closing `#`s, took seconds on a heading of 500 spaces)
 _HEADING_RE = re.compile(r"^\s{0,3}(?P<marks>#+)(?P<rest>.*)$")
 _UNDERLINE_RE = re.compile(r"^\s{0,3}(?:=+|-+)\s*$")
+# links and images keep their text (a URL may hold one pair of parentheses); no bracket in the
+# text keeps 20,000 `[` linear, so an image inside a link (a badge: `[![CI](ci.svg)](ci)`) takes
+# a second pass
+_LINK = re.compile(r"!?\[([^\[\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)")
 _EMPHASIS = (
-    # links and images keep their text (a URL may hold one pair of parentheses); no bracket in
-    # the text and no `<` in a tag keep 20,000 `[` or `<` linear
-    (re.compile(r"!?\[([^\[\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)"), r"\1"),
+    (_LINK, r"\1"),
+    (_LINK, r"\1"),
+    # no `<` in a tag keeps 20,000 `<` linear
     (re.compile(r"<[^<>\n]+>"), ""),  # inline HTML
     # emphasis holds no other opening mark of its kind: each opening mark is read up to the next
     # one, not to the line's end (10,000 `**a ` took 16 s)
