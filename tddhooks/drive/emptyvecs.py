@@ -27,6 +27,11 @@ _ASSERT = re.compile(r"\b(?:debug_)?assert_(?:eq|ne)!\s*\(")
 _RETURNS_VEC = re.compile(r"->\s*Vec\s*<(?P<item>.+)>\s*(?:where\b.*)?$")
 _EMPTY = re.compile(r"\s*(?:vec!\s*\[\s*\]|&?\s*\[\s*\]|Vec\s*::\s*new\s*\(\s*\))\s*")
 _AS_SLICE = re.compile(r"\s*(?:\.\s*as_slice\s*\(\s*\)\s*)?")
+# the function's own type parameters (`fn dedupe<T: Clone, const N: usize>(`): a test cannot name
+# them, and rustc infers them from the arguments
+_GENERICS = re.compile(r"\bfn\s+\w+\s*<(?P<params>.*?)>\s*\(")
+_PARAM = re.compile(r"(?:^|,)\s*(?:const\s+)?(\w+)")
+_WORD = re.compile(r"\b(?:impl|dyn)\b|\w+")
 
 
 def element_types(functions: Mapping[str, str]) -> dict[str, str]:
@@ -34,7 +39,12 @@ def element_types(functions: Mapping[str, str]) -> dict[str, str]:
     found = {}
     for name, signature in functions.items():
         match = _RETURNS_VEC.search(signature.strip())
-        if match and "<" not in match["item"] and "'" not in match["item"]:
+        if match is None or "<" in match["item"] or "'" in match["item"]:
+            continue
+        generics = _GENERICS.search(signature)
+        params = set(_PARAM.findall(generics["params"])) if generics else set()
+        words = set(_WORD.findall(match["item"]))
+        if not words & (params | {"impl", "dyn"}):
             found[name] = match["item"].strip()  # `Vec<String>`, `Vec<u32>`: a plain type
     return found
 

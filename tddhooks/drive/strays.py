@@ -18,7 +18,10 @@ from collections.abc import Mapping
 
 # the sides of a failed comparison: Rust's `left:`/`right:` lines, pytest's `assert … == …`
 _SIDES = re.compile(r"^\s*(?:left|right):.*$|^E\s+(?:AssertionError: )?assert .*$", re.MULTILINE)
-_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.){4,})"' + r"|'((?:[^'\\\n]|\\.){4,})'")
+# every string literal, however short, read from the left: a short one skipped would shift the
+# places of the others, and the text between two short ones would be read as one
+_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"' + r"|'((?:[^'\\\n]|\\.)*)'")
+MIN_STRAY = 4
 _EQUALS = re.compile(r"\s==\s")
 MAX_STRAYS = 2
 
@@ -36,31 +39,45 @@ def _halves(line: str) -> tuple[str, str]:
     return line, ""
 
 
-def _comparisons(failure: str) -> list[tuple[list[str], list[str]]]:
-    """The string literals of each failed comparison's two sides, in the order they appear."""
-    found: list[tuple[list[str], list[str]]] = []
-    left: list[str] | None = None
+Comparison = tuple[list[str], list[str], bool]
+
+
+def _comparisons(failure: str) -> list[Comparison]:
+    """The string literals of each failed comparison's two sides, in the order they appear, and
+    whether a side may have been cut short (pytest writes `'Password mu...oo'`: a literal's place
+    after the cut is not its place in the value)."""
+    found: list[Comparison] = []
+    left: str | None = None
     for match in _SIDES.finditer(failure):
         side = match.group().strip()
         if side.startswith("left:"):
             if left is not None:
-                found.append((left, []))
-            left = _literals(side)
+                found.append((_literals(left), [], "..." in left))
+            left = side
         elif side.startswith("right:"):
-            found.append((left or [], _literals(side)))
+            found.append((_literals(left or ""), _literals(side), "..." in (left or "") + side))
             left = None
         else:
             first, second = _halves(side)
-            found.append((_literals(first), _literals(second)))
+            found.append((_literals(first), _literals(second), "..." in side))
     if left is not None:
-        found.append((left, []))
+        found.append((_literals(left), [], "..." in left))
     return found
 
 
 def _counterpart(index: int, side: list[str], other: list[str]) -> str | None:
     """The other side's string at the stray's place, when both sides hold as many strings: of
-    lists of two lengths, nothing tells which string took another's place."""
-    return other[index] if len(side) == len(other) else None
+    lists of two lengths, nothing tells which string took another's place. Not when the stray's
+    side holds that string elsewhere (a map or a set in another order)."""
+    if len(side) != len(other) or other[index] in side:
+        return None
+    return other[index]
+
+
+def _asked(value: str, tests: Mapping[str, str]) -> bool:
+    """Whether a test file holds `value` as a whole string literal (a short one such as "" or
+    "ab" is in any text)."""
+    return any(f'"{value}"' in text or f"'{value}'" in text for text in tests.values())
 
 
 def stray_values(
@@ -70,16 +87,18 @@ def stray_values(
     characters in the failed comparison that a source file of `sources` (path -> text) holds and
     no test file nor the kata does; with the string a test expects in its place, when one is."""
     found: dict[str, tuple[str, str | None]] = {}
-    for pair in _comparisons(failure):
-        for side, other in (pair, pair[::-1]):
+    for left, right, cut in _comparisons(failure):
+        for side, other in ((left, right), (right, left)):
             for index, value in enumerate(side):
-                if value in found or any(value in text for text in (*tests.values(), kata)):
+                if len(value) < MIN_STRAY or value in found:
+                    continue
+                if any(value in text for text in (*tests.values(), kata)):
                     continue
                 place = next((path for path, text in sources.items() if value in text), None)
                 if place is None:
                     continue
-                wanted = _counterpart(index, side, other)
-                asked = wanted is not None and any(wanted in text for text in tests.values())
+                wanted = None if cut else _counterpart(index, side, other)
+                asked = wanted is not None and _asked(wanted, tests)
                 found[value] = (place, wanted if asked else None)
     lines = []
     for value, (place, wanted) in list(found.items())[:MAX_STRAYS]:

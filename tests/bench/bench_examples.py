@@ -1,8 +1,8 @@
 """Benchmark: the kata-example check (agents/examples.py) on pathological inputs: a requirement of
 20,000 digits, 3,000 `gives` on one line, a test file of 2,000 assertions. Each took 3 to 12 s
 before the red team's fixes. And the kata's goal line (policy/compose.py) of 20,000 `[` or `<`:
-2.6 to 4.5 s before 2026-11-27; the target is well under a second, so a person's odd kata or a
-model's long test never stalls a turn.
+2.6 to 4.5 s before 2026-11-27, of 10,000 `**a ` 16 s, a heading of 2,000 spaces over 10 s; the
+target is well under a second, so a person's odd kata or a model's long test never stalls a turn.
 
 Run: .venv/bin/python tests/bench/bench_examples.py [N]   (N: repetitions, default 3)
 """
@@ -45,6 +45,12 @@ def main() -> None:
         # the kata's goal line strips Markdown links and tags: 2.6–4.5 s before 2026-11-27
         "kata goal of 20,000 `[`": lambda: kata_goal("# K\n\n" + "[" * 20000 + "\n"),
         "kata goal of 20,000 `<`": lambda: kata_goal("# K\n\n" + "<" * 20000 + "\n"),
+        # emphasis, sentence ends and headings: 1.5 s to minutes before the red team's r43 fixes
+        "kata goal of 10,000 `**a `": lambda: kata_goal("# K\n\n" + "**a " * 10000 + "\n"),
+        "kata goal of 10,000 `_a `": lambda: kata_goal("# K\n\n" + "_a " * 10000 + "\n"),
+        "kata goal of 10,000 `*a `": lambda: kata_goal("# K\n\n" + "*a " * 10000 + "\n"),
+        "kata goal of 8,000 `a. b `": lambda: kata_goal("# K\n\n" + "a. b " * 8000 + "\n"),
+        "heading of 20,000 spaces": lambda: kata_requirements("# R" + " " * 20000 + "s\n\n- a\n"),
     }
     for name, body in cases.items():
         print(f"{name:40} {best_of(runs, body):8.1f} ms")

@@ -75,6 +75,23 @@ def test_only_a_plain_element_type_is_taken() -> None:
     assert found == {"validate": "String", "scores": "u32", "pairs": "(u32, u32)"}
 
 
+def test_a_type_parameter_of_the_function_is_not_taken() -> None:
+    # `Vec::<T>::new()` names a `T` the test does not have: `assert_eq!(dedupe(&[1, 1]),
+    # vec![])` compiled (rustc infers `T` from the argument), the repaired line did not
+    found = element_types({
+        "dedupe": "pub fn dedupe<T: PartialEq + Clone>(items: &[T]) -> Vec<T>",
+        "pairs": "pub fn pairs<K: Into<String>, V>(items: &[(K, V)]) -> Vec<(String, V)>",
+        "chunks": "pub fn chunks<const N: usize>(items: &[u8]) -> Vec<[u8; N]>",
+        "shown": "pub fn shown(items: &[u8]) -> Vec<impl std::fmt::Display>",
+        "names": "pub fn names<S: AsRef<str>>(items: &[S]) -> Vec<String>",
+    })  # fmt: skip
+    assert found == {"names": "String"}
+    line = "assert_eq!(dedupe(&[1, 1]), vec![]);"
+    assert typed_empty_vecs(line, {"dedupe": "pub fn dedupe<T: Clone>(items: &[T]) -> Vec<T>"}) == (
+        line
+    )
+
+
 def test_the_answer_names_the_files_it_changed() -> None:
     test = 'use k::validate;\n\n#[test]\nfn ok() {\n    assert_eq!(validate("A"), vec![]);\n}\n'
     rust, python = FileEdit(path="tests/ok.rs", content=test), FileEdit(path="t.py", content=test)

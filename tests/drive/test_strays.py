@@ -155,3 +155,66 @@ def side_workspace() -> object:
     from support.fake_drive import HooklessWorkspace
 
     return HooklessWorkspace()
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        # a short string the code got right still holds its place in the list
+        '  left: ["ab", "Needs a number"]\n right: ["must contain a digit", "ab"]\n',
+        "E       AssertionError: assert ['ab', 'Needs a number'] == "
+        "['must contain a digit', 'ab']\n",
+        # the lists' lengths differ, though not their strings of four characters or more
+        "E       assert ['Needs a number'] == ['must contain a digit', 'ab']\n",
+    ],
+)
+def test_short_strings_keep_their_places_and_no_wrong_counterpart_is_named(failure: str) -> None:
+    source = 'vec!["ab", "Needs a number"]'
+    tests = {"tests/t.rs": 'vec!["must contain a digit", "ab"]; // Needs a numbe'}
+    hint = stray_values(failure, {"src/lib.rs": source}, tests, "")
+    assert hint == (
+        'Hint: "Needs a number" comes from src/lib.rs, and no test and no line of the kata asks '
+        "for it: give the value the test expects instead, or remove the code that gives it.\n"
+    )
+
+
+def test_a_short_string_in_its_place_is_the_one_the_test_expects() -> None:
+    failure = '  left: ["Needs a number", "ab"]\n right: ["must contain a digit", "ab"]\n'
+    source = 'vec!["Needs a number", "ab"]'
+    tests = {"tests/t.rs": 'vec!["must contain a digit", "ab"]'}
+    hint = stray_values(failure, {"src/lib.rs": source}, tests, "")
+    assert 'write exactly "must contain a digit" instead' in hint
+
+
+@pytest.mark.parametrize(
+    ("failure", "tests"),
+    [
+        # pytest cut both sides short: the places after a cut are not the value's places
+        (
+            "E       AssertionError: assert ['Needs a nu...', 'fourth'] == "
+            "['must contain a digit', 'Needs a number']\n",
+            {"tests/test_x.py": "['must contain a digit', 'fourth']"},
+        ),
+        (
+            "E       AssertionError: assert ['xxxxxxxxxxx...cd', 'Needs a number'] == "
+            "['aaaaaaaaaaa...tain a digit', 'fourth']\n",
+            {"tests/test_x.py": "['must contain a digit', 'fourth']"},
+        ),
+        # a map in another order: the key's place holds another key
+        (
+            "E       AssertionError: assert {'msg': 'Needs a number', 'code': 'E001'} == "
+            "{'code': 'E001', 'msg': 'must contain a digit'}\n",
+            {"tests/test_x.py": "{'code': 'E001', 'msg': 'must contain a digit'}"},
+        ),
+        # only a whole string literal of a test is one it asks for
+        (
+            '  left: ["Needs a number"]\n right: ["digit"]\n',
+            {"tests/t.rs": 'vec!["must contain a digit"]'},
+        ),
+    ],
+)
+def test_no_counterpart_where_its_place_is_unknown(failure: str, tests: dict[str, str]) -> None:
+    source = "['Needs a number', 'fourth', 'xxxxxxxxxxxabcd']"
+    hint = stray_values(failure, {"src/rules.py": source}, tests, "")
+    assert hint.startswith('Hint: "Needs a number" comes from src/rules.py')
+    assert "give the value the test expects instead" in hint

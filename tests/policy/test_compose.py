@@ -324,6 +324,18 @@ def test_prefilled_message_is_what_git_stores(make_repo: Any, tmp_path: Path) ->
             "# K\n\nRead [1] and [the rules](rules.md) first.\n",
             "Read [1] and the rules first.",
         ),
+        (  # an image inside a link (a badge) keeps its text, not its link's brackets
+            "# K\n\n[![Build](ci.svg)](https://ci.example/k) Convert numbers.\n",
+            "Build Convert numbers.",
+        ),
+        (  # a title with a long run of spaces and closing marks is read whole
+            "## Roman" + " " * 300 + "numerals ##\n",
+            "Roman numerals",
+        ),
+        (  # an opening mark with no closing one stays; the next pair is stripped
+            "# K\n\n" + "**a " * 5 + "**b** e.g. c. Done.\n",
+            "**a " * 5 + "b e.g. c.",
+        ),
     ],
 )
 def test_kata_goal(kata: str, goal: str) -> None:
