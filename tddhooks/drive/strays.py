@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from difflib import SequenceMatcher
 
 # the sides of a failed comparison: Rust's `left:`/`right:` lines, pytest's `assert … == …`
 _SIDES = re.compile(r"^\s*(?:left|right):.*$|^E\s+(?:AssertionError: )?assert .*$", re.MULTILINE)
@@ -24,6 +25,11 @@ _LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"' + r"|'((?:[^'\\\n]|\\.)*)'")
 MIN_STRAY = 4
 _EQUALS = re.compile(r"\s==\s")
 MAX_STRAYS = 2
+# the kata's quoted strings, and how alike a stray and one of them must be to name it (0.85:
+# "must contain at least one special character" and "must contain a special character")
+_KATA_STRING = re.compile(r'"([^"\n]{4,200})"')
+_JOINS = re.compile(r"\s+(?:and|or)\s+|\s*[,;]\s*")
+NEAR = 0.8
 
 
 def _literals(text: str) -> list[str]:
@@ -100,14 +106,56 @@ def stray_values(
                 wanted = None if cut else _counterpart(index, side, other)
                 asked = wanted is not None and _asked(wanted, tests)
                 found[value] = (place, wanted if asked else None)
+    flat = " ".join(kata.split())  # a quoted message may be broken over two lines
+    messages = list(dict.fromkeys(match[1] for match in _KATA_STRING.finditer(flat)))
     lines = []
     for value, (place, wanted) in list(found.items())[:MAX_STRAYS]:
-        if wanted is None:
-            advice = "give the value the test expects instead, or remove the code that gives it."
-        else:
-            advice = f'the test expects "{wanted}" there: write exactly "{wanted}" instead.'
         lines.append(
             f'Hint: "{value}" comes from {place}, and no test and no line of the kata asks for '
-            f"it: {advice}\n"
+            f"it: {_advice(value, wanted, messages)}\n"
         )
     return "".join(lines)
+
+
+def _advice(value: str, wanted: str | None, messages: list[str]) -> str:
+    """What to do about the stray `value`, from what it is (measured on the 1.5B implementor,
+    Password Validation r42–r43): two of the kata's messages joined ("must be at least 8
+    characters and contain a digit"), the expected one with words around it ("Password must be
+    at least 8 characters long"), or the kata's message reworded ("must contain at least one
+    special character") and perhaps given where another was expected."""
+    joined = _joined(value, messages)
+    if joined:
+        quoted = " and ".join(f'"{message}"' for message in joined)
+        return f"it joins the kata's messages {quoted}: each comes from a check of its own."
+    if wanted is not None and wanted.lower() in value.lower():
+        return f'the test expects "{wanted}" there: write exactly "{wanted}" instead.'
+    near = max(messages, key=lambda message: _likeness(value, message), default=None)
+    if near is not None and _likeness(value, near) >= NEAR:
+        advice = f'the kata\'s message is "{near}": write exactly that.'
+        if wanted is not None and wanted != near:
+            advice += (
+                f' Where it appears the test expects "{wanted}": the check that gives it must '
+                "not fire for that input."
+            )
+        return advice
+    if wanted is not None:
+        return f'the test expects "{wanted}" there: give that value, or remove the code.'
+    return "give the value the test expects instead, or remove the code that gives it."
+
+
+def _likeness(value: str, message: str) -> float:
+    return SequenceMatcher(None, value.lower(), message.lower()).ratio()
+
+
+def _joined(value: str, messages: list[str]) -> list[str]:
+    """The kata's messages that the parts of `value` (split at "and", "or", commas) each quote or
+    lie within, when there are two or more."""
+    found: list[str] = []
+    for part in _JOINS.split(value):
+        part = part.strip().lower()
+        if len(part) < MIN_STRAY:
+            continue
+        message = next((m for m in messages if part in m.lower() or m.lower() in part), None)
+        if message is not None and message not in found:
+            found.append(message)
+    return found if len(found) > 1 else []

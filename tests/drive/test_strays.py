@@ -32,8 +32,8 @@ def test_a_string_only_the_code_holds_is_named_with_the_one_the_test_expects() -
     hint = stray_values(RUST_FAILURE, {"src/lib.rs": LIB}, {"tests/lower.rs": TEST}, "# PV\n")
     assert hint == (
         f'Hint: "{INVENTED}" comes from src/lib.rs, and no test and no line of the kata asks for '
-        'it: the test expects "must contain a lowercase letter" there: write exactly '
-        '"must contain a lowercase letter" instead.\n'
+        'it: the test expects "must contain a lowercase letter" there: give that value, or '
+        "remove the code.\n"
     )
 
 
@@ -56,7 +56,7 @@ def test_a_list_pairs_strings_by_position_and_either_side_may_be_the_code() -> N
     hint = stray_values(failure, {"src/lib.rs": source}, tests, "")
     assert hint.count("Hint: ") == 1
     assert '"Needs a number" comes from src/lib.rs' in hint
-    assert 'write exactly "must contain a digit" instead' in hint
+    assert 'the test expects "must contain a digit" there' in hint
 
 
 def test_lists_of_other_lengths_name_no_counterpart_and_left_alone_is_read() -> None:
@@ -77,8 +77,8 @@ def test_pytests_line_is_split_at_its_comparison_not_at_an_equals_inside_a_strin
     hint = stray_values(failure, {"src/kata/rules.py": source}, tests, "")
     assert hint == (
         'Hint: "a == b is wrong" comes from src/kata/rules.py, and no test and no line of the '
-        'kata asks for it: the test expects "must contain a digit" there: write exactly '
-        '"must contain a digit" instead.\n'
+        'kata asks for it: the test expects "must contain a digit" there: give that value, or '
+        "remove the code.\n"
     )
 
 
@@ -183,7 +183,7 @@ def test_a_short_string_in_its_place_is_the_one_the_test_expects() -> None:
     source = 'vec!["Needs a number", "ab"]'
     tests = {"tests/t.rs": 'vec!["must contain a digit", "ab"]'}
     hint = stray_values(failure, {"src/lib.rs": source}, tests, "")
-    assert 'write exactly "must contain a digit" instead' in hint
+    assert 'the test expects "must contain a digit" there' in hint
 
 
 @pytest.mark.parametrize(
@@ -218,3 +218,57 @@ def test_no_counterpart_where_its_place_is_unknown(failure: str, tests: dict[str
     hint = stray_values(failure, {"src/rules.py": source}, tests, "")
     assert hint.startswith('Hint: "Needs a number" comes from src/rules.py')
     assert "give the value the test expects instead" in hint
+
+
+def _pv_hint(got: str, expected: str, tests: dict[str, str]) -> str:
+    from tddhooks.resources import read_template
+
+    failure = f'  left: ["{got}"]\n right: ["{expected}"]\n'
+    source = f'pub fn validate(_p: &str) -> Vec<String> {{\n    vec!["{got}".to_string()]\n}}\n'
+    kata = read_template("katas/password-validation.md")
+    return stray_values(failure, {"src/lib.rs": source}, tests, kata)
+
+
+LENGTH_TEST = {
+    "tests/short.rs": 'assert_eq!(validate("Abc1!"), vec!["must be at least 8 characters"]);'
+}
+DIGIT_TEST = {"tests/digit.rs": 'assert_eq!(validate("Abcdefg!"), vec!["must contain a digit"]);'}
+
+
+def test_two_of_the_katas_messages_joined_are_named_as_two_checks() -> None:
+    # r43 cycle 3: one `if` for both rules, its message the two joined
+    joined = "must be at least 8 characters and contain a digit"
+    hint = _pv_hint(joined, "must contain a digit", {**LENGTH_TEST, **DIGIT_TEST})
+    assert hint.endswith(
+        'it joins the kata\'s messages "must be at least 8 characters" and "must contain a '
+        'digit": each comes from a check of its own.\n'
+    )
+    assert "write exactly" not in hint  # writing the digit's message there breaks the length's
+
+
+def test_the_katas_message_reworded_is_named_and_so_is_the_wrong_place() -> None:
+    # r43 cycle 5: the special-character rule fired for "Abc1!", worded its own way
+    hint = _pv_hint("must contain at least one special character", "must be at least 8 characters",
+                    LENGTH_TEST)  # fmt: skip
+    assert hint.endswith(
+        'the kata\'s message is "must contain a special character": write exactly that. Where '
+        'it appears the test expects "must be at least 8 characters": the check that gives it '
+        "must not fire for that input.\n"
+    )
+
+
+def test_the_expected_message_with_words_around_it_is_to_be_written_exactly() -> None:
+    # r42 cycle 2: "Password must be at least 8 characters long"
+    hint = _pv_hint("Password must be at least 8 characters long", "must be at least 8 characters",
+                    LENGTH_TEST)  # fmt: skip
+    assert hint.endswith(
+        'the test expects "must be at least 8 characters" there: write exactly "must be at least '
+        '8 characters" instead.\n'
+    )
+
+
+def test_a_stray_like_nothing_in_the_kata_names_what_the_test_expects() -> None:
+    hint = _pv_hint("Password needs a number", "must contain a digit", DIGIT_TEST)
+    assert hint.endswith(
+        'the test expects "must contain a digit" there: give that value, or remove the code.\n'
+    )
