@@ -478,6 +478,20 @@ def test_an_empty_package_scores_zero_not_an_error(tmp_path: Path) -> None:
     assert (found.passed, found.total) == (0, 8)
 
 
+def test_the_hidden_suites_whole_output_is_kept_for_reading(tmp_path: Path) -> None:
+    """Found by a newcomer: a run of their own kata scored 0/4 and nothing said why (the hidden
+    suite's output was dropped); it is now kept beside the run, whole."""
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    (tmp_path / "src" / "kata").mkdir(parents=True)
+    (tmp_path / "src" / "kata" / "__init__.py").write_text("", encoding="utf-8")
+    log = tmp_path / "run-1.acceptance.txt"
+    suite = resolve_bench_kata("bowling").suite("python")
+    found = acceptance.score(tmp_path, suite, "python", log)
+    assert (found.passed, found.total) == (0, 8)
+    kept = log.read_text(encoding="utf-8")
+    assert kept.startswith(f"$ {sys.executable} -m pytest")
+    assert "cannot import name 'score' from 'kata'" in kept
+
 
 @pytest.mark.cargo
 def test_the_rust_suites_pass_on_a_reference_solution(tmp_path: Path) -> None:
