@@ -68,9 +68,12 @@ def parse_ran(output: str, language: str) -> int:
     return sum(int(count) for count, _ in _PYTEST_RAN.findall(lines[-1])) if lines else 0
 
 
-def score(root: Path, files: tuple[AcceptanceFile, ...], language: str) -> AcceptanceScore:
+def score(
+    root: Path, files: tuple[AcceptanceFile, ...], language: str, log: Path | None = None
+) -> AcceptanceScore:
     """Install the suite, run it once, count what passed of what ran (at least the tests the files
-    define: a suite that does not compile or collect scores 0 of them)."""
+    define: a suite that does not compile or collect scores 0 of them). `log` keeps the whole
+    output of that run, so a low score can be read (`run-N.acceptance.txt` beside the run)."""
     from tddhooks import proc
 
     total = sum(count_tests(file, language) for file in files)
@@ -83,6 +86,8 @@ def score(root: Path, files: tuple[AcceptanceFile, ...], language: str) -> Accep
         cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                *(str(path.relative_to(root)) for path in paths)]  # fmt: skip
     result = proc.run(cmd, cwd=root, timeout_s=ACCEPTANCE_TIMEOUT_S)
+    if log is not None:
+        log.write_text(f"$ {' '.join(cmd)}\n{result.output}", encoding="utf-8")
     # what ran, when more than the files show (a parametrized or class-based test): the total
     total = max(total, parse_ran(result.output, language))
     passed = min(parse_passed(result.output, language), total)

@@ -9,6 +9,7 @@ from pathlib import Path
 from tddhooks.errors import UsageError
 
 SUFFIXES = {".rs": "rust", ".py": "python"}
+_PATTERNS = {"rust": "*.rs", "python": "test_*.py"}
 TEMPLATE_SUFFIX = ".tmpl"
 _STORED = (".rs", ".py.tmpl")
 # what acceptance files write for the kata's crate/package name, filled in after the drive
@@ -37,10 +38,17 @@ class BenchKata:
     def suite(self, language: str) -> tuple[AcceptanceFile, ...]:
         suite = self.suites.get(language, ())
         if not suite:
+            where = f"--kata {self.kata_file.parent}" if self.kata_file else f"kata {self.name!r}"
+            others = sorted(other for other, files in self.suites.items() if files)
+            found = "; ".join(
+                f"it has {other} ones: {', '.join(f.name for f in self.suites[other])}"
+                for other in others
+            )
             raise UsageError(
-                f"kata {self.name!r} has no acceptance tests for {language}",
-                fix=f"add {language} test files to its acceptance/ folder, or pick another "
-                "--language",
+                f"{where} has no acceptance tests for {language} (--language {language})"
+                + (f"; {found}" if found else ""),
+                fix=f"add {language} test files ({_PATTERNS[language]}) to its acceptance/ "
+                "folder" + (f", or bench it with --language {others[0]}" if others else ""),
             )
         return suite
 
@@ -84,15 +92,20 @@ def _user_kata(directory: Path) -> BenchKata:
             fix="put the kata description in kata.md and the hidden tests in acceptance/",
         )
     suites: dict[str, list[AcceptanceFile]] = {}
+    ignored: list[str] = []
     for path in sorted(acceptance.iterdir()):
         language = SUFFIXES.get(path.suffix)
         if language is not None and path.is_file():
             text = path.read_text(encoding="utf-8")
             suites.setdefault(language, []).append(AcceptanceFile(path.name, text))
+        else:
+            ignored.append(path.name + ("/" if path.is_dir() else ""))
     if not suites:
+        held = f" (it holds {', '.join(ignored)}: not read)" if ignored else " (it is empty)"
         raise UsageError(
-            f"--kata {directory}: acceptance/ holds no test files (.rs or .py)",
-            fix="add at least one acceptance test file",
+            f"--kata {directory}: acceptance/ holds no test files (.rs or .py){held}",
+            fix="add at least one acceptance test file directly in acceptance/: *.rs for Rust, "
+            "test_*.py for Python (write {crate} or {package} where the kata's name goes)",
         )
     return BenchKata(directory.name, kata_file.resolve(), {k: tuple(v) for k, v in suites.items()})
 

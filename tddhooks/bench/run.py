@@ -263,7 +263,8 @@ def run_one(spec: RunSpec, children: Children) -> RunResult:
             and not children.stopping.is_set()
             and not (result.stop_reason == "error" and _scaffold_only(spec.work_dir))
         ):  # a drive that errored before its first commit left the scaffold: nothing to score
-            found = score(spec.work_dir, spec.kata.suite(spec.language), spec.language)
+            log = spec.work_dir.parent / f"{spec.work_dir.name}.acceptance.txt"
+            found = score(spec.work_dir, spec.kata.suite(spec.language), spec.language, log)
             result.acceptance_passed, result.acceptance_total = found.passed, found.total
     finally:
         result.wall_time_s = round(time.monotonic() - start, 2)

@@ -17,6 +17,7 @@ from tddhooks import output
 from tddhooks.errors import EXIT_INTERRUPTED, UsageError
 
 if TYPE_CHECKING:
+    from tddhooks.bench.katas import BenchKata
     from tddhooks.bench.run import Children, RunResult, RunSpec
 
 DEFAULT_STEPS = 6
@@ -126,6 +127,40 @@ def run(
     return interrupted or failed
 
 
+def _refuse_same_names(specs: Sequence[str], resolved: Sequence[BenchKata]) -> None:
+    """Two katas of one name would drive into one directory and share a row: refused (a newcomer's
+    `--kata a/leap-year --kata b/leap-year` drove both into `…/leap-year/run-1` at once and
+    reported one run)."""
+    seen: dict[str, str] = {}
+    given = list(specs) or [kata.name for kata in resolved]
+    for spec, kata in zip(given, resolved, strict=True):
+        if kata.name in seen:
+            raise UsageError(
+                f"--kata {seen[kata.name]} and --kata {spec} are both named {kata.name!r}: their "
+                "runs would share one directory and one row of the report",
+                fix="give each kata once (--runs N drives one kata N times), and rename one of "
+                "two kata directories of the same name",
+            )
+        seen[kata.name] = spec
+
+
+def _warn_requirementless(resolved: Sequence[BenchKata]) -> None:
+    """A kata.md with no list under a Requirements/Goal/Task heading still drives (docs/agents.md),
+    but its tester is pointed at no requirement and its `done` is taken at once: said, not
+    refused."""
+    from tddhooks.policy.compose import kata_requirements
+
+    for kata in resolved:
+        if kata.kata_file is None:
+            continue
+        if not kata_requirements(kata.kata_file.read_text(encoding="utf-8")):
+            output.warn(
+                f"--kata {kata.kata_file.parent}: kata.md lists no requirements (no list under a "
+                "Requirements, Goal or Task heading), so the tester is pointed at none and a "
+                'done is taken at once; list them as docs/bench.md says ("Your own kata")'
+            )
+
+
 def plan(
     katas: Sequence[str],
     models: Sequence[str],
@@ -151,6 +186,8 @@ def plan(
         )
     for kata in resolved:
         kata.suite(language)  # a missing suite fails before any drive starts
+    _refuse_same_names(katas, resolved)
+    _warn_requirementless(resolved)
     root = (work_root or Path(tempfile.mkdtemp(prefix="tddhooks-bench-"))).resolve()
     specs = [
         RunSpec(

@@ -225,6 +225,64 @@ def test_a_users_kata_dir_names_what_it_lacks(
     assert caught.value.message.endswith(f"({missing})")
 
 
+def _leap_kata(folder: Path, kata: str = "# Leap\n\n## Requirements\n\n- 2000 is leap\n") -> Path:
+    (folder / "acceptance").mkdir(parents=True)
+    (folder / "kata.md").write_text(kata, encoding="utf-8")
+    return folder
+
+
+def test_a_suite_for_another_language_is_named_with_the_language_that_fits(
+    tmp_path: Path,
+) -> None:
+    """Found by a newcomer: `--language python` on a Rust-only kata said only "no acceptance tests
+    for python", not what acceptance/ holds nor which --language would run it."""
+    kata = _leap_kata(tmp_path / "leap")
+    (kata / "acceptance" / "acceptance_leap.rs").write_text("#[test]\nfn a() {}\n", "utf-8")
+    with pytest.raises(UsageError) as caught:
+        resolve_bench_kata(str(kata)).suite("python")
+    assert "it has rust ones: acceptance_leap.rs" in caught.value.message
+    assert "--language rust" in (caught.value.fix or "")
+
+
+def test_an_acceptance_folder_without_test_files_names_what_it_holds(tmp_path: Path) -> None:
+    """Found by a newcomer: a suite stored as the shipped ones are (`*.py.tmpl`) or in a subfolder
+    was read as "no test files", without saying that these files were passed over."""
+    kata = _leap_kata(tmp_path / "leap")
+    (kata / "acceptance" / "test_leap.py.tmpl").write_text("def test_a(): ...\n", "utf-8")
+    (kata / "acceptance" / "rust").mkdir()
+    with pytest.raises(UsageError) as caught:
+        resolve_bench_kata(str(kata))
+    assert "it holds rust/, test_leap.py.tmpl: not read" in caught.value.message
+    assert "test_*.py" in (caught.value.fix or "")
+
+
+@pytest.mark.parametrize("second", ["b/leap", "a/leap"])
+def test_two_katas_of_one_name_are_refused_before_any_run(tmp_path: Path, second: str) -> None:
+    """Found by a newcomer: `--kata a/leap --kata b/leap` drove both into `…/leap/run-1` at
+    once and reported one run as the whole, complete bench."""
+    for name in ("a", "b"):
+        kata = _leap_kata(tmp_path / name / "leap")
+        (kata / "acceptance" / "acceptance_leap.rs").write_text("#[test]\nfn a() {}\n", "utf-8")
+    katas = [str(tmp_path / "a" / "leap"), str(tmp_path / second)]
+    with pytest.raises(UsageError, match="both named 'leap'"):
+        plan(katas, ["ollama:x"], 1, 1, "rust", tmp_path / "w", BenchLLM())
+    assert not (tmp_path / "w").exists()
+
+
+def test_a_kata_without_requirements_is_benched_with_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    listed = _leap_kata(tmp_path / "listed")
+    bare = _leap_kata(tmp_path / "bare", "# Leap year\n\nTell leap years apart.\n")
+    for kata in (listed, bare):
+        (kata / "acceptance" / "acceptance_leap.rs").write_text("#[test]\nfn a() {}\n", "utf-8")
+    specs = plan([str(listed), str(bare)], ["ollama:x"], 1, 1, "rust", tmp_path / "w", BenchLLM())
+    assert [spec.kata.name for spec in specs] == ["listed", "bare"]
+    said = " ".join(capsys.readouterr().err.split())
+    assert f"--kata {bare}: kata.md lists no requirements" in said
+    assert "listed:" not in said
+
+
 def test_counting_and_parsing_acceptance_results() -> None:
     rust = AcceptanceFile("a.rs", "#[test]\nfn a() {}\n\n    #[test]\nfn b() {}\n")
     assert acceptance.count_tests(rust, "rust") == 2
@@ -418,6 +476,21 @@ def test_an_empty_package_scores_zero_not_an_error(tmp_path: Path) -> None:
     (tmp_path / "src" / "kata" / "__init__.py").write_text("", encoding="utf-8")
     found = acceptance.score(tmp_path, resolve_bench_kata("bowling").suite("python"), "python")
     assert (found.passed, found.total) == (0, 8)
+
+
+def test_the_hidden_suites_whole_output_is_kept_for_reading(tmp_path: Path) -> None:
+    """Found by a newcomer: a run of their own kata scored 0/4 and nothing said why (the hidden
+    suite's output was dropped); it is now kept beside the run, whole."""
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    (tmp_path / "src" / "kata").mkdir(parents=True)
+    (tmp_path / "src" / "kata" / "__init__.py").write_text("", encoding="utf-8")
+    log = tmp_path / "run-1.acceptance.txt"
+    suite = resolve_bench_kata("bowling").suite("python")
+    found = acceptance.score(tmp_path, suite, "python", log)
+    assert (found.passed, found.total) == (0, 8)
+    kept = log.read_text(encoding="utf-8")
+    assert kept.startswith(f"$ {sys.executable} -m pytest")
+    assert "cannot import name 'score' from 'kata'" in kept
 
 
 @pytest.mark.cargo
