@@ -147,25 +147,31 @@ def test_a_span_that_is_not_a_single_quote_is_left(tmp_path: Path) -> None:
     assert (tmp_path / "src/lib.rs").read_bytes() == b'x "ab\' "c"'
 
 
+def _testers_file_fixed(make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch, body: str) -> str:
+    """A tester's turn that wrote tests/new.rs (`body` inside one test) in the `pv` crate: the
+    file after the fixes; the library, not the turn's, is left as it was."""
+    from drive.test_empty_vecs import VALIDATE_SOURCE, validate_crate
+
+    repo = validate_crate(make_repo, monkeypatch)
+    test = f"use pv::validate;\n\n#[test]\nfn new() {{\n    {body}\n}}\n"
+    (repo / "tests").mkdir(exist_ok=True)
+    (repo / "tests/new.rs").write_text(test, encoding="utf-8")
+
+    workspace.format_files(repo, load_settings(repo), ["tests/new.rs"])
+
+    assert (repo / "src/lib.rs").read_text(encoding="utf-8") == VALIDATE_SOURCE
+    return (repo / "tests/new.rs").read_text(encoding="utf-8")
+
+
 @pytest.mark.cargo
 def test_a_testers_string_in_single_quotes_is_fixed_in_its_test_file(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # measured (r41): the tester's `vec!['must contain a lowercase letter']`, "prefix `letter` is
     # unknown", cost it an attempt; a test target is only checked with `--tests`
-    from drive.test_empty_vecs import VALIDATE_SOURCE, validate_crate
-
-    repo = validate_crate(make_repo, monkeypatch)
-    test = ("use pv::validate;\n\n#[test]\nfn lower() {\n    assert_eq!(validate(\"ABCDEF1!\"), "
-            "vec!['must contain a lowercase letter']);\n}\n")  # fmt: skip
-    (repo / "tests").mkdir(exist_ok=True)
-    (repo / "tests/lower.rs").write_text(test, encoding="utf-8")
-
-    workspace.format_files(repo, load_settings(repo), ["tests/lower.rs"])
-
-    fixed = (repo / "tests/lower.rs").read_text(encoding="utf-8")
+    body = "assert_eq!(validate(\"ABCDEF1!\"), vec!['must contain a lowercase letter']);"
+    fixed = _testers_file_fixed(make_repo, monkeypatch, body)
     assert 'vec!["must contain a lowercase letter"]' in fixed
-    assert (repo / "src/lib.rs").read_text(encoding="utf-8") == VALIDATE_SOURCE  # not the turn's
 
 
 @pytest.mark.cargo
@@ -174,16 +180,6 @@ def test_clippys_safe_fixes_reach_a_testers_test_file(
 ) -> None:
     # measured (r43): the tester's `assert_eq!(….is_empty(), true)` failed clippy's
     # bool_assert_comparison and cost it an attempt; the fix is clippy's own, with `--tests`
-    from drive.test_empty_vecs import VALIDATE_SOURCE, validate_crate
-
-    repo = validate_crate(make_repo, monkeypatch)
-    test = ("use pv::validate;\n\n#[test]\nfn accepted() {\n"
-            '    assert_eq!(validate("Abcdef1!").is_empty(), true);\n}\n')  # fmt: skip
-    (repo / "tests").mkdir(exist_ok=True)
-    (repo / "tests/accepted.rs").write_text(test, encoding="utf-8")
-
-    workspace.format_files(repo, load_settings(repo), ["tests/accepted.rs"])
-
-    fixed = (repo / "tests/accepted.rs").read_text(encoding="utf-8")
+    body = 'assert_eq!(validate("Abcdef1!").is_empty(), true);'
+    fixed = _testers_file_fixed(make_repo, monkeypatch, body)
     assert 'assert!(validate("Abcdef1!").is_empty());' in fixed
-    assert (repo / "src/lib.rs").read_text(encoding="utf-8") == VALIDATE_SOURCE  # not the turn's
