@@ -106,6 +106,8 @@ def stray_values(
                 wanted = None if cut else _counterpart(index, side, other)
                 asked = wanted is not None and _asked(wanted, tests)
                 found[value] = (place, wanted if asked else None)
+    if not found:
+        return ""
     flat = " ".join(kata.split())  # a quoted message may be broken over two lines
     messages = list(dict.fromkeys(match[1] for match in _KATA_STRING.finditer(flat)))
     lines = []
