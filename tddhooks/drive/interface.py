@@ -219,14 +219,14 @@ def stubbed(lib: str, signatures: Sequence[str]) -> str:
     return f"{lib}{separator}\n{_STUB_MARK}\n" + "\n\n".join(stubs) + "\n"
 
 
-def tree_with_file(root: Path, path: str, text: str) -> str:
-    """The tree of the index with `path` holding `text`, written through a private index file:
-    the person's index is never touched."""
+def tree_with_file(root: Path, path: str, text: str, base: str | None = None) -> str:
+    """The tree of the index (or `base`, a tree id) with `path` holding `text`, written through
+    a private index file: the person's index is never touched."""
     index_file = git.git_dir(root) / "tddhooks" / "interface.index"
     index_file.parent.mkdir(parents=True, exist_ok=True)
     env = {"GIT_INDEX_FILE": str(index_file)}
     try:
-        git.run_git(["read-tree", git.write_tree(root)], root, env_extra=env)
+        git.run_git(["read-tree", base or git.write_tree(root)], root, env_extra=env)
         blob = git.out(["hash-object", "-w", "--stdin"], root, stdin=text)
         git.run_git(["update-index", "--add", "--cacheinfo", f"100644,{blob},{path}"], root,
                     env_extra=env)  # fmt: skip

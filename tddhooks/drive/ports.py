@@ -92,6 +92,11 @@ class Workspace(Protocol):
         """HEAD's tree, as the Gate's `tree` takes it."""
         ...
 
+    def tree_with_file(self, root: Path, base: str, path: str, text: str) -> str:
+        """A tree as the Gate's `tree` takes it: `base` (HEAD's tree, or a staged verdict's)
+        with `path` holding `text`; the index and the working tree stay as they are."""
+        ...
+
     def check_edits(self, root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> None:
         """agents/edits.py `check_edits`: EditRefused, nothing written, when a rule is broken
         (a path that is not the agents' to write: neither in HEAD nor new)."""
@@ -203,6 +208,11 @@ class GitWorkspace:
         from tddhooks import git
 
         return git.tree_of(root, "HEAD")
+
+    def tree_with_file(self, root: Path, base: str, path: str, text: str) -> str:
+        from tddhooks.drive.interface import tree_with_file
+
+        return tree_with_file(root, path, text, base=base)
 
     def check_edits(self, root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> None:
         from tddhooks.agents.edits import check_edits

@@ -281,8 +281,8 @@ class RefactorerTurn(SourceTurn):
 
     def __init__(self, crew: Crew, info: PhaseInfo) -> None:
         super().__init__(crew, info)
-        head_tree = crew.workspace.head_tree(self.root)
-        self.baseline = crew.gate.tree(self.root, head_tree, crew.settings)
+        self.head_tree = crew.workspace.head_tree(self.root)
+        self.baseline = crew.gate.tree(self.root, self.head_tree, crew.settings)
 
     @property
     def limit(self) -> int:
@@ -302,10 +302,27 @@ class RefactorerTurn(SourceTurn):
         changed = changed_behaviour(self.baseline, verdict)
         if changed is not None:
             return Tried(False, "tests-changed", failure=changed)
+        broken = self.broken_examples(verdict)
+        if broken is not None:
+            return Tried(False, "examples-changed", failure=broken)
         lines = verdict.verification_lines()
         return refactor_message(self.root, self.crew.settings, cycle=self.info.cycle,
                                 answer=answer, verification=lines,
                                 workspace=self.crew.workspace)  # fmt: skip
+
+    def broken_examples(self, verdict: Verdict) -> str | None:
+        """Why the green refactor changes what an example of the kata gives, which HEAD gave
+        as the kata says (drive/probe.py); None when it keeps them, or when that cannot be told."""
+        from tddhooks.drive.probe import broken_examples, build_probe, python_package
+        from tddhooks.policy.compose import kata_requirements
+
+        crew, kata = self.crew, self.ctx.kata
+        language = crew.settings.language
+        listed = crew.workspace.listed(self.root)
+        project = kata_crate(self.root) if language == "rust" else python_package(listed)
+        requirements = kata_requirements(kata, whole=True) if kata else []
+        probe = build_probe(kata, requirements, language, project, listed)
+        return None if probe is None else broken_examples(crew, probe, self.head_tree, verdict.tree)
 
     def finish(self, tried: Tried | None) -> TurnResult:
         if tried is None:

@@ -227,6 +227,21 @@ def test_the_marker_gate_agrees_with_the_real_gate_on_these_files(
     assert (green.green, green.report.failing_tests) == (True, [])
 
 
+def test_a_tree_with_one_file_more_is_judged_without_touching_index_or_files(repo: Repo) -> None:
+    """`tree_with_file` (drive/probe.py runs the kata's examples on such trees)."""
+    root, ws = repo.root, repo.ws
+    repo.add(TEST, TEST_ADD)
+    staged = ws.staged_paths(root)
+    red = repo.gate.tree(root, ws.tree_with_file(root, ws.head_tree(root), TEST, TEST_ADD),
+                         repo.settings)  # fmt: skip
+    assert red.report.failing_tests == ["tests/test_add.py::test_add_one"]
+    with_source = ws.tree_with_file(root, red.tree, SOURCE, SOURCE_ADD)
+    assert repo.gate.tree(root, with_source, repo.settings).green
+    assert ws.staged_paths(root) == staged
+    assert ws.read_blob(root, ":", SOURCE) == SCAFFOLD[SOURCE]
+    assert (root / SOURCE).read_text(encoding="utf-8") == SCAFFOLD[SOURCE]
+
+
 def test_blobs_listing_and_line_counts_of_the_staged_changes(repo: Repo) -> None:
     root, ws = repo.root, repo.ws
     repo.add(TEST, TEST_ADD)

@@ -77,6 +77,7 @@ class MemoryWorkspace:
         self.done: tuple[str, str] | None = None  # (head, reason)
         self.refactor_mark: str | None = None  # the head it was written on
         self.reject: deque[str] = deque()  # hook rejections to serve to the next commits
+        self.trees: dict[str, dict[str, str]] = {}  # tree_with_file's, by their ids
 
     # the layers
     def _write(self, path: str, text: str) -> None:
@@ -107,6 +108,8 @@ class MemoryWorkspace:
     def layer(self, rev: str) -> dict[str, str]:
         if rev == ":":
             return self.index
+        if rev in self.trees:
+            return self.trees[rev]
         return next(c.files for c in reversed(self.commits) if rev in (c.sha, "HEAD"))
 
     # Workspace
@@ -179,6 +182,12 @@ class MemoryWorkspace:
 
     def head_tree(self, root: Path) -> str:
         return self.commits[-1].sha  # MemoryGate.tree judges a commit's files
+
+    def tree_with_file(self, root: Path, base: str, path: str, text: str) -> str:
+        files = {**self.layer(base), path: text}
+        tree = "tree-" + content_id(repr(sorted(files.items())))
+        self.trees[tree] = files
+        return tree
 
     def not_committed(self, root: Path, paths: Sequence[str]) -> dict[str, str]:
         """agents/edits.py `not_committed` without git (no ignore rules: nothing is ignored)."""

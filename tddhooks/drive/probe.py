@@ -1,0 +1,241 @@
+"""Does a green refactor still give what the kata's examples say? (docs/agents.md, "A refactor
+that changes what the kata says")
+
+The gate only knows the tests written so far. Measured (r44, FizzBuzz cycle 1): the refactorer
+turned `format!("{}", n)` into a loop over `1..=n`, so `say(2)` gave "12"; the only test was
+`say(0)` panics, the gate stayed green, the refactor landed and no later turn recovered. So before
+a refactor commits, the kata's readable examples (agents/examples.py) are written out as a probe
+test file, one test per example, and the same gate runs it on HEAD's tree and on the refactored
+tree, each with the probe added (trees of their own: the work tree and the person's index are
+never touched). An example that passed on HEAD and fails on the refactored tree refuses the
+refactor, naming the call, what the kata says and what it gives now. An example that did not pass
+on HEAD (a requirement not built yet) says nothing, nor does a probe that does not build on HEAD.
+
+Only when it can tell: a kata whose Interface section names a function of one parameter
+(drive/interface.py `interface_functions`), examples with a literal input, and a Rust library
+crate or a Python package (`src/<name>/__init__.py` or `<name>/__init__.py`). An input the kata
+gives two different results (two functions, a later stage) is left out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tddhooks.agents.examples import Example, Value, kata_examples
+
+if TYPE_CHECKING:
+    from tddhooks.drive.crew import Crew
+    from tddhooks.policy.verdicts import Verdict
+
+RUST_PROBE = "tests/tddhooks_examples.rs"
+PYTHON_PROBE = "tests/test_tddhooks_examples.py"
+_HEADER = "tddhooks: the kata's examples, run before a refactor lands; never committed"
+_RETURNED = re.compile(r"(?:->\s*(?P<type>.+?)\s*)?$")
+_LIST = re.compile(r"^(?:(?:std::)?(?:vec::)?Vec\s*<|&\s*\[|(?:list|List|Sequence)\s*\[)")
+_WRAPPED = re.compile(r"^(?:Result|Option)\s*<")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One example as a probe test: the test's name, the call and what the kata says of it."""
+
+    name: str
+    example: Example
+    call: str
+    expected: str
+
+
+@dataclass(frozen=True)
+class Probe:
+    path: str
+    text: str
+    cases: tuple[Case, ...]
+
+
+def _literal(value: Value) -> str:
+    """A kata's value as code: strings keep their escapes (`"1\\n2"` is a newline in both)."""
+    return '"' + value[1].replace('"', '\\"') + '"' if value[0] == "str" else value[1]
+
+
+def _returned(signature: str) -> str:
+    """What the signature returns ("" when it does not say)."""
+    match = _RETURNED.search(signature[signature.rfind(")") + 1 :])
+    return (match["type"] or "").strip() if match else ""
+
+
+def _one_parameter(signature: str) -> bool:
+    opening, closing = signature.find("("), signature.rfind(")")
+    inside = signature[opening + 1 : closing].strip().rstrip(",")
+    return bool(inside) and "," not in re.sub(r"<[^<>]*>|\[[^\[\]]*\]|\([^()]*\)", "", inside)
+
+
+def _rust_check(call: str, example: Example, returned: str) -> str | None:
+    """The body of one Rust probe test; None when the return type cannot hold the example."""
+    values = example.values
+    if values is None:
+        return f"let _ = {call};"
+    wrapped = bool(_WRAPPED.match(returned))
+    if wrapped:
+        call, returned = f"{call}.unwrap()", re.sub(r"^\w+\s*<|>\s*$", "", returned)
+    if _LIST.match(returned):
+        if not values:
+            return f"assert!({call}.is_empty());"
+        if example.whole:
+            return f"assert_eq!({call}, [{', '.join(map(_literal, values))}]);"
+        return f"assert!({call}.iter().any(|item| item == {_literal(values[0])}));"
+    if len(values) != 1:
+        return None
+    return f"assert_eq!({call}, {_literal(values[0])});"
+
+
+def _python_check(call: str, example: Example, returned: str) -> str | None:
+    values = example.values
+    if values is None:
+        return f"with pytest.raises(Exception):\n        {call}"
+    listed = bool(_LIST.match(returned)) or (not returned and (example.whole or not values))
+    if listed:
+        if example.whole or not values:
+            return f"assert {call} == [{', '.join(map(_literal, values))}]"
+        return f"assert {_literal(values[0])} in {call}"
+    return f"assert {call} == {_literal(values[0])}" if len(values) == 1 else None
+
+
+def python_package(listed: Sequence[str]) -> str | None:
+    """The package a Python kata's tests import: `src/<name>/__init__.py`, else a top-level
+    `<name>/__init__.py` that is no test folder; None when there is none."""
+    for depth, prefix in ((3, "src/"), (2, "")):
+        for path in listed:
+            parts = path.split("/")
+            if (
+                len(parts) == depth
+                and path.startswith(prefix)
+                and parts[-1] == "__init__.py"
+                and parts[-2].isidentifier()
+                and not parts[-2].startswith("test")
+            ):
+                return parts[-2]
+    return None
+
+
+def _belongs(requirement: str, name: str, several: bool) -> bool:
+    return not several or re.search(rf"\b{re.escape(name)}\b", requirement) is not None
+
+
+def build_probe(
+    kata: str,
+    requirements: Sequence[str],
+    language: str,
+    project: str | None,
+    taken: Collection[str] = (),
+) -> Probe | None:
+    """The probe test file for the kata's examples (None when there is nothing it can check):
+    `project` is the crate (Rust) or package (Python) the test imports, `taken` the paths the
+    tree already has (the probe never replaces one of them)."""
+    from tddhooks.drive.interface import interface_functions
+
+    path = RUST_PROBE if language == "rust" else PYTHON_PROBE
+    if project is None or path in taken or language not in ("rust", "python"):
+        return None
+    functions = {name: sig for name, sig in interface_functions(kata, language).items()
+                 if _one_parameter(sig)}  # fmt: skip
+    examples = kata_examples(requirements)
+    cases: list[Case] = []
+    several = len(functions) > 1
+    for name, signature in functions.items():
+        mine = [e for e in examples if _belongs(requirements[e.requirement - 1], name, several)]
+        said: dict[Value, set[object]] = {}
+        for example in mine:
+            said.setdefault(example.given, set()).add((example.values, example.whole))
+        for example in mine:
+            if len(said[example.given]) > 1:
+                continue  # the kata gives this input two results: neither is the rule
+            call = f"{name}({_literal(example.given)})"
+            check = (_rust_check if language == "rust" else _python_check)(
+                call, example, _returned(signature)
+            )
+            if check is not None:
+                cases.append(Case(f"example_{len(cases) + 1}", example, call, check))
+    if not cases:
+        return None
+    text = _rust_file(project, functions, cases) if language == "rust" else _python_file(
+        project, functions, cases
+    )  # fmt: skip
+    return Probe(path, text, tuple(cases))
+
+
+def _rust_file(crate: str, functions: Collection[str], cases: Sequence[Case]) -> str:
+    names = sorted(functions)
+    imported = names[0] if len(names) == 1 else "{" + ", ".join(names) + "}"
+    lines = [f"//! {_HEADER}", f"use {crate}::{imported};", ""]
+    for case in cases:
+        panics = ["#[should_panic]"] if case.example.values is None else []
+        lines += ["#[test]", *panics, f"fn {case.name}() {{", f"    {case.expected}", "}", ""]
+    return "\n".join(lines)
+
+
+def _python_file(package: str, functions: Collection[str], cases: Sequence[Case]) -> str:
+    lines = [f'"""{_HEADER}"""', "import pytest", "",
+             f"from {package} import {', '.join(sorted(functions))}", ""]  # fmt: skip
+    for case in cases:
+        lines += ["", f"def test_{case.name}():", f"    {case.expected}", ""]
+    return "\n".join(lines)
+
+
+def _ran(verdict: Verdict, probe: Probe) -> tuple[set[str], set[str]]:
+    """The probe's cases that passed and that failed in `verdict` (`tests/….rs::example_1`,
+    pytest's `tests/….py::test_example_1`)."""
+    report = verdict.report
+
+    def mine(names: Sequence[str]) -> set[str]:
+        return {name.rsplit("::", 1)[-1].removeprefix("test_") for name in names
+                if name.split("::", 1)[0] == probe.path}  # fmt: skip
+
+    return mine(report.passing_tests), mine(report.failing_tests)
+
+
+def _now_gives(verdict: Verdict, case: Case, language: str) -> str:
+    """What the failing case's output says the call gives now: libtest's `left:` or pytest's
+    `assert … == …` line ("" when it cannot be read)."""
+    step = verdict.step("test")
+    output = step.output_tail if step is not None else ""
+    if language == "rust":
+        block = output.split(f"---- {case.name} stdout ----", 1)
+        found = re.search(r"^\s*left: (?P<value>[^\n]{1,200})", block[-1], re.M)
+        if len(block) == 2 and found:
+            return f"; now it gives {found['value']}"
+        if len(block) == 2 and case.example.values is None:
+            return "; now it does not panic"
+        return ""
+    found = re.search(rf"test_{case.name}\b[\s\S]*?^E\s+(?P<line>[^\n]{{1,200}})", output, re.M)
+    return f"; now: {found['line'].strip()}" if found else ""
+
+
+def broken_examples(crew: Crew, probe: Probe, head_tree: str, refactored_tree: str) -> str | None:
+    """Why the refactored tree breaks an example the kata gives that HEAD's tree keeps; None
+    when it breaks none (or when the probe tells nothing: it builds on neither tree)."""
+    gate, workspace, root, settings = crew.gate, crew.workspace, crew.root, crew.settings
+    before = gate.tree(root, workspace.tree_with_file(root, head_tree, probe.path, probe.text),
+                       settings)  # fmt: skip
+    kept, _ = _ran(before, probe)
+    if not kept:
+        return None
+    after_tree = workspace.tree_with_file(root, refactored_tree, probe.path, probe.text)
+    after = gate.tree(root, after_tree, settings)
+    passing, failing = _ran(after, probe)
+    if after.report.compile_errors or not (passing or failing):
+        return None  # it does not build against the refactored code: the gate's tests say so
+    broken = [case for case in probe.cases if case.name in kept and case.name in failing]
+    if not broken:
+        return None
+    case = broken[0]
+    example = case.example
+    more = f" ({len(broken) - 1} more of the kata's examples too)" if len(broken) > 1 else ""
+    return (
+        f"the refactor changes what the code gives for an example of the kata, which no test "
+        f"checks yet: requirement {example.requirement} says {example.said}, and `{case.call}` "
+        f"did so before this refactor{_now_gives(after, case, settings.language)}{more}. A "
+        "refactor keeps behaviour: undo that change, or make a smaller one"
+    )

@@ -1,0 +1,333 @@
+"""A green refactor that changes what the kata's examples give is sent back (drive/probe.py).
+Measured (r44, FizzBuzz): the refactorer turned `format!("{}", n)` into a loop over `1..=n`
+(`say(2)` gave "12"); the only test was `say(0)` panics, so the refactor landed and the run was
+lost. Real git, real cargo and pytest, the real gate."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
+
+import pytest
+from drive.test_e2e_kit import git, write_files
+from support.fake_model import FakeModel
+
+from tddhooks.drive.crew import Crew
+from tddhooks.drive.ports import GitWorkspace, RealGate
+from tddhooks.drive.probe import (
+    PYTHON_PROBE,
+    RUST_PROBE,
+    broken_examples,
+    build_probe,
+    python_package,
+)
+from tddhooks.policy.compose import kata_requirements
+from tddhooks.policy.settings import load_settings
+from tddhooks.resources import read_template
+
+MakeRepo = Callable[..., Path]
+FB = read_template("katas/fizzbuzz.md")
+PV = read_template("katas/password-validation.md")
+MANIFEST = '[package]\nname = "fizz"\nversion = "0.1.0"\nedition = "2021"\n'
+SAYS = 'pub fn say(n: u32) -> String {\n    assert!(n != 0, "zero");\n    format!("{}", n)\n}\n'
+LOOPED = (
+    'pub fn say(n: u32) -> String {\n    assert!(n != 0, "zero");\n    let mut said = '
+    "String::new();\n    for i in 1..=n {\n        said.push_str(&i.to_string());\n    }\n"
+    "    said\n}\n"
+)
+TIDIED = 'pub fn say(n: u32) -> String {\n    assert!(n != 0, "zero");\n    n.to_string()\n}\n'
+ZERO = "use fizz::say;\n\n#[test]\n#[should_panic]\nfn zero_panics() {\n    let _ = say(0);\n}\n"
+
+
+def _probe(kata: str, language: str = "rust", project: str | None = "fizz", **kw: Any) -> Any:
+    return build_probe(kata, kata_requirements(kata, whole=True), language, project, **kw)
+
+
+def test_each_example_of_fizzbuzz_is_a_test_of_its_own() -> None:
+    probe = _probe(FB)
+    assert probe is not None
+    assert probe.path == RUST_PROBE
+    assert len(probe.cases) == 15  # 14 values and the refusal of zero
+    assert probe.text.startswith("//! tddhooks: the kata's examples")
+    assert "use fizz::say;\n" in probe.text
+    assert '#[test]\nfn example_2() {\n    assert_eq!(say(2), "2");\n}\n' in probe.text
+    assert '    assert_eq!(say(105), "FizzBuzzWhizz");\n' in probe.text
+    assert "#[test]\n#[should_panic]\nfn example_15() {\n    let _ = say(0);\n}\n" in probe.text
+    assert probe.cases[1].call == "say(2)"
+    assert probe.cases[1].example.said == '2 gives "2"'
+
+
+def test_a_list_the_kata_gives_whole_is_compared_whole_and_no_errors_is_empty() -> None:
+    probe = _probe(PV, project="pv")
+    assert probe is not None
+    text = probe.text
+    assert 'assert!(validate("Abcdef1!").is_empty());' in text
+    assert 'assert_eq!(validate("Abc1!"), ["must be at least 8 characters"]);' in text
+    assert (
+        'assert_eq!(validate("abc"), ["must be at least 8 characters", "must contain a digit", '
+        '"must contain an uppercase letter", "must contain a special character"]);'
+    ) in text
+    python = _probe(PV, "python", "pv")
+    assert python is not None
+    assert python.path == PYTHON_PROBE
+    assert "from pv import validate\n" in python.text
+    assert '    assert validate("Abcdef1!") == []\n' in python.text
+    assert '    assert validate("Abc1!") == ["must be at least 8 characters"]\n' in python.text
+
+
+def test_python_refusals_expect_the_exception() -> None:
+    probe = _probe(FB, "python", "fizz")
+    assert probe is not None
+    assert "import pytest\n" in probe.text
+    assert "def test_example_15():\n    with pytest.raises(Exception):\n        say(0)\n" in (
+        probe.text
+    )
+
+
+KATA = """# Kata
+
+## Interface
+
+- Rust: `pub fn {signature}` in `src/lib.rs`.
+
+## Requirements
+
+1. {requirement}
+"""
+
+
+def _kata(signature: str, requirement: str) -> str:
+    return KATA.format(signature=signature, requirement=requirement)
+
+
+@pytest.mark.parametrize(
+    ("signature", "requirement", "check"),
+    [
+        # one item of a returned list is looked for in it
+        ("split(text: &str) -> Vec<String>", '"a" gives "x".',
+         'assert!(split("a").iter().any(|item| item == "x"));'),
+        # a Result or an Option is unwrapped
+        ("to_roman(n: u32) -> Result<String, String>", '4 gives "IV".',
+         'assert_eq!(to_roman(4).unwrap(), "IV");'),
+        ("first(text: &str) -> Option<u32>", '"7,8" gives 7.',
+         'assert_eq!(first("7,8").unwrap(), 7);'),
+        # a kata's escape is the code's escape: "1\n2" is a newline in both
+        ("add(text: &str) -> u32", '"1\\n2,3" gives 6.', 'assert_eq!(add("1\\n2,3"), 6);'),
+        ('quote(text: &str) -> String', '"a\\"b" gives "b".', 'assert_eq!(quote("a\\"b"), "b");'),
+    ],
+)  # fmt: skip
+def test_the_check_follows_the_interfaces_return_type(
+    signature: str, requirement: str, check: str
+) -> None:
+    probe = _probe(_kata(signature, requirement))
+    assert probe is not None
+    assert f"    {check}\n" in probe.text
+
+
+@pytest.mark.parametrize(
+    "kata",
+    [
+        # two parameters: an example of one literal is no call of it
+        read_template("katas/mars-rover.md"),
+        # no Interface section: nothing says which function the examples are of
+        '# Kata\n\n## Requirements\n\n1. 2 gives "2".\n',
+        # the only input the kata gives is given two results (a later stage): neither is the rule
+        _kata("say(n: u32) -> String", '2 gives "2".\n2. Later, 2 gives "two".'),
+    ],
+)
+def test_nothing_is_probed_where_it_cannot_be_told(kata: str) -> None:
+    assert _probe(kata) is None
+
+
+def test_nothing_is_probed_without_a_project_or_over_a_file_of_the_repository() -> None:
+    assert _probe(FB, project=None) is None
+    assert _probe(FB, taken=[RUST_PROBE, "src/lib.rs"]) is None
+    assert _probe(FB, "python", "fizz", taken=[PYTHON_PROBE]) is None
+    assert _probe(FB, "go", "fizz") is None
+
+
+def test_a_kata_of_several_functions_gives_each_the_examples_of_its_requirements() -> None:
+    kata = (
+        "# Kata\n\n## Interface\n\n`pub fn to_roman(n: u32) -> String` and "
+        "`pub fn from_roman(text: &str) -> u32`\n\n## Requirements\n\n"
+        '1. to_roman: 4 gives "IV".\n2. from_roman: "IV" gives 4.\n'
+    )
+    probe = _probe(kata)
+    assert probe is not None
+    assert [case.call for case in probe.cases] == ["to_roman(4)", 'from_roman("IV")']
+    assert "use fizz::{from_roman, to_roman};\n" in probe.text
+
+
+@pytest.mark.parametrize(
+    ("listed", "package"),
+    [
+        (["src/pv/__init__.py", "tests/test_a.py"], "pv"),
+        (["pv/__init__.py", "tests/__init__.py"], "pv"),
+        (["tests/__init__.py", "kata.py"], None),
+        (["src/pv/util/__init__.py"], None),
+    ],
+)
+def test_the_python_package_is_the_one_under_src_or_at_the_top(
+    listed: list[str], package: str | None
+) -> None:
+    assert python_package(listed) == package
+
+
+def _crew(repo: Path) -> Crew:
+    fields = {"gate": RealGate(), "workspace": GitWorkspace(), "root": repo,
+              "settings": load_settings(repo)}  # fmt: skip
+    return cast(Crew, SimpleNamespace(**fields))
+
+
+def _rust_repo(make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch, lib: str = SAYS) -> Path:
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    return make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": lib,
+                      "tests/zero.rs": ZERO, "kata.md": FB})  # fmt: skip
+
+
+def _judge_refactor(repo: Path, source_path: str, source: str, kata: str) -> str | None:
+    write_files(repo, {source_path: source})
+    git(repo, "add", source_path)
+    crew = _crew(repo)
+    verdict = crew.gate.staged(repo, crew.settings)
+    assert verdict.green  # the gate alone lets it land
+    language = crew.settings.language
+    listed = crew.workspace.listed(repo)
+    project = "fizz" if language == "rust" else python_package(listed)
+    probe = build_probe(kata, kata_requirements(kata, whole=True), language, project, listed)
+    assert probe is not None
+    head = crew.workspace.head_tree(repo)
+    return broken_examples(crew, probe, head, verdict.tree)
+
+
+@pytest.mark.cargo
+def test_a_refactor_that_changes_an_example_is_named_with_what_it_gives_now(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _rust_repo(make_repo, monkeypatch)
+    write_files(repo, {"notes.txt": "mine\n"})  # a person's file, never touched
+
+    why = _judge_refactor(repo, "src/lib.rs", LOOPED, FB)
+
+    assert why is not None
+    assert why.startswith(
+        "the refactor changes what the code gives for an example of the kata, which no test "
+        'checks yet: requirement 1 says 2 gives "2", and `say(2)` did so before this refactor; '
+        'now it gives "12" (1 more of the kata\'s examples too)'
+    )
+    # the probe was in the judged trees only
+    assert not (repo / RUST_PROBE).exists()
+    assert git(repo, "status", "--porcelain").stdout == "M  src/lib.rs\n?? notes.txt\n"
+    assert RUST_PROBE not in git(repo, "ls-files").stdout
+
+
+@pytest.mark.cargo
+def test_a_refactor_that_keeps_the_examples_passes_and_unbuilt_ones_say_nothing(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Fizz, Buzz, … fail on HEAD and after: only the examples HEAD keeps are the refactor's
+    repo = _rust_repo(make_repo, monkeypatch)
+    assert _judge_refactor(repo, "src/lib.rs", TIDIED, FB) is None
+
+
+@pytest.mark.cargo
+def test_a_probe_that_does_not_build_on_head_tells_nothing(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a library that takes the number as text (a person's choice): `say(2)` does not compile
+    lib = 'pub fn say(n: &str) -> String {\n    assert!(n != "0", "zero");\n    n.to_string()\n}\n'
+    repo = _rust_repo(make_repo, monkeypatch, lib)
+    write_files(repo, {"tests/zero.rs": ZERO.replace("say(0)", 'say("0")')})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "test: zero as text")
+    assert _judge_refactor(repo, "src/lib.rs", lib.replace("n.to_string()", "n.repeat(2)"), FB) is (
+        None
+    )
+
+
+PV_SOURCE = (
+    "def validate(password: str) -> list[str]:\n    errors = []\n    if len(password) < 8:\n"
+    '        errors.append("must be at least 8 characters")\n    return errors\n'
+)
+PV_TEST = (
+    "from pv import validate\n\n\ndef test_short():\n"
+    '    assert validate("Abc1!") == ["must be at least 8 characters"]\n'
+)
+
+
+def test_a_python_refactor_that_changes_an_example_is_sent_back(make_repo: MakeRepo) -> None:
+    pyproject = read_template("scaffolds/python/pyproject.toml").replace("{project}", "pv")
+    repo = make_repo({"tdd.yaml": "language: python\n", "pyproject.toml": pyproject,
+                      "src/pv/__init__.py": PV_SOURCE, "tests/test_pv.py": PV_TEST,
+                      "kata.md": PV})  # fmt: skip
+    broken = PV_SOURCE.replace("< 8:", '< 8 or password == "Abcdef1!":')
+
+    why = _judge_refactor(repo, "src/pv/__init__.py", broken, PV)
+
+    assert why is not None
+    assert 'requirement 1 says "Abcdef1!" gives no errors, and `validate("Abcdef1!")`' in why
+    assert "; now: AssertionError: assert ['must be at" in why
+    git(repo, "reset", "-q", "--hard")
+    kept = PV_SOURCE.replace("errors = []", "errors: list[str] = []")
+    assert _judge_refactor(repo, "src/pv/__init__.py", kept, PV) is None
+
+
+def _drive(repo: Path, models: dict[str, FakeModel]) -> None:
+    """One cycle of the real drive loop: real git, cargo and gate, the models' answers queued."""
+    from support.fake_drive import HooklessWorkspace
+
+    from tddhooks.drive.console import QuietDisplay
+    from tddhooks.drive.loop import Drive, DrivePlan
+    from tddhooks.drive.steplog import StepWriter
+    from tddhooks.drive.supervisor import Supervisor
+    from tddhooks.llm.usage import UsageLedger
+
+    write_files(repo, {".gitignore": ".tdd/\n"})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "chore: ignore the scratch folder")
+    crew = Crew(
+        root=repo, settings=load_settings(repo), clients=models,
+        supervisor=Supervisor(max_attempts=3, max_failed_cycles=3, steps=1, budget_tokens=None),
+        ledger=UsageLedger(), display=QuietDisplay(), steps=StepWriter(repo), context_tokens=1800,
+        max_attempts=3, gate=RealGate(), workspace=HooklessWorkspace(),
+    )  # fmt: skip
+    Drive(crew, DrivePlan(agent_roles=frozenset(models))).run()
+
+
+@pytest.mark.cargo
+def test_the_refactorer_is_told_and_its_next_answer_lands(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lib = 'pub fn say(n: u32) -> String {\n    format!("{}", n)\n}\n'
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": lib,
+                      "kata.md": FB})  # fmt: skip
+    models = {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
+    models["tester"].enqueue(
+        {"plan": "zero", "edits": [{"path": "tests/zero.rs", "content": ZERO}]}
+    )
+    commit = {"type": "feat", "scope": "say", "summary": "zero is refused"}
+    models["implementor"].enqueue(
+        {"plan": "refuse zero", "edits": [{"path": "src/lib.rs", "content": SAYS}],
+         "commit": commit}
+    )  # fmt: skip
+    tidy = {"type": "refactor", "scope": "say", "summary": "say the number with to_string"}
+    models["refactorer"].enqueue(
+        {"plan": "build it up", "edits": [{"path": "src/lib.rs", "content": LOOPED}],
+         "commit": tidy},
+        {"plan": "to_string", "edits": [{"path": "src/lib.rs", "content": TIDIED}], "commit": tidy},
+    )  # fmt: skip
+
+    _drive(repo, models)
+
+    assert len(models["refactorer"].asked) == 2
+    told = models["refactorer"].asked[1].user
+    assert 'requirement 1 says 2 gives "2", and `say(2)` did so before this refactor' in told
+    assert git(repo, "log", "-1", "--format=%s").stdout.startswith("refactor(")
+    assert git(repo, "show", "HEAD:src/lib.rs").stdout == TIDIED
+    assert RUST_PROBE not in git(repo, "ls-tree", "-r", "--name-only", "HEAD").stdout
+    logs = sorted((repo / ".tdd" / "logs").glob("step-*-refactorer*.json"))
+    assert logs
+    assert '"examples-changed"' in logs[-1].read_text(encoding="utf-8")
