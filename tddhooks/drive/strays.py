@@ -45,29 +45,37 @@ def _halves(line: str) -> tuple[str, str]:
     return line, ""
 
 
-Comparison = tuple[list[str], list[str], bool]
+# a side that is an empty list, as libtest (`right: []`) and pytest (`… == []`) print one
+_EMPTY_SIDE = re.compile(r"^(?:left:|right:|E\s+(?:AssertionError: )?assert)?\s*\[\s*\]\s*$")
+Comparison = tuple[list[str], list[str], bool, bool]
+
+
+def _comparison(first: str, second: str, cut: bool) -> Comparison:
+    """The literals of both sides, whether one may be cut short, whether one is an empty list."""
+    empty = any(_EMPTY_SIDE.match(side.strip()) for side in (first, second) if side)
+    return _literals(first), _literals(second), cut, empty
 
 
 def _comparisons(failure: str) -> list[Comparison]:
-    """The string literals of each failed comparison's two sides, in the order they appear, and
+    """The string literals of each failed comparison's two sides, in the order they appear,
     whether a side may have been cut short (pytest writes `'Password mu...oo'`: a literal's place
-    after the cut is not its place in the value)."""
+    after the cut is not its place in the value), and whether a side is an empty list."""
     found: list[Comparison] = []
     left: str | None = None
     for match in _SIDES.finditer(failure):
         side = match.group().strip()
         if side.startswith("left:"):
             if left is not None:
-                found.append((_literals(left), [], "..." in left))
+                found.append(_comparison(left, "", "..." in left))
             left = side
         elif side.startswith("right:"):
-            found.append((_literals(left or ""), _literals(side), "..." in (left or "") + side))
+            found.append(_comparison(left or "", side, "..." in (left or "") + side))
             left = None
         else:
             first, second = _halves(side)
-            found.append((_literals(first), _literals(second), "..." in side))
+            found.append(_comparison(first, second, "..." in side))
     if left is not None:
-        found.append((_literals(left), [], "..." in left))
+        found.append(_comparison(left, "", "..." in left))
     return found
 
 
@@ -93,7 +101,8 @@ def stray_values(
     characters in the failed comparison that a source file of `sources` (path -> text) holds and
     no test file nor the kata does; with the string a test expects in its place, when one is."""
     found: dict[str, tuple[str, str | None]] = {}
-    for left, right, cut in _comparisons(failure):
+    unwanted: dict[str, str] = {}  # strays where the test expects an empty list: value -> place
+    for left, right, cut, empty in _comparisons(failure):
         for side, other in ((left, right), (right, left)):
             for index, value in enumerate(side):
                 if len(value) < MIN_STRAY or value in found:
@@ -103,9 +112,14 @@ def stray_values(
                 place = next((path for path, text in sources.items() if value in text), None)
                 if place is None:
                     continue
+                if empty and not other:
+                    unwanted[value] = place
+                    continue
                 wanted = None if cut else _counterpart(index, side, other)
                 asked = wanted is not None and _asked(wanted, tests)
                 found[value] = (place, wanted if asked else None)
+    if unwanted:
+        return _empty_advice(unwanted)
     if not found:
         return ""
     flat = " ".join(kata.split())  # a quoted message may be broken over two lines
@@ -117,6 +131,21 @@ def stray_values(
             f"it: {_advice(value, wanted, messages)}\n"
         )
     return "".join(lines)
+
+
+def _empty_advice(unwanted: Mapping[str, str]) -> str:
+    """One hint for the messages the code gives where the test expects an empty list. Measured
+    (r45, Password Validation cycle 1): the first test wanted `validate("Abcdef1!")` to be empty,
+    and the 1.5B implementor wrote every rule with a message of its own on all five attempts,
+    told each time only that no test asks for two of them."""
+    first, *more = unwanted
+    places = ", ".join(dict.fromkeys(unwanted.values()))
+    others = f" and {len(more)} more" if more else ""
+    return (
+        f'Hint: the test expects an empty list, and the code gives "{first}"{others} from '
+        f"{places}, which no test and no line of the kata asks for: remove the code that gives "
+        "them. A message comes with the test that asks for it, in a later cycle.\n"
+    )
 
 
 def _advice(value: str, wanted: str | None, messages: list[str]) -> str:

@@ -104,7 +104,7 @@ def test_only_the_compared_values_are_read_and_short_ones_pass() -> None:
 
 
 def test_pytests_assertion_line_is_read_and_at_most_two_are_named() -> None:
-    failure = "E       AssertionError: assert ['first one', 'second one', 'third one'] == []\n"
+    failure = "E       AssertionError: assert ['first one', 'second one', 'third one'] == ['x']\n"
     source = "ERRORS = ['first one', 'second one', 'third one']\n"
     hint = stray_values(failure, {"src/kata/rules.py": source}, {}, "")
     assert hint.count("Hint: ") == 2
@@ -272,3 +272,43 @@ def test_a_stray_like_nothing_in_the_kata_names_what_the_test_expects() -> None:
     assert hint.endswith(
         'the test expects "must contain a digit" there: give that value, or remove the code.\n'
     )
+
+
+R45 = [f"Password must contain at least one {what}" for what in ("uppercase letter", "digit")]
+EMPTY_TEST = 'assert_eq!(validate("Abcdef1!"), Vec::<String>::new());'
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        f"  left: {[*R45]}\n right: []\n".replace("'", '"'),
+        f" left: []\n right: {[*R45]}\n".replace("'", '"'),
+        f"E       AssertionError: assert {[*R45]} == []\n",
+        f"E       assert [] == {[*R45]}\n",
+    ],
+)
+def test_where_the_test_expects_an_empty_list_the_invented_messages_are_to_go(
+    failure: str,
+) -> None:
+    """Measured (r45, Password Validation cycle 1): the first test wanted no errors, and the
+    1.5B implementor wrote every rule with a message of its own on all five attempts."""
+    source = "\n".join(f'errors.push("{message}");' for message in R45)
+    hint = stray_values(failure, {"src/lib.rs": source}, {"tests/valid.rs": EMPTY_TEST}, "# PV\n")
+    assert hint == (
+        f'Hint: the test expects an empty list, and the code gives "{R45[0]}" and 1 more from '
+        "src/lib.rs, which no test and no line of the kata asks for: remove the code that gives "
+        "them. A message comes with the test that asks for it, in a later cycle.\n"
+    )
+
+
+def test_the_katas_own_message_where_an_empty_list_is_expected_is_no_stray() -> None:
+    kata = '2. A short one gives "must be at least 8 characters".\n'
+    failure = ' left: ["must be at least 8 characters"]\n right: []\n'
+    source = 'errors.push("must be at least 8 characters");'
+    assert stray_values(failure, {"src/lib.rs": source}, {"tests/v.rs": EMPTY_TEST}, kata) == ""
+
+
+def test_a_list_of_an_empty_string_is_no_empty_list() -> None:
+    failure = f' left: ["{INVENTED}"]\n right: [""]\n'
+    hint = stray_values(failure, {"src/lib.rs": LIB}, {"tests/v.rs": 'vec![""]'}, "")
+    assert hint.startswith(f'Hint: "{INVENTED}" comes from src/lib.rs')
