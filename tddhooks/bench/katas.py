@@ -31,6 +31,17 @@ class BenchKata:
     kata_file: Path | None  # None: a shipped kata, initialised by name
     suites: dict[str, tuple[AcceptanceFile, ...]] = field(default_factory=dict)
 
+    def text(self) -> str:
+        """The kata's Markdown ("" when it cannot be read)."""
+        from tddhooks.resources import templates
+
+        try:
+            if self.kata_file is not None:
+                return self.kata_file.read_text(encoding="utf-8")
+            return (templates() / "katas" / f"{self.name}.md").read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return ""
+
     @property
     def init_argument(self) -> str:
         return str(self.kata_file) if self.kata_file is not None else self.name

@@ -177,13 +177,13 @@ def plan(
         raise UsageError("tddhooks bench needs a model", fix="e.g. --model ollama:qwen2.5-coder:7b")
     if runs < 1 or steps < 1:
         raise UsageError("--runs and --steps must be at least 1", fix="e.g. --runs 3 --steps 6")
-    check_models(models, llm)
     resolved = [resolve_bench_kata(name) for name in (katas or shipped_bench_katas())]
     if not resolved:
         raise UsageError(
             "no kata to bench: none was given and no shipped kata was found",
             fix="give --kata DIR (kata.md + acceptance/), or reinstall tddhooks",
         )
+    check_models(models, llm, resolved, language)
     for kata in resolved:
         kata.suite(language)  # a missing suite fails before any drive starts
     _refuse_same_names(katas, resolved)
@@ -213,11 +213,14 @@ def plan(
     return specs
 
 
-def check_models(models: Sequence[str], llm: BenchLLM) -> None:
+def check_models(
+    models: Sequence[str], llm: BenchLLM, katas: Sequence[BenchKata] = (), language: str = "rust"
+) -> None:
     """Every model resolves for every role, with its key, as `tddhooks drive` would resolve it,
-    and a replayed session exists: a model no drive can use fails before any run starts."""
+    and a replayed session exists and fits each kata (a shipped session answers the kata it was
+    recorded on): a model no drive can use fails before any run starts."""
     from tddhooks.config import TddConfig
-    from tddhooks.llm.replay import load_session
+    from tddhooks.llm.replay import load_session, shipped_misfit
     from tddhooks.llm.settings import resolve_role_settings
     from tddhooks.vocabulary import ROLE_NAMES
 
@@ -228,8 +231,17 @@ def check_models(models: Sequence[str], llm: BenchLLM) -> None:
                 config, role, model=model, provider=llm.provider, api_key=llm.api_key,
                 base_url=llm.base_url, role_models=llm.role_model,
             )  # fmt: skip
-            if found.provider == "replay":
-                load_session(found.model)
+            if found.provider != "replay":
+                continue
+            load_session(found.model)
+            for kata in katas:
+                misfit = shipped_misfit(found.model, kata.text(), language)
+                if misfit is not None:
+                    raise UsageError(
+                        f"--model {model} on kata {kata.name!r}: {misfit}",
+                        fix="bench a shipped session only on its own kata "
+                        f"(--kata {found.model}), or bench a model",
+                    )
 
 
 def execute(specs: Sequence[RunSpec], jobs: int) -> tuple[list[RunResult], int | None]:

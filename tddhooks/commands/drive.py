@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tddhooks import git, output
-from tddhooks.errors import UsageError
+from tddhooks.errors import ConfigError, UsageError
 from tddhooks.vocabulary import ROLE_NAMES
 
 if TYPE_CHECKING:
@@ -235,7 +235,7 @@ def _drive(
         formats = FormatMemory()  # a refused response_format is remembered for the drive
         clients = {
             role: ChatClient(m, cache, recorder=recorder, formats=formats,
-                             replay=_replay(m.provider, m.model, root))
+                             replay=_replay(m.provider, m.model, root, settings))
             for role, m in models.items()
         }  # fmt: skip
         supervisor = Supervisor(
@@ -265,11 +265,22 @@ def _drive(
             cache.close()
 
 
-def _replay(provider: str, model: str, root: Path) -> ReplaySession | None:
-    """A replayed session, with a shipped one's `{crate}` filled in with this kata's crate."""
+def _replay(
+    provider: str, model: str, root: Path, settings: PolicySettings
+) -> ReplaySession | None:
+    """A replayed session, with a shipped one's `{crate}` filled in with this kata's crate; a
+    shipped session recorded on another kata or language is refused (llm/replay.py)."""
+    from tddhooks.drive.gather import kata_text
     from tddhooks.drive.turnkit import kata_crate
-    from tddhooks.llm.replay import load_session
+    from tddhooks.llm.replay import load_session, shipped_misfit
 
     if provider != "replay":
         return None
+    misfit = shipped_misfit(model, kata_text(root, settings), settings.language)
+    if misfit is not None:
+        raise ConfigError(
+            misfit,
+            fix=f"replay it in a kata of its own (`tddhooks init -k {model} DIR`, or `tddhooks "
+            "demo`), or drive this kata with a model: --model PROVIDER:MODEL",
+        )
     return load_session(model, crate=kata_crate(root), base=root)

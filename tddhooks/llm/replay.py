@@ -188,6 +188,38 @@ def load_session(
     )
 
 
+def shipped_misfit(
+    name_or_path: str, kata: str, language: str, *, directory: Traversable | None = None
+) -> str | None:
+    """Why the shipped session `name_or_path` (`replay:string-calculator`) cannot be replayed on
+    this kata (`kata`: its kata.md text, `language`: the repository's); None when it fits, when
+    it is no shipped session (a file of the person's own), or when the kata cannot be told. Its
+    answers write the code of the kata they were recorded on: replayed on FizzBuzz they would
+    write String Calculator's `add` there (measured: two green cycles of the wrong kata)."""
+    from tddhooks.commands.init_cmd import kata_title
+
+    folder = directory if directory is not None else _sessions_dir()
+    name = name_or_path.removesuffix(SESSION_SUFFIX)
+    shipped = folder / f"{name}{SESSION_SUFFIX}"
+    local = Path(name_or_path).is_file() and not ("/" not in name_or_path and name == name_or_path)
+    if "/" in name or local or not shipped.is_file():
+        return None
+    from tddhooks.resources import templates
+
+    recorded = templates() / "katas" / f"{name}.md"
+    title = kata_title(recorded.read_text(encoding="utf-8"), name) if recorded.is_file() else name
+    written = '.rs"' if '.rs\\"' in shipped.read_text(encoding="utf-8") else '.py"'
+    session_language = "rust" if written == '.rs"' else "python"
+    here = kata_title(kata, "") if kata.strip() else ""
+    if here and here.casefold() != title.casefold():
+        return (f"the shipped session {name!r} answers the {title} kata, and this kata is "
+                f"{here}: its answers would write {title}'s code here")  # fmt: skip
+    if language != session_language:
+        return (f"the shipped session {name!r} answers the {title} kata in {session_language}, "
+                f"and this kata is in {language}")  # fmt: skip
+    return None
+
+
 class Recorder:
     """Writes one JSONL line per answer of a live run (`tddhooks drive --record FILE`)."""
 

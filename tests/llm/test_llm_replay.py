@@ -215,3 +215,54 @@ def test_a_home_of_no_known_user_is_no_session_not_a_crash(
     # red team: `replay:~nobody-rt2/s.jsonl` raised RuntimeError from Path.expanduser
     with pytest.raises(ConfigError, match="neither a file nor a shipped session"):
         load_session("~nobody-rt2/s.jsonl", directory=tmp_path, base=base)
+
+
+@pytest.mark.parametrize(
+    ("kata", "language", "said"),
+    [
+        ("string-calculator", "rust", None),
+        ("fizzbuzz", "rust", "the shipped session 'string-calculator' answers the String "
+         "Calculator kata, and this kata is FizzBuzz: its answers would write String "
+         "Calculator's code here"),
+        ("string-calculator", "python", "the shipped session 'string-calculator' answers the "
+         "String Calculator kata in rust, and this kata is in python"),
+        (None, "rust", None),  # no kata.md: nothing to tell
+    ],
+)  # fmt: skip
+def test_a_shipped_session_fits_only_the_kata_and_language_it_was_recorded_on(
+    kata: str | None, language: str, said: str | None
+) -> None:
+    from tddhooks.llm.replay import shipped_misfit
+    from tddhooks.resources import read_template
+
+    text = read_template(f"katas/{kata}.md") if kata else ""
+    assert shipped_misfit("string-calculator", text, language) == said
+    # a person's own session is theirs to replay anywhere
+    assert shipped_misfit("./string-calculator.jsonl", text, language) is None
+
+
+def test_a_shipped_session_on_another_kata_is_refused_before_any_answer(tmp_path: Path) -> None:
+    """Newcomer: `tddhooks drive --model replay:string-calculator` in a FizzBuzz kata wrote
+    String Calculator's `add` and landed two green cycles of the wrong kata."""
+    import subprocess
+
+    from click.testing import CliRunner
+
+    from tddhooks.cli import cli
+
+    runner = CliRunner()
+    made = runner.invoke(cli, ["init", "-k", "fizzbuzz", str(tmp_path / "fb")])
+    assert made.exit_code == 0, made.output
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=tmp_path / "fb", text=True,
+                          capture_output=True, check=True).stdout  # fmt: skip
+
+    result = runner.invoke(cli, ["drive", "-C", str(tmp_path / "fb"), "--model",
+                                 "replay:string-calculator", "--steps", "1"])  # fmt: skip
+
+    assert result.exit_code == 2
+    assert "answers the String Calculator kata, and this kata is FizzBuzz" in result.output
+    assert "tddhooks init -k string-calculator DIR" in result.output
+    assert subprocess.run(["git", "rev-parse", "HEAD"], cwd=tmp_path / "fb", text=True,
+                          capture_output=True, check=True).stdout == head  # fmt: skip
+    assert subprocess.run(["git", "status", "--porcelain"], cwd=tmp_path / "fb", text=True,
+                          capture_output=True, check=True).stdout == ""  # fmt: skip
