@@ -30,6 +30,7 @@ class BenchKata:
     name: str
     kata_file: Path | None  # None: a shipped kata, initialised by name
     suites: dict[str, tuple[AcceptanceFile, ...]] = field(default_factory=dict)
+    given: str = ""  # the --kata DIR as the person wrote it, for messages
 
     def text(self) -> str:
         """The kata's Markdown ("" when it cannot be read)."""
@@ -49,7 +50,8 @@ class BenchKata:
     def suite(self, language: str) -> tuple[AcceptanceFile, ...]:
         suite = self.suites.get(language, ())
         if not suite:
-            where = f"--kata {self.kata_file.parent}" if self.kata_file else f"kata {self.name!r}"
+            shown = self.given or (self.kata_file.parent if self.kata_file else "")
+            where = f"--kata {shown}" if self.kata_file else f"kata {self.name!r}"
             others = sorted(other for other, files in self.suites.items() if files)
             found = "; ".join(
                 f"it has {other} ones: {', '.join(f.name for f in self.suites[other])}"
@@ -118,7 +120,8 @@ def _user_kata(directory: Path) -> BenchKata:
             fix="add at least one acceptance test file directly in acceptance/: *.rs for Rust, "
             "test_*.py for Python (write {crate} or {package} where the kata's name goes)",
         )
-    return BenchKata(directory.name, kata_file.resolve(), {k: tuple(v) for k, v in suites.items()})
+    read = {language: tuple(files) for language, files in suites.items()}
+    return BenchKata(directory.name, kata_file.resolve(), read, given=str(directory))
 
 
 def resolve_bench_kata(spec: str) -> BenchKata:

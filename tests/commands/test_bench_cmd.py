@@ -235,15 +235,18 @@ def _leap_kata(folder: Path, kata: str = "# Leap\n\n## Requirements\n\n- 2000 is
 
 
 def test_a_suite_for_another_language_is_named_with_the_language_that_fits(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Found by a newcomer: `--language python` on a Rust-only kata said only "no acceptance tests
     for python", not what acceptance/ holds nor which --language would run it."""
     kata = _leap_kata(tmp_path / "leap")
     (kata / "acceptance" / "acceptance_leap.rs").write_text("#[test]\nfn a() {}\n", "utf-8")
+    monkeypatch.chdir(tmp_path)
     with pytest.raises(UsageError) as caught:
-        resolve_bench_kata(str(kata)).suite("python")
+        resolve_bench_kata("leap").suite("python")
     assert "it has rust ones: acceptance_leap.rs" in caught.value.message
+    # the directory as it was given, not the absolute path it resolves to
+    assert caught.value.message.startswith("--kata leap has no acceptance tests for python")
     assert "--language rust" in (caught.value.fix or "")
 
 
