@@ -33,7 +33,15 @@ NEAR = 0.8
 
 
 def _literals(text: str) -> list[str]:
-    return [match.group(1) or match.group(2) or "" for match in _LITERAL.finditer(text)]
+    """The string literals of `text`, their escaped quotes read as the quotes (pytest writes
+    "it's" as `'it\\'s'` when the string holds both kinds)."""
+    return [_plain(match.group(1) or match.group(2) or "") for match in _LITERAL.finditer(text)]
+
+
+def _plain(text: str) -> str:
+    """`text` with its escaped quotes as plain quotes: a value is looked for in code, tests and
+    the kata whichever quotes each writes it in."""
+    return text.replace("\\'", "'").replace('\\"', '"')
 
 
 def _halves(line: str) -> tuple[str, str]:
@@ -100,6 +108,9 @@ def stray_values(
     """Hint lines (each ending in a line break; "" when none) for each string of at least four
     characters in the failed comparison that a source file of `sources` (path -> text) holds and
     no test file nor the kata does; with the string a test expects in its place, when one is."""
+    sources = {path: _plain(text) for path, text in sources.items()}
+    tests = {path: _plain(text) for path, text in tests.items()}
+    kata = _plain(kata)
     found: dict[str, tuple[str, str | None]] = {}
     unwanted: dict[str, str] = {}  # strays where the test expects an empty list: value -> place
     for left, right, cut, empty in _comparisons(failure):

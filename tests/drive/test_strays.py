@@ -312,3 +312,24 @@ def test_a_list_of_an_empty_string_is_no_empty_list() -> None:
     failure = f' left: ["{INVENTED}"]\n right: [""]\n'
     hint = stray_values(failure, {"src/lib.rs": LIB}, {"tests/v.rs": 'vec![""]'}, "")
     assert hint.startswith(f'Hint: "{INVENTED}" comes from src/lib.rs')
+
+
+@pytest.mark.parametrize(
+    ("failure", "source"),
+    [
+        # pytest's repr of a string holding both kinds of quotes
+        ("E       AssertionError: assert ['Can\\'t be \"empty\"'] == ['x']\n",
+         'ERRORS = ["Can\'t be \\"empty\\""]\n'),
+        ("E       AssertionError: assert ['Can\\'t be \"empty\"'] == ['x']\n",
+         "ERRORS = ['Can\\'t be \"empty\"']\n"),
+        # libtest's Debug of a Rust string
+        (' left: ["Can\'t be \\"empty\\""]\n right: ["x"]\n',
+         'vec!["Can\'t be \\"empty\\"".to_string()]\n'),
+    ],
+)  # fmt: skip
+def test_a_string_with_escaped_quotes_is_read_as_the_code_writes_it(
+    failure: str, source: str
+) -> None:
+    """Red team: pytest writes `'Can\\'t be "empty"'`, and the stray went unnamed."""
+    hint = stray_values(failure, {"src/kata/rules.py": source}, {}, "")
+    assert hint.startswith('Hint: "Can\'t be "empty"" comes from src/kata/rules.py')
