@@ -8,7 +8,9 @@ a refactor commits, the kata's readable examples (agents/examples.py) are writte
 test file, one test per example, and the same gate runs it on HEAD's tree and on the refactored
 tree, each with the probe added (trees of their own: the work tree and the person's index are
 never touched). An example that passed on HEAD and fails on the refactored tree refuses the
-refactor, naming the call, what the kata says and what it gives now. An example that did not pass
+refactor, naming the call, what the kata says and what it gives now. The implementor's green
+change is checked the same way: making one test pass is no reason to break what the code
+already did as the kata says. An example that did not pass
 on HEAD (a requirement not built yet) says nothing, nor does a probe that does not build on HEAD.
 
 Only when it can tell: a kata whose Interface section names a function of one parameter
@@ -213,9 +215,12 @@ def _now_gives(verdict: Verdict, case: Case, language: str) -> str:
     return f"; now: {found['line'].strip()}" if found else ""
 
 
-def broken_examples(crew: Crew, probe: Probe, head_tree: str, refactored_tree: str) -> str | None:
-    """Why the refactored tree breaks an example the kata gives that HEAD's tree keeps; None
-    when it breaks none (or when the probe tells nothing: it builds on neither tree)."""
+def broken_examples(
+    crew: Crew, probe: Probe, head_tree: str, refactored_tree: str, role: str = "refactorer"
+) -> str | None:
+    """Why the refactored tree (the implementor's: its change with the staged test) breaks an
+    example the kata gives that HEAD's tree keeps; None when it breaks none (or when the probe
+    tells nothing: it builds on neither tree)."""
     gate, workspace, root, settings = crew.gate, crew.workspace, crew.root, crew.settings
     before = gate.tree(root, workspace.tree_with_file(root, head_tree, probe.path, probe.text),
                        settings)  # fmt: skip
@@ -233,9 +238,15 @@ def broken_examples(crew: Crew, probe: Probe, head_tree: str, refactored_tree: s
     case = broken[0]
     example = case.example
     more = f" ({len(broken) - 1} more of the kata's examples too)" if len(broken) > 1 else ""
+    refactor = role == "refactorer"
+    change = "the refactor" if refactor else "the change makes the staged test pass, but it"
+    advice = (
+        "A refactor keeps behaviour: undo that change, or make a smaller one" if refactor
+        else f"Make the staged test pass and keep what `{case.call}` gave"
+    )  # fmt: skip
     return (
-        f"the refactor changes what the code gives for an example of the kata, which no test "
+        f"{change} changes what the code gives for an example of the kata, which no test "
         f"checks yet: requirement {example.requirement} says {example.said}, and `{case.call}` "
-        f"did so before this refactor{_now_gives(after, case, settings.language)}{more}. A "
-        "refactor keeps behaviour: undo that change, or make a smaller one"
+        f"did so before this {'refactor' if refactor else 'change'}"
+        f"{_now_gives(after, case, settings.language)}{more}. {advice}"
     )

@@ -215,6 +215,23 @@ class SourceTurn(Turn):
                 sources[path] = (self.root / path).read_text(encoding="utf-8", errors="replace")
         return stray_values(verdict.failure_excerpt(), sources, tests, self.ctx.kata)
 
+    def broken_examples(self, verdict: Verdict) -> str | None:
+        """Why the green attempt changes what an example of the kata gives, which HEAD gave as
+        the kata says (drive/probe.py); None when it keeps them, or when that cannot be told."""
+        from tddhooks.drive.probe import broken_examples, build_probe, python_package
+        from tddhooks.policy.compose import kata_requirements
+
+        crew, kata = self.crew, self.ctx.kata
+        language = crew.settings.language
+        listed = crew.workspace.listed(self.root)
+        project = kata_crate(self.root) if language == "rust" else python_package(listed)
+        requirements = kata_requirements(kata, whole=True) if kata else []
+        probe = build_probe(kata, requirements, language, project, listed)
+        if probe is None:
+            return None
+        head = crew.workspace.head_tree(self.root)
+        return broken_examples(crew, probe, head, verdict.tree, self.role)
+
     def put_back(self, versions: dict[str, str]) -> None:
         for path, text in versions.items():
             (self.root / path).write_text(text, encoding="utf-8")

@@ -241,7 +241,10 @@ class ImplementorTurn(SourceTurn):
             return Tried(False, "no-edits", failure=failure)
         return self.source_attempt(answer, record)
 
-    def compose(self, answer: AgentAnswer, verdict: Verdict) -> str:
+    def compose(self, answer: AgentAnswer, verdict: Verdict) -> str | Tried:
+        broken = self.broken_examples(verdict)
+        if broken is not None:
+            return Tried(False, "examples-changed", failure=broken)
         return feature_message(
             self.root, self.crew.settings, cycle=self.info.cycle, answer=answer,
             handoff_intent=self.handoff.intent if self.handoff else None, test_names=self.tests,
@@ -309,20 +312,6 @@ class RefactorerTurn(SourceTurn):
         return refactor_message(self.root, self.crew.settings, cycle=self.info.cycle,
                                 answer=answer, verification=lines,
                                 workspace=self.crew.workspace)  # fmt: skip
-
-    def broken_examples(self, verdict: Verdict) -> str | None:
-        """Why the green refactor changes what an example of the kata gives, which HEAD gave
-        as the kata says (drive/probe.py); None when it keeps them, or when that cannot be told."""
-        from tddhooks.drive.probe import broken_examples, build_probe, python_package
-        from tddhooks.policy.compose import kata_requirements
-
-        crew, kata = self.crew, self.ctx.kata
-        language = crew.settings.language
-        listed = crew.workspace.listed(self.root)
-        project = kata_crate(self.root) if language == "rust" else python_package(listed)
-        requirements = kata_requirements(kata, whole=True) if kata else []
-        probe = build_probe(kata, requirements, language, project, listed)
-        return None if probe is None else broken_examples(crew, probe, self.head_tree, verdict.tree)
 
     def finish(self, tried: Tried | None) -> TurnResult:
         if tried is None:

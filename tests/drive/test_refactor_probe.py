@@ -331,3 +331,47 @@ def test_the_refactorer_is_told_and_its_next_answer_lands(
     logs = sorted((repo / ".tdd" / "logs").glob("step-*-refactorer*.json"))
     assert logs
     assert '"examples-changed"' in logs[-1].read_text(encoding="utf-8")
+
+
+FIZZ = 'use fizz::say;\n\n#[test]\nfn three_is_fizz() {\n    assert_eq!(say(3), "Fizz");\n}\n'
+FAKED = (
+    'pub fn say(n: u32) -> String {\n    assert!(n != 0, "zero");\n    if n.is_multiple_of(3) {\n'
+    '        return "Fizz".to_string();\n    }\n    "1".to_string()\n}\n'
+)
+FIZZED = (
+    'pub fn say(n: u32) -> String {\n    assert!(n != 0, "zero");\n    if n.is_multiple_of(3) {\n'
+    '        return "Fizz".to_string();\n    }\n    n.to_string()\n}\n'
+)
+
+
+@pytest.mark.cargo
+def test_an_implementor_that_breaks_what_the_code_did_as_the_kata_says_is_told(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Passing the staged test is no reason to break an example HEAD kept: `say(2)` gave "2"."""
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": SAYS,
+                      "tests/zero.rs": ZERO, "kata.md": FB})  # fmt: skip
+    models = {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
+    models["tester"].enqueue(
+        {"plan": "fizz", "edits": [{"path": "tests/fizz.rs", "content": FIZZ}]}
+    )
+    commit = {"type": "feat", "scope": "say", "summary": "three is Fizz"}
+    models["implementor"].enqueue(*(
+        {"plan": "fizz", "edits": [{"path": "src/lib.rs", "content": source}], "commit": commit}
+        for source in (FAKED, FIZZED)
+    ))  # fmt: skip
+    models["refactorer"].enqueue({"plan": "nothing to tidy", "edits": []})
+
+    _drive(repo, models)
+
+    assert len(models["implementor"].asked) == 2
+    told = models["implementor"].asked[1].user
+    assert (
+        "the change makes the staged test pass, but it changes what the code gives for an example "
+        'of the kata, which no test checks yet: requirement 1 says 2 gives "2", and `say(2)` did '
+        'so before this change; now it gives "1"'
+    ) in told
+    assert "Make the staged test pass and keep what `say(2)` gave" in told
+    assert git(repo, "show", "HEAD:src/lib.rs").stdout == FIZZED
+    assert git(repo, "log", "-1", "--format=%s").stdout.startswith("feat(")
