@@ -402,3 +402,13 @@ def test_python_examples_import_their_function_each() -> None:
     assert 'def test_example_1():\n    from fizz import say\n    assert say(2) == "2"\n' in (
         probe.text
     )
+
+
+def test_a_refusal_after_a_value_is_no_item_of_that_value() -> None:
+    # `2 gives "2", 0 panics` once read as 2 giving the list ["2", 0]: say(2) was not probed
+    probe = _probe(_kata("say(n: u32) -> String", '2 gives "2", 0 panics.'))
+    assert probe is not None
+    assert [(case.call, case.example.said) for case in probe.cases] == [
+        ("say(2)", '2 gives "2"'),
+        ("say(0)", "0 panics"),
+    ]
