@@ -158,7 +158,9 @@ def build_probe(
     from tddhooks.drive.interface import interface_functions
 
     path = RUST_PROBE if language == "rust" else PYTHON_PROBE
-    if project is None or path in taken or language not in ("rust", "python"):
+    # a file where the probe's folder would be (`tests`) is taken too: git cannot add under it
+    folder = path.split("/")[0]
+    if project is None or {path, folder} & set(taken) or language not in ("rust", "python"):
         return None
     functions = {name: sig for name, sig in interface_functions(kata, language).items()
                  if _one_parameter(sig)}  # fmt: skip

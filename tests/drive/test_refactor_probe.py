@@ -412,3 +412,9 @@ def test_a_refusal_after_a_value_is_no_item_of_that_value() -> None:
         ("say(2)", '2 gives "2"'),
         ("say(0)", "0 panics"),
     ]
+
+
+def test_nothing_is_probed_where_tests_is_a_file() -> None:
+    # git cannot add tests/… under a file named tests: the refactorer's turn once crashed there
+    assert _probe(FB, taken=["tests", "src/lib.rs"]) is None
+    assert _probe(FB, "python", "fizz", taken=["tests"]) is None
