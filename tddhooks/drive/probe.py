@@ -83,9 +83,9 @@ def _one_parameter(signature: str) -> bool:
 def _rust_check(call: str, example: Example, returned: str) -> str | None:
     """The body of one Rust probe test; None when the return type cannot hold the example."""
     values = example.values
-    if values is None:
-        return f"let _ = {call};"
     wrapped = bool(_WRAPPED.match(returned))
+    if values is None:  # a refusal is a panic, or an `Err`/`None` the code returns
+        return f"let _ = {call}.unwrap();" if wrapped else f"let _ = {call};"
     if wrapped:
         call, returned = f"{call}.unwrap()", re.sub(r"^\w+\s*<|>\s*$", "", returned)
     if _LIST.match(returned):

@@ -418,3 +418,10 @@ def test_nothing_is_probed_where_tests_is_a_file() -> None:
     # git cannot add tests/… under a file named tests: the refactorer's turn once crashed there
     assert _probe(FB, taken=["tests", "src/lib.rs"]) is None
     assert _probe(FB, "python", "fizz", taken=["tests"]) is None
+
+
+def test_a_refusal_of_a_result_is_its_error() -> None:
+    # an `Err` does not panic: `let _ = to_roman(0);` failed on HEAD, so it never told
+    probe = _probe(_kata("to_roman(n: u32) -> Result<String, String>", "0 is rejected."))
+    assert probe is not None
+    assert "    let _ = to_roman(0).unwrap();\n" in probe.text
