@@ -112,7 +112,10 @@ def _kata(signature: str, requirement: str) -> str:
     [
         # one item of a returned list is looked for in it
         ("split(text: &str) -> Vec<String>", '"a" gives "x".',
-         'assert!(split("a").iter().any(|item| item == "x"));'),
+         'assert!(split("a").iter().any(|item| *item == "x"));'),
+        # `&u64 == 2` and `&&str == "x"` do not build: the item is compared, not its reference
+        ("factors(n: u64) -> Vec<u64>", "4 gives 2.",
+         "assert!(factors(4).iter().any(|item| *item == 2));"),
         # a Result or an Option is unwrapped
         ("to_roman(n: u32) -> Result<String, String>", '4 gives "IV".',
          'assert_eq!(to_roman(4).unwrap(), "IV");'),
