@@ -41,6 +41,8 @@ _REFUSED = re.compile(
     rf"(?P<given>{_LITERAL})\s+(?:panics|raises|fails|errors|is\s+(?:refused|rejected))\b"
 )
 _ANY_GIVES = re.compile(r"\bgives\s+")
+# after a literal: its own refusal, no item of the list before it (`2 gives "2", 0 panics`)
+_REFUSES = re.compile(r"\s+(?:panics|raises|fails|is\s+(?:refused|rejected))\b")
 _REACH = 300  # the longest subject literal read before a `gives`
 # a literal after one of these words is a bound, not an example: "a number above 3999 is
 # rejected", "larger than 1000 gives 0", "a multiple of 3 but not 5 gives \"Fizz\""; a number
@@ -167,11 +169,16 @@ def _bound(flat: str, start: int) -> bool:
 
 def _given_values(flat: str, start: int) -> tuple[tuple[Value, ...], int]:
     """The literals a `gives` gives, from `start`, and where they end: `"a", "b" and "c"`; a
-    literal followed by its own `gives` (`1 gives "1", 2 gives "2"`) starts the next example."""
+    literal followed by its own `gives` (`1 gives "1", 2 gives "2"`) or refusal (`0 panics`) starts
+    the next example."""
     values: list[Value] = []
     position = end = start
     while item := _ITEM.match(flat, position):
-        if _ANY_GIVES.match(flat, item.end() + 1) or (value := _value(item["literal"])) is None:
+        if (
+            _ANY_GIVES.match(flat, item.end() + 1)
+            or _REFUSES.match(flat, item.end())
+            or (value := _value(item["literal"])) is None
+        ):
             break
         values.append(value)
         position = end = item.end()

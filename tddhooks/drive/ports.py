@@ -93,7 +93,7 @@ class Workspace(Protocol):
         ...
 
     def tree_with_file(self, root: Path, base: str, path: str, text: str) -> str:
-        """A tree as the Gate's `tree` takes it: `base` (HEAD's tree, or a staged verdict's)
+        """A tree as the Gate's `tree` takes it: `base` (HEAD's tree, or ":" for the index's)
         with `path` holding `text`; the index and the working tree stay as they are."""
         ...
 
@@ -212,7 +212,7 @@ class GitWorkspace:
     def tree_with_file(self, root: Path, base: str, path: str, text: str) -> str:
         from tddhooks.drive.interface import tree_with_file
 
-        return tree_with_file(root, path, text, base=base)
+        return tree_with_file(root, path, text, base=None if base == ":" else base)
 
     def check_edits(self, root: Path, edits: Sequence[FileEdit], policy: PathPolicy) -> None:
         from tddhooks.agents.edits import check_edits

@@ -22,6 +22,7 @@ gives two different results (two functions, a later stage) is left out.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -45,6 +46,7 @@ class Case:
     """One example as a probe test: the test's name, the call and what the kata says of it."""
 
     name: str
+    function: str
     example: Example
     call: str
     expected: str
@@ -55,6 +57,12 @@ class Probe:
     path: str
     text: str
     cases: tuple[Case, ...]
+    project: str = ""
+
+    def without(self, names: Collection[str]) -> Probe | None:
+        """The probe less the cases named (None when none is left)."""
+        cases = [case for case in self.cases if case.name not in names]
+        return _file(self.path, self.project, cases) if cases else None
 
 
 def _literal(value: Value) -> str:
@@ -77,9 +85,9 @@ def _one_parameter(signature: str) -> bool:
 def _rust_check(call: str, example: Example, returned: str) -> str | None:
     """The body of one Rust probe test; None when the return type cannot hold the example."""
     values = example.values
-    if values is None:
-        return f"let _ = {call};"
     wrapped = bool(_WRAPPED.match(returned))
+    if values is None:  # a refusal is a panic, or an `Err`/`None` the code returns
+        return f"let _ = {call}.unwrap();" if wrapped else f"let _ = {call};"
     if wrapped:
         call, returned = f"{call}.unwrap()", re.sub(r"^\w+\s*<|>\s*$", "", returned)
     if _LIST.match(returned):
@@ -87,13 +95,26 @@ def _rust_check(call: str, example: Example, returned: str) -> str | None:
             return f"assert!({call}.is_empty());"
         if example.whole:
             return f"assert_eq!({call}, [{', '.join(map(_literal, values))}]);"
-        return f"assert!({call}.iter().any(|item| item == {_literal(values[0])}));"
+        return f"assert!({call}.iter().any(|item| *item == {_literal(values[0])}));"
     if len(values) != 1:
         return None
     return f"assert_eq!({call}, {_literal(values[0])});"
 
 
 def _python_check(call: str, example: Example, returned: str) -> str | None:
+    """The body of one Python probe test; None when it is no valid code (a kata's `"\\N"` is a
+    SyntaxError: the whole file would not import)."""
+    check = _python_assertion(call, example, returned)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            compile(check or "", PYTHON_PROBE, "exec")
+    except (SyntaxError, SyntaxWarning, DeprecationWarning, ValueError):
+        return None
+    return check
+
+
+def _python_assertion(call: str, example: Example, returned: str) -> str | None:
     values = example.values
     if values is None:
         return f"with pytest.raises(Exception):\n        {call}"
@@ -139,7 +160,9 @@ def build_probe(
     from tddhooks.drive.interface import interface_functions
 
     path = RUST_PROBE if language == "rust" else PYTHON_PROBE
-    if project is None or path in taken or language not in ("rust", "python"):
+    # a file where the probe's folder would be (`tests`) is taken too: git cannot add under it
+    folder = path.split("/")[0]
+    if project is None or {path, folder} & set(taken) or language not in ("rust", "python"):
         return None
     functions = {name: sig for name, sig in interface_functions(kata, language).items()
                  if _one_parameter(sig)}  # fmt: skip
@@ -159,31 +182,26 @@ def build_probe(
                 call, example, _returned(signature)
             )
             if check is not None:
-                cases.append(Case(f"example_{len(cases) + 1}", example, call, check))
-    if not cases:
-        return None
-    text = _rust_file(project, functions, cases) if language == "rust" else _python_file(
-        project, functions, cases
-    )  # fmt: skip
-    return Probe(path, text, tuple(cases))
+                cases.append(Case(f"example_{len(cases) + 1}", name, example, call, check))
+    return _file(path, project, cases) if cases else None
 
 
-def _rust_file(crate: str, functions: Collection[str], cases: Sequence[Case]) -> str:
-    names = sorted(functions)
-    imported = names[0] if len(names) == 1 else "{" + ", ".join(names) + "}"
-    lines = [f"//! {_HEADER}", f"use {crate}::{imported};", ""]
-    for case in cases:
-        panics = ["#[should_panic]"] if case.example.values is None else []
-        lines += ["#[test]", *panics, f"fn {case.name}() {{", f"    {case.expected}", "}", ""]
-    return "\n".join(lines)
-
-
-def _python_file(package: str, functions: Collection[str], cases: Sequence[Case]) -> str:
-    lines = [f'"""{_HEADER}"""', "import pytest", "",
-             f"from {package} import {', '.join(sorted(functions))}", ""]  # fmt: skip
-    for case in cases:
-        lines += ["", f"def test_{case.name}():", f"    {case.expected}", ""]
-    return "\n".join(lines)
+def _file(path: str, project: str, cases: Sequence[Case]) -> Probe:
+    """Each test imports its own function: one the code does not define yet fails its own
+    examples (Rust: a compile error `broken_examples` leaves out), not every other one's."""
+    if path == RUST_PROBE:
+        lines = [f"//! {_HEADER}", ""]
+        for case in cases:
+            panics = ["#[should_panic]"] if case.example.values is None else []
+            imported = f"    use {project}::{case.function};"
+            lines += ["#[test]", *panics, f"fn {case.name}() {{", imported, f"    {case.expected}",
+                      "}", ""]  # fmt: skip
+    else:
+        lines = [f'"""{_HEADER}"""', "import pytest", ""]
+        for case in cases:
+            lines += ["", f"def test_{case.name}():", f"    from {project} import {case.function}",
+                      f"    {case.expected}", ""]  # fmt: skip
+    return Probe(path, "\n".join(lines), tuple(cases), project)
 
 
 def _ran(verdict: Verdict, probe: Probe) -> tuple[set[str], set[str]]:
@@ -196,6 +214,23 @@ def _ran(verdict: Verdict, probe: Probe) -> tuple[set[str], set[str]]:
                 if name.split("::", 1)[0] == probe.path}  # fmt: skip
 
     return mine(report.passing_tests), mine(report.failing_tests)
+
+
+_REBUILDS = 2  # rustc reports unresolved names before type errors: two rounds at most
+_LOCATED = re.compile(r"^(?P<path>[^\s:]+):(?P<line>\d+)(?::\d+)?: error")
+
+
+def _erring(verdict: Verdict, probe: Probe) -> set[str]:
+    """The probe's cases a compile error of `verdict` is located in."""
+    starts = [(number, found[1]) for number, line in enumerate(probe.text.splitlines(), start=1)
+              if (found := re.match(r"fn (example_\d+)\(", line))]  # fmt: skip
+    erring: set[str] = set()
+    for error in verdict.report.compile_errors:
+        located = _LOCATED.match(error)
+        if located is not None and located["path"] == probe.path:
+            line = int(located["line"])
+            erring |= {next((name for number, name in starts[::-1] if number <= line), "")}
+    return erring - {""}
 
 
 def _now_gives(verdict: Verdict, case: Case, language: str) -> str:
@@ -224,6 +259,16 @@ def broken_examples(
     gate, workspace, root, settings = crew.gate, crew.workspace, crew.root, crew.settings
     before = gate.tree(root, workspace.tree_with_file(root, head_tree, probe.path, probe.text),
                        settings)  # fmt: skip
+    for _ in range(_REBUILDS):
+        # an example HEAD's code cannot build (`-1` for a `u32`, a function not written yet)
+        # is left out, so it does not silence the others (rustc builds the file whole)
+        erring = _erring(before, probe)
+        reduced = probe.without(erring) if erring else probe
+        if reduced is None or reduced is probe:
+            break
+        probe = reduced
+        before = gate.tree(root, workspace.tree_with_file(root, head_tree, probe.path,
+                                                          probe.text), settings)  # fmt: skip
     kept, _ = _ran(before, probe)
     if not kept:
         return None

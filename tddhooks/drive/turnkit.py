@@ -230,7 +230,8 @@ class SourceTurn(Turn):
         if probe is None:
             return None
         head = crew.workspace.head_tree(self.root)
-        return broken_examples(crew, probe, head, verdict.tree, self.role)
+        # ":": the index, as the gate judged it (a fake gate's verdict names no tree)
+        return broken_examples(crew, probe, head, ":", self.role)
 
     def put_back(self, versions: dict[str, str]) -> None:
         for path, text in versions.items():

@@ -235,7 +235,7 @@ def test_a_tree_with_one_file_more_is_judged_without_touching_index_or_files(rep
     red = repo.gate.tree(root, ws.tree_with_file(root, ws.head_tree(root), TEST, TEST_ADD),
                          repo.settings)  # fmt: skip
     assert red.report.failing_tests == ["tests/test_add.py::test_add_one"]
-    with_source = ws.tree_with_file(root, red.tree, SOURCE, SOURCE_ADD)
+    with_source = ws.tree_with_file(root, ":", SOURCE, SOURCE_ADD)  # the index, test staged
     assert repo.gate.tree(root, with_source, repo.settings).green
     assert ws.staged_paths(root) == staged
     assert ws.read_blob(root, ":", SOURCE) == SCAFFOLD[SOURCE]
