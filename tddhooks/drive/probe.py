@@ -203,12 +203,16 @@ def _now_gives(verdict: Verdict, case: Case, language: str) -> str:
     output = step.output_tail if step is not None else ""
     if language == "rust":
         block = output.split(f"---- {case.name} stdout ----", 1)
-        found = re.search(r"^\s*left: (?P<value>[^\n]{1,200})", block[-1], re.M)
-        if len(block) == 2 and found:
+        if len(block) != 2:
+            return ""
+        # its own output only: the next failing test's `left:` is no value of this call
+        own = re.split(r"^(?:---- \S+ stdout ----|failures:)$", block[1], maxsplit=1, flags=re.M)[0]
+        found = re.search(r"^\s*left: (?P<value>[^\n]{1,200})", own, re.M)
+        if found:
             return f"; now it gives {found['value']}"
-        if len(block) == 2 and case.example.values is None:
+        if case.example.values is None:
             return "; now it does not panic"
-        return ""
+        return "; now it panics" if "panicked at" in own else ""
     found = re.search(rf"test_{case.name}\b[\s\S]*?^E\s+(?P<line>[^\n]{{1,200}})", output, re.M)
     return f"; now: {found['line'].strip()}" if found else ""
 

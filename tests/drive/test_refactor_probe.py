@@ -247,6 +247,43 @@ def test_a_probe_that_does_not_build_on_head_tells_nothing(
     )
 
 
+CALC = """# String Calculator
+
+## Interface
+
+- Rust: `pub fn add(numbers: &str) -> i32` in `src/lib.rs`
+
+## Requirements
+
+1. An empty string gives `0`: `""` gives `0`.
+2. Newlines also separate numbers: `"1\\n2,3"` gives `6`.
+3. Numbers bigger than 1000 are ignored: `"2,1001"` gives `2`.
+"""
+ADDS = (
+    "pub fn add(numbers: &str) -> i32 {\n    if numbers.is_empty() {\n        return 0;\n    }\n"
+    "    numbers.split([',', '\\n']).map(|n| n.parse::<i32>().unwrap()).sum()\n}\n"
+)
+EMPTY = 'use fizz::add;\n\n#[test]\nfn empty_is_zero() {\n    assert_eq!(add(""), 0);\n}\n'
+
+
+@pytest.mark.cargo
+def test_an_example_that_now_panics_is_not_given_the_next_failures_value(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `"2,1001"` fails before and after (not built yet): its `left: 1003` is no value of
+    # `add("1\n2,3")`, which now panics on "1\n2"
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": ADDS,
+                      "tests/empty.rs": EMPTY, "kata.md": CALC})  # fmt: skip
+
+    why = _judge_refactor(repo, "src/lib.rs", ADDS.replace("[',', '\\n']", "','"), CALC)
+
+    assert why is not None
+    assert 'requirement 2 says "1\\n2,3" gives 6, and `add("1\\n2,3")` did so before' in why
+    assert "1003" not in why
+    assert "; now it panics." in why
+
+
 PV_SOURCE = (
     "def validate(password: str) -> list[str]:\n    errors = []\n    if len(password) < 8:\n"
     '        errors.append("must be at least 8 characters")\n    return errors\n'
