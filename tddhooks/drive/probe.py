@@ -213,7 +213,13 @@ def _now_gives(verdict: Verdict, case: Case, language: str) -> str:
         if case.example.values is None:
             return "; now it does not panic"
         return "; now it panics" if "panicked at" in own else ""
-    found = re.search(rf"test_{case.name}\b[\s\S]*?^E\s+(?P<line>[^\n]{{1,200}})", output, re.M)
+    # its own section of pytest's failures (`____ test_example_2 ____`), not the `-v` line that
+    # names it and then the first `E` line of any failure
+    header = re.search(rf"^_+ test_{case.name} _+$", output, re.M)
+    if header is None:
+        return ""
+    own = re.split(r"^(?:_+ \S+ _+|=+ .* =+)$", output[header.end() :], maxsplit=1, flags=re.M)
+    found = re.search(r"^E\s+(?P<line>[^\n]{1,200})", own[0], re.M)
     return f"; now: {found['line'].strip()}" if found else ""
 
 

@@ -311,6 +311,37 @@ def test_a_python_refactor_that_changes_an_example_is_sent_back(make_repo: MakeR
     assert _judge_refactor(repo, "src/pv/__init__.py", kept, PV) is None
 
 
+ROMAN = """# Roman Numerals
+
+## Interface
+
+The function is `def to_roman(number: int) -> str`, in the package.
+
+## Requirements
+
+1. The largest: 3999 gives "MMMCMXCIX".
+2. Small ones: 1 gives "I", 4 gives "IV".
+"""
+ROMAN_SOURCE = 'def to_roman(number: int) -> str:\n    return {1: "I", 4: "IV"}[number]\n'
+ROMAN_TEST = 'from rn import to_roman\n\n\ndef test_one():\n    assert to_roman(1) == "I"\n'
+
+
+def test_a_python_example_is_told_its_own_failure_not_an_earlier_ones(make_repo: MakeRepo) -> None:
+    # 3999 fails before and after (not built yet), and pytest reports it first
+    pyproject = read_template("scaffolds/python/pyproject.toml").replace("{project}", "rn")
+    repo = make_repo({"tdd.yaml": "language: python\n", "pyproject.toml": pyproject,
+                      "src/rn/__init__.py": ROMAN_SOURCE, "tests/test_rn.py": ROMAN_TEST,
+                      "kata.md": ROMAN})  # fmt: skip
+    repeated = 'def to_roman(number: int) -> str:\n    return "I" * number\n'
+
+    why = _judge_refactor(repo, "src/rn/__init__.py", repeated, ROMAN)
+
+    assert why is not None
+    assert 'requirement 2 says 4 gives "IV", and `to_roman(4)` did so before' in why
+    assert "MMMCMXCIX" not in why
+    assert "; now: AssertionError: assert 'IIII' == 'IV'" in why
+
+
 def _drive(repo: Path, models: dict[str, FakeModel]) -> None:
     """One cycle of the real drive loop: real git, cargo and gate, the models' answers queued."""
     from support.fake_drive import HooklessWorkspace
