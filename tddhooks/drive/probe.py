@@ -85,7 +85,7 @@ def _rust_check(call: str, example: Example, returned: str) -> str | None:
             return f"assert!({call}.is_empty());"
         if example.whole:
             return f"assert_eq!({call}, [{', '.join(map(_literal, values))}]);"
-        return f"assert!({call}.iter().any(|item| item == {_literal(values[0])}));"
+        return f"assert!({call}.iter().any(|item| *item == {_literal(values[0])}));"
     if len(values) != 1:
         return None
     return f"assert_eq!({call}, {_literal(values[0])});"

@@ -107,7 +107,9 @@ def _kata(signature: str, requirement: str) -> str:
     [
         # one item of a returned list is looked for in it
         ("split(text: &str) -> Vec<String>", '"a" gives "x".',
-         'assert!(split("a").iter().any(|item| item == "x"));'),
+         'assert!(split("a").iter().any(|item| *item == "x"));'),
+        ("factors(n: u64) -> Vec<u64>", "2 gives 2.",
+         "assert!(factors(2).iter().any(|item| *item == 2));"),
         # a Result or an Option is unwrapped
         ("to_roman(n: u32) -> Result<String, String>", '4 gives "IV".',
          'assert_eq!(to_roman(4).unwrap(), "IV");'),
@@ -309,6 +311,43 @@ def test_a_python_refactor_that_changes_an_example_is_sent_back(make_repo: MakeR
     git(repo, "reset", "-q", "--hard")
     kept = PV_SOURCE.replace("errors = []", "errors: list[str] = []")
     assert _judge_refactor(repo, "src/pv/__init__.py", kept, PV) is None
+
+
+PRIMES = """# Prime Factors
+
+## Interface
+
+- `pub fn factors(n: u64) -> Vec<u64>` in `src/lib.rs`
+
+## Requirements
+
+1. A prime is its own factor: 2 gives 2, 3 gives 3.
+2. Repeated factors are each listed: 12 gives 2, 2 and 3.
+"""
+FACTORS = (
+    "pub fn factors(mut n: u64) -> Vec<u64> {\n    let mut found = Vec::new();\n"
+    "    let mut d = 2;\n    while n > 1 {\n        while n.is_multiple_of(d) {\n"
+    "            found.push(d);\n            n /= d;\n        }\n        d += 1;\n    }\n"
+    "    found\n}\n"
+)
+TWELVE = (
+    "use fizz::factors;\n\n#[test]\nfn twelve() {\n    assert_eq!(factors(12), vec![2, 2, 3]);\n}\n"
+)
+
+
+@pytest.mark.cargo
+def test_one_number_of_a_returned_list_of_numbers_is_looked_for_in_it(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `item` is a `&u64`: `item == 2` does not compile, and the whole probe told nothing
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": FACTORS,
+                      "tests/twelve.rs": TWELVE, "kata.md": PRIMES})  # fmt: skip
+
+    why = _judge_refactor(repo, "src/lib.rs", FACTORS.replace("n > 1", "n > 2"), PRIMES)
+
+    assert why is not None
+    assert "requirement 1 says 2 gives 2, and `factors(2)` did so before" in why
 
 
 ROMAN = """# Roman Numerals
