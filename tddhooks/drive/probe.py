@@ -55,8 +55,11 @@ class Probe:
     cases: tuple[Case, ...]
 
 
-def _literal(value: Value) -> str:
-    """A kata's value as code: strings keep their escapes (`"1\\n2"` is a newline in both)."""
+def _literal(value: Value, language: str = "rust") -> str:
+    """A kata's value as code: strings keep their escapes (`"1\\n2"` is a newline in both), and
+    Python says `True`."""
+    if value[0] == "bool" and language == "python":
+        return value[1].capitalize()
     return '"' + value[1].replace('"', '\\"') + '"' if value[0] == "str" else value[1]
 
 
@@ -93,14 +96,15 @@ def _rust_check(call: str, example: Example, returned: str) -> str | None:
 
 def _python_check(call: str, example: Example, returned: str) -> str | None:
     values = example.values
+    items = [_literal(value, "python") for value in values or ()]
     if values is None:
         return f"with pytest.raises(Exception):\n        {call}"
     listed = bool(_LIST.match(returned)) or (not returned and (example.whole or not values))
     if listed:
         if example.whole or not values:
-            return f"assert {call} == [{', '.join(map(_literal, values))}]"
-        return f"assert {_literal(values[0])} in {call}"
-    return f"assert {call} == {_literal(values[0])}" if len(values) == 1 else None
+            return f"assert {call} == [{', '.join(items)}]"
+        return f"assert {items[0]} in {call}"
+    return f"assert {call} == {items[0]}" if len(values) == 1 else None
 
 
 def python_package(listed: Sequence[str]) -> str | None:

@@ -77,6 +77,13 @@ def test_a_list_the_kata_gives_whole_is_compared_whole_and_no_errors_is_empty() 
     assert '    assert validate("Abc1!") == ["must be at least 8 characters"]\n' in python.text
 
 
+def test_python_says_true_and_false_its_own_way() -> None:
+    kata = "# Leap\n\n`def is_leap(year: int) -> bool`\n\n## Requirements\n\n1. 1900 gives false.\n"
+    probe = _probe(kata, "python", "leap")
+    assert probe is not None
+    assert "    assert is_leap(1900) == False\n" in probe.text
+
+
 def test_python_refusals_expect_the_exception() -> None:
     probe = _probe(FB, "python", "fizz")
     assert probe is not None
@@ -108,6 +115,7 @@ def _kata(signature: str, requirement: str) -> str:
         # one item of a returned list is looked for in it
         ("split(text: &str) -> Vec<String>", '"a" gives "x".',
          'assert!(split("a").iter().any(|item| *item == "x"));'),
+        ("is_leap(year: u32) -> bool", "1996 gives true.", "assert_eq!(is_leap(1996), true);"),
         ("factors(n: u64) -> Vec<u64>", "2 gives 2.",
          "assert!(factors(2).iter().any(|item| *item == 2));"),
         # a Result or an Option is unwrapped
