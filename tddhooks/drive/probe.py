@@ -36,6 +36,14 @@ _HEADER = "tddhooks: the kata's examples, run before a refactor lands; never com
 _RETURNED = re.compile(r"(?:->\s*(?P<type>.+?)\s*)?$")
 _LIST = re.compile(r"^(?:(?:std::)?(?:vec::)?Vec\s*<|&\s*\[|(?:list|List|Sequence)\s*\[)")
 _WRAPPED = re.compile(r"^(?:Result|Option)\s*<")
+_ITEM_TYPE = re.compile(r"^(?:(?:std::)?(?:vec::)?Vec\s*<|&\s*\[)|[>\]]\s*$")
+# the Rust types whose values a kata writes: another kind of literal does not build
+_KINDS = (
+    ("int", re.compile(r"[iu](?:8|16|32|64|128|size)")),
+    ("bool", re.compile(r"bool")),
+    ("str", re.compile(r"&?(?:'\w+)?str|&?String")),
+    ("float", re.compile(r"f32|f64")),  # `1` is no float literal
+)
 
 
 @dataclass(frozen=True)
@@ -69,21 +77,43 @@ def _returned(signature: str) -> str:
     return (match["type"] or "").strip() if match else ""
 
 
-def _one_parameter(signature: str) -> bool:
+def _parameter(signature: str) -> str:
     opening, closing = signature.find("("), signature.rfind(")")
-    inside = signature[opening + 1 : closing].strip().rstrip(",")
+    return signature[opening + 1 : closing].strip().rstrip(",")
+
+
+def _one_parameter(signature: str) -> bool:
+    inside = _parameter(signature)
     return bool(inside) and "," not in re.sub(r"<[^<>]*>|\[[^\[\]]*\]|\([^()]*\)", "", inside)
 
 
-def _rust_check(call: str, example: Example, returned: str) -> str | None:
-    """The body of one Rust probe test; None when the return type cannot hold the example."""
+def _holds(rust_type: str, value: Value) -> bool:
+    """Whether the kata's value can be a `rust_type`: a test that compares a `String` with `1`,
+    or calls `f(-1)` for a `u32`, does not build, and keeps the whole probe file from building.
+    A type this does not know (`Roman`, `impl AsRef<str>`) is left to the compiler."""
+    bare = re.sub(r"\s+", "", rust_type)
+    kind = next((kind for kind, pattern in _KINDS if pattern.fullmatch(bare)), None)
+    if kind is None:
+        return True
+    return kind == value[0] and not (bare.startswith("u") and value[1].startswith("-"))
+
+
+def _rust_check(call: str, example: Example, returned: str, parameter: str) -> str | None:
+    """The body of one Rust probe test; None when the parameter's or the return type cannot hold
+    the example."""
     values = example.values
+    if not _holds(parameter, example.given):
+        return None
     if values is None:
         return f"let _ = {call};"
     wrapped = bool(_WRAPPED.match(returned))
     if wrapped:
         call, returned = f"{call}.unwrap()", re.sub(r"^\w+\s*<|>\s*$", "", returned)
-    if _LIST.match(returned):
+    listed = bool(_LIST.match(returned))
+    item = _ITEM_TYPE.sub("", returned) if listed else returned
+    if not all(_holds(item, value) for value in values):
+        return None
+    if listed:
         if not values:
             return f"assert!({call}.is_empty());"
         if example.whole:
@@ -94,7 +124,7 @@ def _rust_check(call: str, example: Example, returned: str) -> str | None:
     return f"assert_eq!({call}, {_literal(values[0])});"
 
 
-def _python_check(call: str, example: Example, returned: str) -> str | None:
+def _python_check(call: str, example: Example, returned: str, _parameter: str) -> str | None:
     values = example.values
     items = [_literal(value, "python") for value in values or ()]
     if values is None:
@@ -158,7 +188,7 @@ def build_probe(
                 continue  # the kata gives this input two results: neither is the rule
             call = f"{name}({_literal(example.given)})"
             check = (_rust_check if language == "rust" else _python_check)(
-                call, example, _returned(signature)
+                call, example, _returned(signature), _parameter(signature).partition(":")[2]
             )
             if check is not None:
                 cases.append(Case(f"example_{len(cases) + 1}", example, call, check))

@@ -77,6 +77,28 @@ def test_a_list_the_kata_gives_whole_is_compared_whole_and_no_errors_is_empty() 
     assert '    assert validate("Abc1!") == ["must be at least 8 characters"]\n' in python.text
 
 
+@pytest.mark.parametrize(
+    ("signature", "requirements", "left_out"),
+    [
+        # `to_roman(-1)` does not compile for a `u32`, and one test that does not compile keeps
+        # the whole probe file from building: no example would be checked
+        ("to_roman(n: u32) -> String", '1 gives "I".\n2. -1 panics.', "to_roman(-1)"),
+        # the kata writes the number unquoted where the function returns a `String`
+        ("say(n: u32) -> String", '1 gives 1, 3 gives "Fizz".', "assert_eq!(say(1), 1);"),
+        ("add(text: &str) -> i32", '"1" gives 1.\n2. 5 gives 5.', "add(5)"),
+        ("is_leap(year: u16) -> bool", '2000 gives true.\n2. 1900 gives "no".', '"no"'),
+        ("count(text: &str) -> Vec<u32>", '"a" gives 1.\n2. "b" gives "x".', '"x"'),
+    ],
+)  # fmt: skip
+def test_an_example_the_signatures_types_cannot_hold_is_left_out(
+    signature: str, requirements: str, left_out: str
+) -> None:
+    probe = _probe(_kata(signature, requirements))
+    assert probe is not None
+    assert len(probe.cases) == 1
+    assert left_out not in probe.text
+
+
 def test_python_says_true_and_false_its_own_way() -> None:
     kata = "# Leap\n\n`def is_leap(year: int) -> bool`\n\n## Requirements\n\n1. 1900 gives false.\n"
     probe = _probe(kata, "python", "leap")
