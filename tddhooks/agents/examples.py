@@ -29,7 +29,7 @@ from tddhooks.agents.expectations import (
 # a long run of digits is not tried from each of them; not the "000" of "1,000")
 _LITERAL = r'"(?:[^"\\\n]|\\.)*"|(?<![\w.-])(?<!\d,)-?\d+'
 _SUBJECT = re.compile(r'(?P<given>"(?:[^"\\\n]|\\.)*"|(?<![\w.])(?<!\d,)-?\d+)\s*\Z')
-_ITEM = re.compile(r'(?P<literal>"(?:[^"\\\n]|\\.)*"|-?\d+(?!\w|\.\d))')
+_ITEM = re.compile(r'(?P<literal>"(?:[^"\\\n]|\\.)*"|-?\d+(?!\w|\.\d)|[Tt]rue\b|[Ff]alse\b)')
 _SEPARATOR = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 _THAT_ONE = re.compile(r"(?:exactly\s+|just\s+|only\s+)?that\s+one\s+\w+")
 # "no errors" (or "no error"), not "no Fizz": a count of nothing is plural
@@ -73,7 +73,7 @@ _TEST_LIBRARY = re.compile(
 _SUFFIX = re.compile(r"\s*\.\s*(?P<name>len|unwrap|expect|to_string|as_str)\s*\(")
 
 _EMPTY_LIST = re.compile(r"(?:Vec(?:::<.*>)?::new|list)\(\s*\)|vec!\[\s*\]|\[\s*\]")
-Value = tuple[str, str]  # ("str", content) or ("int", digits)
+Value = tuple[str, str]  # ("str", content), ("int", digits) or ("bool", "true"/"false")
 
 
 @dataclass(frozen=True)
@@ -101,6 +101,8 @@ def _value(literal: str) -> Value | None:
     text = _CONVERTED.sub("", text)
     if _STRING.fullmatch(text):  # one literal: not `"Fizz" + "Buzz"`, `"""…"""` or `"1" and …`
         return ("str", text[1:-1].replace('\\"', '"').replace("\\'", "'"))  # 'a"b' is "a\"b"
+    if text in ("true", "false", "True", "False"):  # a Leap Year kata's 1996 gives true
+        return ("bool", text.lower())
     number = re.fullmatch(r"(-?\d[\d_]*?)_?(?:[iu](?:8|16|32|64|128|size))?", text)
     if number:
         return ("int", str(int(number.group(1).replace("_", ""))))
@@ -121,7 +123,7 @@ def _values(text: str) -> tuple[Value, ...] | None:
 
 
 # a literal in backticks reads as the literal: `5` gives `"Buzz"`
-_TICKED = re.compile(r'`(-?\d+(?:\.\d+)?|"(?:[^"\\`]|\\.)*")`')
+_TICKED = re.compile(r'`(-?\d+(?:\.\d+)?|"(?:[^"\\`]|\\.)*"|[Tt]rue|[Ff]alse)`')
 
 
 def kata_examples(requirements: Sequence[str]) -> list[Example]:
@@ -194,7 +196,7 @@ def _show(example: Example, language: str) -> str:
     if example.values is None:
         return ("a refusal (`#[should_panic]` on the test, no value compared)" if language == "rust"
                 else "a refusal (`with pytest.raises(...)`, no value compared)")  # fmt: skip
-    items = [_literal(value) for value in example.values]
+    items = [_literal(value, language) for value in example.values]
     if example.whole or not items:
         listed = ", ".join(items)
         return f"`vec![{listed}]`" if language == "rust" else f"`[{listed}]`"
@@ -227,7 +229,7 @@ def _contradiction(example: Example, claim: _Claim) -> str | None:
         return f"expects `{claim.call}` to give `{_literal(claim.scalar)}`"
     if claim.length is not None and example.whole and claim.length != len(values):
         return f"expects `{claim.call}` to have {claim.length} items"
-    falsy = (("str", ""), ("int", "0"))  # `assert not add("0")` where "0" gives 0
+    falsy = (("str", ""), ("int", "0"), ("bool", "false"))  # `assert not add("0")`: "0" gives 0
     if claim.empty is True and values and (example.whole or values[0] not in falsy):
         return f"expects `{claim.call}` to be empty"
     if claim.empty is False and example.whole and not values:
@@ -235,8 +237,10 @@ def _contradiction(example: Example, claim: _Claim) -> str | None:
     return None
 
 
-def _literal(value: Value) -> str:
-    """A value as a test writes it: `"Fizz"`, `7`."""
+def _literal(value: Value, language: str = "rust") -> str:
+    """A value as a test writes it: `"Fizz"`, `7`, `true` (Python's `True`)."""
+    if value[0] == "bool" and language == "python":
+        return value[1].capitalize()
     return f'"{value[1]}"' if value[0] == "str" else value[1]
 
 

@@ -39,6 +39,14 @@ _HEADER = "tddhooks: the kata's examples, run before a refactor lands; never com
 _RETURNED = re.compile(r"(?:->\s*(?P<type>.+?)\s*)?$")
 _LIST = re.compile(r"^(?:(?:std::)?(?:vec::)?Vec\s*<|&\s*\[|(?:list|List|Sequence)\s*\[)")
 _WRAPPED = re.compile(r"^(?:Result|Option)\s*<")
+_ITEM_TYPE = re.compile(r"^(?:(?:std::)?(?:vec::)?Vec\s*<|&\s*\[)|[>\]]\s*$")
+# the Rust types whose values a kata writes: another kind of literal does not build
+_KINDS = (
+    ("int", re.compile(r"[iu](?:8|16|32|64|128|size)")),
+    ("bool", re.compile(r"bool")),
+    ("str", re.compile(r"&?(?:'\w+)?str|&?String")),
+    ("float", re.compile(r"f32|f64")),  # `1` is no float literal
+)
 
 
 @dataclass(frozen=True)
@@ -65,8 +73,11 @@ class Probe:
         return _file(self.path, self.project, cases) if cases else None
 
 
-def _literal(value: Value) -> str:
-    """A kata's value as code: strings keep their escapes (`"1\\n2"` is a newline in both)."""
+def _literal(value: Value, language: str = "rust") -> str:
+    """A kata's value as code: strings keep their escapes (`"1\\n2"` is a newline in both), and
+    Python says `True`."""
+    if value[0] == "bool" and language == "python":
+        return value[1].capitalize()
     return '"' + value[1].replace('"', '\\"') + '"' if value[0] == "str" else value[1]
 
 
@@ -76,21 +87,43 @@ def _returned(signature: str) -> str:
     return (match["type"] or "").strip() if match else ""
 
 
-def _one_parameter(signature: str) -> bool:
+def _parameter(signature: str) -> str:
     opening, closing = signature.find("("), signature.rfind(")")
-    inside = signature[opening + 1 : closing].strip().rstrip(",")
+    return signature[opening + 1 : closing].strip().rstrip(",")
+
+
+def _one_parameter(signature: str) -> bool:
+    inside = _parameter(signature)
     return bool(inside) and "," not in re.sub(r"<[^<>]*>|\[[^\[\]]*\]|\([^()]*\)", "", inside)
 
 
-def _rust_check(call: str, example: Example, returned: str) -> str | None:
-    """The body of one Rust probe test; None when the return type cannot hold the example."""
+def _holds(rust_type: str, value: Value) -> bool:
+    """Whether the kata's value can be a `rust_type`: a test that compares a `String` with `1`,
+    or calls `f(-1)` for a `u32`, does not build, and keeps the whole probe file from building.
+    A type this does not know (`Roman`, `impl AsRef<str>`) is left to the compiler."""
+    bare = re.sub(r"\s+", "", rust_type)
+    kind = next((kind for kind, pattern in _KINDS if pattern.fullmatch(bare)), None)
+    if kind is None:
+        return True
+    return kind == value[0] and not (bare.startswith("u") and value[1].startswith("-"))
+
+
+def _rust_check(call: str, example: Example, returned: str, parameter: str) -> str | None:
+    """The body of one Rust probe test; None when the parameter's or the return type cannot hold
+    the example."""
     values = example.values
+    if not _holds(parameter, example.given):
+        return None
     wrapped = bool(_WRAPPED.match(returned))
     if values is None:  # a refusal is a panic, or an `Err`/`None` the code returns
         return f"let _ = {call}.unwrap();" if wrapped else f"let _ = {call};"
     if wrapped:
         call, returned = f"{call}.unwrap()", re.sub(r"^\w+\s*<|>\s*$", "", returned)
-    if _LIST.match(returned):
+    listed = bool(_LIST.match(returned))
+    item = _ITEM_TYPE.sub("", returned) if listed else returned
+    if not all(_holds(item, value) for value in values):
+        return None
+    if listed:
         if not values:
             return f"assert!({call}.is_empty());"
         if example.whole:
@@ -101,7 +134,7 @@ def _rust_check(call: str, example: Example, returned: str) -> str | None:
     return f"assert_eq!({call}, {_literal(values[0])});"
 
 
-def _python_check(call: str, example: Example, returned: str) -> str | None:
+def _python_check(call: str, example: Example, returned: str, _parameter: str) -> str | None:
     """The body of one Python probe test; None when it is no valid code (a kata's `"\\N"` is a
     SyntaxError: the whole file would not import)."""
     check = _python_assertion(call, example, returned)
@@ -116,14 +149,15 @@ def _python_check(call: str, example: Example, returned: str) -> str | None:
 
 def _python_assertion(call: str, example: Example, returned: str) -> str | None:
     values = example.values
+    items = [_literal(value, "python") for value in values or ()]
     if values is None:
         return f"with pytest.raises(Exception):\n        {call}"
     listed = bool(_LIST.match(returned)) or (not returned and (example.whole or not values))
     if listed:
         if example.whole or not values:
-            return f"assert {call} == [{', '.join(map(_literal, values))}]"
-        return f"assert {_literal(values[0])} in {call}"
-    return f"assert {call} == {_literal(values[0])}" if len(values) == 1 else None
+            return f"assert {call} == [{', '.join(items)}]"
+        return f"assert {items[0]} in {call}"
+    return f"assert {call} == {items[0]}" if len(values) == 1 else None
 
 
 def python_package(listed: Sequence[str]) -> str | None:
@@ -179,7 +213,7 @@ def build_probe(
                 continue  # the kata gives this input two results: neither is the rule
             call = f"{name}({_literal(example.given)})"
             check = (_rust_check if language == "rust" else _python_check)(
-                call, example, _returned(signature)
+                call, example, _returned(signature), _parameter(signature).partition(":")[2]
             )
             if check is not None:
                 cases.append(Case(f"example_{len(cases) + 1}", name, example, call, check))
@@ -240,13 +274,23 @@ def _now_gives(verdict: Verdict, case: Case, language: str) -> str:
     output = step.output_tail if step is not None else ""
     if language == "rust":
         block = output.split(f"---- {case.name} stdout ----", 1)
-        found = re.search(r"^\s*left: (?P<value>[^\n]{1,200})", block[-1], re.M)
-        if len(block) == 2 and found:
+        if len(block) != 2:
+            return ""
+        # its own output only: the next failing test's `left:` is no value of this call
+        own = re.split(r"^(?:---- \S+ stdout ----|failures:)$", block[1], maxsplit=1, flags=re.M)[0]
+        found = re.search(r"^\s*left: (?P<value>[^\n]{1,200})", own, re.M)
+        if found:
             return f"; now it gives {found['value']}"
-        if len(block) == 2 and case.example.values is None:
+        if case.example.values is None:
             return "; now it does not panic"
+        return "; now it panics" if "panicked at" in own else ""
+    # its own section of pytest's failures (`____ test_example_2 ____`), not the `-v` line that
+    # names it and then the first `E` line of any failure
+    header = re.search(rf"^_+ test_{case.name} _+$", output, re.M)
+    if header is None:
         return ""
-    found = re.search(rf"test_{case.name}\b[\s\S]*?^E\s+(?P<line>[^\n]{{1,200}})", output, re.M)
+    own = re.split(r"^(?:_+ \S+ _+|=+ .* =+)$", output[header.end() :], maxsplit=1, flags=re.M)
+    found = re.search(r"^E\s+(?P<line>[^\n]{1,200})", own[0], re.M)
     return f"; now: {found['line'].strip()}" if found else ""
 
 

@@ -623,3 +623,29 @@ def test_examples_in_nested_items_and_in_backticks_are_read() -> None:
     assert _check(kata, _rust('assert_eq!(say(6), "6");', "say", "k"), "rust") is not None
     assert _check(kata, _rust('assert_eq!(say(5), "5");', "say", "k"), "rust") is not None
     assert _check(kata, _rust('assert_eq!(say(6), "Fizz");', "say", "k"), "rust") is None
+
+
+LEAP = _kata(
+    "Years divisible by 4 are leap years: `1996` gives `true`.",
+    "Years divisible by 100 are not: 1900 gives false, unless divisible by 400: 2000 gives true.",
+)
+
+
+def test_true_and_false_are_values_a_kata_gives() -> None:
+    found = [(e.given, e.values) for e in kata_examples(kata_requirements(LEAP, whole=True))]
+    assert found == [
+        (("int", "1996"), (("bool", "true"),)),
+        (("int", "1900"), (("bool", "false"),)),
+        (("int", "2000"), (("bool", "true"),)),
+    ]
+    wrong = _check(LEAP, _rust("assert_eq!(is_leap(1900), true);", "is_leap", "leap"), "rust")
+    assert wrong is not None
+    assert "requirement 2 of the kata says 1900 gives false; expect `false` there" in wrong
+    said = _check(LEAP, _py("assert is_leap(1900) == True", "is_leap"), "python")
+    assert said is not None
+    assert "expect `False` there" in said
+    assert _check(LEAP, _py("assert is_leap(1900) == False", "is_leap"), "python") is None
+    assert _check(LEAP, _py("assert not is_leap(1900)", "is_leap"), "python") is None
+    assert (
+        _check(LEAP, _rust("assert_eq!(is_leap(2000), true);", "is_leap", "leap"), "rust") is None
+    )

@@ -81,6 +81,35 @@ def test_a_list_the_kata_gives_whole_is_compared_whole_and_no_errors_is_empty() 
     assert '    assert validate("Abc1!") == ["must be at least 8 characters"]\n' in python.text
 
 
+@pytest.mark.parametrize(
+    ("signature", "requirements", "left_out"),
+    [
+        # `to_roman(-1)` does not compile for a `u32`, and one test that does not compile keeps
+        # the whole probe file from building: no example would be checked
+        ("to_roman(n: u32) -> String", '1 gives "I".\n2. -1 panics.', "to_roman(-1)"),
+        # the kata writes the number unquoted where the function returns a `String`
+        ("say(n: u32) -> String", '1 gives 1, 3 gives "Fizz".', "assert_eq!(say(1), 1);"),
+        ("add(text: &str) -> i32", '"1" gives 1.\n2. 5 gives 5.', "add(5)"),
+        ("is_leap(year: u16) -> bool", '2000 gives true.\n2. 1900 gives "no".', '"no"'),
+        ("count(text: &str) -> Vec<u32>", '"a" gives 1.\n2. "b" gives "x".', '"x"'),
+    ],
+)  # fmt: skip
+def test_an_example_the_signatures_types_cannot_hold_is_left_out(
+    signature: str, requirements: str, left_out: str
+) -> None:
+    probe = _probe(_kata(signature, requirements))
+    assert probe is not None
+    assert len(probe.cases) == 1
+    assert left_out not in probe.text
+
+
+def test_python_says_true_and_false_its_own_way() -> None:
+    kata = "# Leap\n\n`def is_leap(year: int) -> bool`\n\n## Requirements\n\n1. 1900 gives false.\n"
+    probe = _probe(kata, "python", "leap")
+    assert probe is not None
+    assert "    assert is_leap(1900) == False\n" in probe.text
+
+
 def test_python_refusals_expect_the_exception() -> None:
     probe = _probe(FB, "python", "fizz")
     assert probe is not None
@@ -116,6 +145,7 @@ def _kata(signature: str, requirement: str) -> str:
         # `&u64 == 2` and `&&str == "x"` do not build: the item is compared, not its reference
         ("factors(n: u64) -> Vec<u64>", "4 gives 2.",
          "assert!(factors(4).iter().any(|item| *item == 2));"),
+        ("is_leap(year: u32) -> bool", "1996 gives true.", "assert_eq!(is_leap(1996), true);"),
         # a Result or an Option is unwrapped
         ("to_roman(n: u32) -> Result<String, String>", '4 gives "IV".',
          'assert_eq!(to_roman(4).unwrap(), "IV");'),
@@ -256,6 +286,43 @@ def test_a_probe_that_does_not_build_on_head_tells_nothing(
     )
 
 
+CALC = """# String Calculator
+
+## Interface
+
+- Rust: `pub fn add(numbers: &str) -> i32` in `src/lib.rs`
+
+## Requirements
+
+1. An empty string gives `0`: `""` gives `0`.
+2. Newlines also separate numbers: `"1\\n2,3"` gives `6`.
+3. Numbers bigger than 1000 are ignored: `"2,1001"` gives `2`.
+"""
+ADDS = (
+    "pub fn add(numbers: &str) -> i32 {\n    if numbers.is_empty() {\n        return 0;\n    }\n"
+    "    numbers.split([',', '\\n']).map(|n| n.parse::<i32>().unwrap()).sum()\n}\n"
+)
+EMPTY = 'use fizz::add;\n\n#[test]\nfn empty_is_zero() {\n    assert_eq!(add(""), 0);\n}\n'
+
+
+@pytest.mark.cargo
+def test_an_example_that_now_panics_is_not_given_the_next_failures_value(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `"2,1001"` fails before and after (not built yet): its `left: 1003` is no value of
+    # `add("1\n2,3")`, which now panics on "1\n2"
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": ADDS,
+                      "tests/empty.rs": EMPTY, "kata.md": CALC})  # fmt: skip
+
+    why = _judge_refactor(repo, "src/lib.rs", ADDS.replace("[',', '\\n']", "','"), CALC)
+
+    assert why is not None
+    assert 'requirement 2 says "1\\n2,3" gives 6, and `add("1\\n2,3")` did so before' in why
+    assert "1003" not in why
+    assert "; now it panics." in why
+
+
 PV_SOURCE = (
     "def validate(password: str) -> list[str]:\n    errors = []\n    if len(password) < 8:\n"
     '        errors.append("must be at least 8 characters")\n    return errors\n'
@@ -281,6 +348,74 @@ def test_a_python_refactor_that_changes_an_example_is_sent_back(make_repo: MakeR
     git(repo, "reset", "-q", "--hard")
     kept = PV_SOURCE.replace("errors = []", "errors: list[str] = []")
     assert _judge_refactor(repo, "src/pv/__init__.py", kept, PV) is None
+
+
+PRIMES = """# Prime Factors
+
+## Interface
+
+- `pub fn factors(n: u64) -> Vec<u64>` in `src/lib.rs`
+
+## Requirements
+
+1. A prime is its own factor: 2 gives 2, 3 gives 3.
+2. Repeated factors are each listed: 12 gives 2, 2 and 3.
+"""
+FACTORS = (
+    "pub fn factors(mut n: u64) -> Vec<u64> {\n    let mut found = Vec::new();\n"
+    "    let mut d = 2;\n    while n > 1 {\n        while n.is_multiple_of(d) {\n"
+    "            found.push(d);\n            n /= d;\n        }\n        d += 1;\n    }\n"
+    "    found\n}\n"
+)
+TWELVE = (
+    "use fizz::factors;\n\n#[test]\nfn twelve() {\n    assert_eq!(factors(12), vec![2, 2, 3]);\n}\n"
+)
+
+
+@pytest.mark.cargo
+def test_one_number_of_a_returned_list_of_numbers_is_looked_for_in_it(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `item` is a `&u64`: `item == 2` does not compile, and the whole probe told nothing
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": FACTORS,
+                      "tests/twelve.rs": TWELVE, "kata.md": PRIMES})  # fmt: skip
+
+    why = _judge_refactor(repo, "src/lib.rs", FACTORS.replace("n > 1", "n > 2"), PRIMES)
+
+    assert why is not None
+    assert "requirement 1 says 2 gives 2, and `factors(2)` did so before" in why
+
+
+ROMAN = """# Roman Numerals
+
+## Interface
+
+The function is `def to_roman(number: int) -> str`, in the package.
+
+## Requirements
+
+1. The largest: 3999 gives "MMMCMXCIX".
+2. Small ones: 1 gives "I", 4 gives "IV".
+"""
+ROMAN_SOURCE = 'def to_roman(number: int) -> str:\n    return {1: "I", 4: "IV"}[number]\n'
+ROMAN_TEST = 'from rn import to_roman\n\n\ndef test_one():\n    assert to_roman(1) == "I"\n'
+
+
+def test_a_python_example_is_told_its_own_failure_not_an_earlier_ones(make_repo: MakeRepo) -> None:
+    # 3999 fails before and after (not built yet), and pytest reports it first
+    pyproject = read_template("scaffolds/python/pyproject.toml").replace("{project}", "rn")
+    repo = make_repo({"tdd.yaml": "language: python\n", "pyproject.toml": pyproject,
+                      "src/rn/__init__.py": ROMAN_SOURCE, "tests/test_rn.py": ROMAN_TEST,
+                      "kata.md": ROMAN})  # fmt: skip
+    repeated = 'def to_roman(number: int) -> str:\n    return "I" * number\n'
+
+    why = _judge_refactor(repo, "src/rn/__init__.py", repeated, ROMAN)
+
+    assert why is not None
+    assert 'requirement 2 says 4 gives "IV", and `to_roman(4)` did so before' in why
+    assert "MMMCMXCIX" not in why
+    assert "; now: AssertionError: assert 'IIII' == 'IV'" in why
 
 
 def _drive(repo: Path, models: dict[str, FakeModel]) -> None:
