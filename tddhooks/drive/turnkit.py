@@ -215,6 +215,11 @@ class SourceTurn(Turn):
                 sources[path] = (self.root / path).read_text(encoding="utf-8", errors="replace")
         return stray_values(verdict.failure_excerpt(), sources, tests, self.ctx.kata)
 
+    def settled(self, verdict: Verdict) -> Verdict:
+        """The verdict the attempt is judged by: the gate's (the implementor may first have the
+        linter's safe fixes applied to the tester's test, drive/turns.py)."""
+        return verdict
+
     def broken_examples(self, verdict: Verdict) -> str | None:
         """Why the green attempt changes what an example of the kata gives, which HEAD gave as
         the kata says (drive/probe.py); None when it keeps them, or when that cannot be told."""
@@ -261,7 +266,7 @@ class SourceTurn(Turn):
             broken = self.broken_interface()
             if broken is not None:
                 return Tried(False, "refused", failure=broken)
-            verdict = crew.gate.staged(root, crew.settings)
+            verdict = self.settled(crew.gate.staged(root, crew.settings))
             show_verdict(crew, self.role, verdict, record)
             if not verdict.green:
                 hints = rust_hints(verdict) if crew.settings.language == "rust" else ""

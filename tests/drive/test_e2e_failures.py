@@ -224,3 +224,69 @@ def test_a_commit_rejected_by_a_hook_is_a_failed_attempt_fed_back(
     assert [a["outcome"] for a in log["attempts"]] == ["rejected", "committed"]
     assert_clean(kata_repo)
     assert_audit_clean(kata_repo, since)
+
+
+LEAP_KATA = """# Leap Year
+
+Tell whether a year is a leap year.
+
+## Requirements
+
+1. A year divisible by 4 is a leap year: 1996 gives true.
+2. A year divisible by 100 is not: 1900 gives false.
+"""
+
+
+@pytest.mark.cargo
+@pytest.mark.e2e
+def test_a_lint_in_the_testers_test_that_shows_once_the_code_builds_is_fixed_by_the_drive(
+    tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
+    """Newcomer: in a kata without an Interface section the tester's
+    `assert_eq!(is_leap(1996), true)` does not build, so clippy says nothing of it until the
+    implementor writes `is_leap`; the implementor may not touch the test and lost its turn. The
+    drive applies clippy's safe fix to the handed-over test and pins the handoff to it."""
+    from tddhooks.commands import init_cmd
+
+    kata = tmp_path / "leap.md"
+    kata.write_text(LEAP_KATA, encoding="utf-8")
+    repo = tmp_path / "leap"
+    init_cmd.run(repo, language="rust", kata=str(kata), direct=False)
+    crate = crate_of(repo)
+    test = (
+        f"use {crate}::is_leap;\n\n#[test]\nfn leap_1996() {{\n"
+        "    assert_eq!(is_leap(1996), true);\n}\n"
+    )
+    code = "pub fn is_leap(year: u32) -> bool {\n    year.is_multiple_of(4)\n}\n"
+    script = Script().add("tester", answer("1996 is leap", [upsert("tests/leap_1996.rs", test)]))
+    commit = {"type": "feat", "scope": "leap", "summary": "a year divisible by 4 is leap"}
+    script.add("implementor", answer("divisible by 4", [upsert("src/lib.rs", code)], commit=commit))
+    script.add("refactorer", answer("nothing to tidy"))
+    fake_openai.responder = script
+
+    assert drive(repo, fake_openai) == 0
+
+    assert len(script.prompts("implementor")) == 1  # landed at its first attempt
+    assert subjects(repo)[0].startswith("feat(")
+    committed = git(repo, "show", "HEAD:tests/leap_1996.rs").stdout
+    assert "assert!(is_leap(1996));" in committed
+    assert_clean(repo)
+    assert_audit_clean(repo)
+
+
+def test_a_persons_staged_test_is_never_fixed_by_the_drive() -> None:
+    """Without the agent tester's handoff note (a person staged the test), `settled` keeps the
+    gate's verdict and touches nothing."""
+    from types import SimpleNamespace
+
+    from tddhooks.drive.turns import ImplementorTurn
+    from tddhooks.policy.verdicts import Verdict
+    from tddhooks.runners.base import TestReport
+
+    verdict = Verdict(tree="t", key="k", green=False, steps=[], report=TestReport(),
+                      test_names=[], duration_s=0.0, created_at=0.0)  # fmt: skip
+    turn = object.__new__(ImplementorTurn)
+    turn.handoff = None
+    turn.crew = SimpleNamespace()  # any use of the workspace or the gate would fail
+    turn.root = Path("/nonexistent")
+    assert turn.settled(verdict) is verdict
