@@ -56,17 +56,77 @@ def _collapse(text: str) -> str:
 
 def interface_functions(kata: str, language: str = "rust") -> dict[str, str]:
     """name -> signature of each Rust `pub fn` (Python: `def`) the kata's text names in
-    backticks; a name given two different signatures is left out (which one would the test have
-    to follow?)."""
+    backticks, or declares in a fenced code block of its Interface section; a name given two
+    different signatures is left out (which one would the test have to follow?)."""
     found: dict[str, dict[str, str]] = {}  # name -> key -> the first signature with that key
     pattern = _PY_SIGNATURE if language == "python" else _SIGNATURE
-    for match in pattern.finditer(kata):
+    for match in pattern.finditer(kata + "".join(_fenced(kata, language))):
         signature = _collapse(match[1])
         if language == "rust" and not (_whole(signature) and _free(signature)):
             continue
         key = signature_key(signature) if language == "rust" else signature
         found.setdefault(match["name"], {}).setdefault(key, signature)
     return {name: next(iter(sigs.values())) for name, sigs in found.items() if len(sigs) == 1}
+
+
+# the heading of the section that fixes the entry points (`## Interface`, `## API`)
+_INTERFACE_HEADING = re.compile(r"^#{1,6}\s+.*\b(?:interface|api|signatures?)\b", re.I)
+_HEADING = re.compile(r"^(?P<level>#{1,6})\s")
+_FENCE = re.compile(r"^\s{0,3}(?P<fence>`{3,}|~{3,})")
+_CODE_START = {
+    "rust": re.compile(r"^\s*pub\s+(?:const\s+)?fn\s"),
+    "python": re.compile(r"^\s*def\s"),
+}
+MAX_SIGNATURE_LINES = 8
+
+
+def _fenced(kata: str, language: str) -> list[str]:
+    """The signatures declared in the fenced code blocks of the kata's Interface section, each
+    written as the kata would in backticks (`` `pub fn is_leap(year: u32) -> bool` ``): a
+    newcomer's Leap Year kata gave its Interface as a ```` ```rust ```` block, and no check read
+    it. A signature runs from `pub fn`/`def` to its body's `{`, a `;` or a `:` ending its line."""
+    lines, found = kata.splitlines(), []
+    level: int | None = None  # the Interface heading's, while inside its section
+    fence: str | None = None
+    start = _CODE_START.get(language)
+    index = 0
+    while start is not None and index < len(lines):
+        line = lines[index]
+        index += 1
+        opened = _FENCE.match(line)
+        if fence is not None:
+            if opened and opened["fence"][0] == fence[0] and len(opened["fence"]) >= len(fence):
+                fence = None
+            elif level is not None and start.match(line):
+                taken = lines[index - 1 : index - 1 + MAX_SIGNATURE_LINES]
+                found.append(f"`{_declared(' '.join(part.strip() for part in taken), language)}`")
+            continue
+        if opened:
+            fence = opened["fence"]
+            continue
+        heading = _HEADING.match(line)
+        if heading:
+            depth = len(heading["level"])
+            if _INTERFACE_HEADING.match(line):
+                level = depth
+            elif level is not None and depth <= level:
+                level = None
+    return found
+
+
+def _declared(code: str, language: str) -> str:
+    """A declaration up to its body: the `{` or `;` outside brackets, or Python's `:` there (the
+    parameters' annotations are inside the brackets); rustfmt's layout undone."""
+    depth, ends = 0, ":" if language == "python" else "{;"
+    end = len(code)
+    for index, char in enumerate(code):
+        arrow = char == ">" and code[index - 1 : index] == "-"
+        if depth <= 0 and char in ends:
+            end = index
+            break
+        depth += (char in "([<") - (char in ")]>" and not arrow)
+    declared = re.sub(r"\(\s+", "(", code[:end].strip())
+    return re.sub(r",?\s*\)", ")", declared)
 
 
 def _whole(signature: str) -> bool:

@@ -501,3 +501,67 @@ def test_the_tests_a_failed_attempt_broke_say_what_they_call_and_expect(tmp_path
     )
     assert broken_expectations(settings, texts, [], "[lint] clippy: failed") == ()
     assert broken_expectations(settings, texts, [], None) == ()
+
+
+FENCED = """# Leap Year
+
+## Interface
+
+```rust
+pub fn is_leap(year: u32) -> bool {
+    todo!()
+}
+```
+
+### Python
+
+~~~python
+def is_leap(year: int) -> bool:
+    ...
+~~~
+
+## Requirements
+
+1. A year divisible by 4 is leap: 1996 gives true.
+
+```rust
+pub fn helper(x: u8) -> u8 {
+    x
+}
+```
+"""
+
+
+def test_a_signature_in_a_fenced_block_of_the_interface_section_is_read() -> None:
+    """Newcomer: a Leap Year kata gave its Interface as a ```rust block; no check read it."""
+    assert interface_functions(FENCED) == {"is_leap": "pub fn is_leap(year: u32) -> bool"}
+    assert interface_functions(FENCED, "python") == {"is_leap": "def is_leap(year: int) -> bool"}
+
+
+@pytest.mark.parametrize(
+    ("block", "functions"),
+    [
+        # rustfmt's layout of a long signature, and a declaration without a body
+        ("```rust\npub fn validate(\n    password: &str,\n) -> Vec<String>;\n```",
+         {"validate": "pub fn validate(password: &str) -> Vec<String>"}),
+        ("```\npub fn execute(commands: &str, obstacles: &[(u32, u32)]) -> Result<String, "
+         "String> {\n```", {"execute": EXECUTE}),
+        # a private helper, a method and an unclosed fence read nothing
+        ("```rust\nfn helper(x: u8) -> u8 {\n```", {}),
+        ("```rust\nimpl Rover {\n    pub fn report(&self) -> String {\n```", {}),
+        ("```rust\n", {}),
+        # the same name given two signatures: which one would the test follow?
+        ("`pub fn say(n: u32) -> String`\n\n```rust\npub fn say(n: u64) -> String {}\n```", {}),
+    ],
+)  # fmt: skip
+def test_fenced_signatures_are_read_as_written_or_not_at_all(
+    block: str, functions: dict[str, str]
+) -> None:
+    assert interface_functions(f"# K\n\n## Interface\n\n{block}\n") == functions
+
+
+def test_a_fenced_block_outside_the_interface_section_is_no_signature() -> None:
+    kata = "# K\n\n## Examples\n\n```rust\npub fn say(n: u32) -> String {}\n```\n"
+    assert interface_functions(kata) == {}
+    nested = "# K\n\n## Interface\n\nSee below.\n\n# Appendix\n\n```rust\npub fn f(x: u8) {}\n```\n"
+    assert interface_functions(nested) == {}
