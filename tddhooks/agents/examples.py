@@ -40,7 +40,9 @@ _NONE = re.compile(
 _REFUSED = re.compile(
     rf"(?P<given>{_LITERAL})\s+(?:panics|raises|fails|errors|is\s+(?:refused|rejected))\b"
 )
-_ANY_GIVES = re.compile(r"\bgives\s+")
+# `1 gives "1"`, and the arrows people write for it: `1996 -> true`, `3 → "Fizz"`, `5 => "Buzz"`
+_ANY_GIVES = re.compile(r"\bgives\s+|(?:(?<![-=<])(?:->|=>)(?!>)|→)\s*")
+_SPACES = re.compile(r"\s*")
 # after a literal: its own refusal, no item of the list before it (`2 gives "2", 0 panics`)
 _REFUSES = re.compile(r"\s+(?:panics|raises|fails|is\s+(?:refused|rejected))\b")
 _REACH = 300  # the longest subject literal read before a `gives`
@@ -177,7 +179,7 @@ def _given_values(flat: str, start: int) -> tuple[tuple[Value, ...], int]:
     position = end = start
     while item := _ITEM.match(flat, position):
         if (
-            _ANY_GIVES.match(flat, item.end() + 1)
+            _ANY_GIVES.match(flat, _SPACES.match(flat, item.end()).end())
             or _REFUSES.match(flat, item.end())
             or (value := _value(item["literal"])) is None
         ):

@@ -649,3 +649,32 @@ def test_true_and_false_are_values_a_kata_gives() -> None:
     assert (
         _check(LEAP, _rust("assert_eq!(is_leap(2000), true);", "is_leap", "leap"), "rust") is None
     )
+
+
+@pytest.mark.parametrize(
+    "arrow",
+    ["->", "→", "=>", " -> "],
+)
+def test_an_arrow_is_read_as_gives(arrow: str) -> None:
+    """Newcomer: people write `1996 -> true` and `3 → "Fizz"`; neither was read."""
+    kata = _kata(f'A multiple of 3 is said Fizz: 3{arrow}"Fizz", 9 {arrow} "Fizz".')
+    found = [
+        (e.given, e.values, e.said) for e in kata_examples(kata_requirements(kata, whole=True))
+    ]
+    fizz = (("str", "Fizz"),)
+    assert [(given, values) for given, values, _ in found] == [
+        (("int", "3"), fizz), (("int", "9"), fizz)
+    ]  # fmt: skip
+    assert _check(kata, _rust('assert_eq!(say(9), "9");', "say", "k"), "rust") is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The signature is `pub fn say(n: u32) -> String`.",  # a return type is no example
+        "x --> 3 and a <-> 4 and 5 >> 6 and 7 =>> 8",  # no arrow of ours
+        "Map the input -> output.",  # no literal on either side
+    ],
+)
+def test_what_only_looks_like_an_arrow_is_no_example(text: str) -> None:
+    assert kata_examples([text]) == []
