@@ -42,7 +42,6 @@ _REFUSED = re.compile(
 )
 # `1 gives "1"`, and the arrows people write for it: `1996 -> true`, `3 → "Fizz"`, `5 => "Buzz"`
 _ANY_GIVES = re.compile(r"\bgives\s+|(?:(?<![-=<])(?:->|=>)(?!>)|→)\s*")
-_SPACES = re.compile(r"\s*")
 # after a literal: its own refusal, no item of the list before it (`2 gives "2", 0 panics`)
 _REFUSES = re.compile(r"\s+(?:panics|raises|fails|is\s+(?:refused|rejected))\b")
 _REACH = 300  # the longest subject literal read before a `gives`
@@ -171,6 +170,13 @@ def _bound(flat: str, start: int) -> bool:
     return flat[start] != '"' and _CLASS.search(flat, max(0, start - 60), start) is not None
 
 
+def _after_spaces(text: str, start: int) -> int:
+    """Where the next non-space character of `text` from `start` is."""
+    while start < len(text) and text[start].isspace():
+        start += 1
+    return start
+
+
 def _given_values(flat: str, start: int) -> tuple[tuple[Value, ...], int]:
     """The literals a `gives` gives, from `start`, and where they end: `"a", "b" and "c"`; a
     literal followed by its own `gives` (`1 gives "1", 2 gives "2"`) or refusal (`0 panics`) starts
@@ -179,7 +185,7 @@ def _given_values(flat: str, start: int) -> tuple[tuple[Value, ...], int]:
     position = end = start
     while item := _ITEM.match(flat, position):
         if (
-            _ANY_GIVES.match(flat, _SPACES.match(flat, item.end()).end())
+            _ANY_GIVES.match(flat, _after_spaces(flat, item.end()))
             or _REFUSES.match(flat, item.end())
             or (value := _value(item["literal"])) is None
         ):
