@@ -137,22 +137,26 @@ def kata_examples(requirements: Sequence[str]) -> list[Example]:
             parsed, end = _given_values(flat, match.end())
             # the literal just before `gives`, looked for in the text just before it (not from the
             # requirement's start at each `gives`: quadratic on a long line)
-            subject = _SUBJECT.search(flat, max(0, match.start() - _REACH), match.start())
+            before = flat[max(0, match.start() - 2) : match.start()].rstrip()[-1:]
+            subject = (
+                _SUBJECT.search(flat, max(0, match.start() - _REACH), match.start())
+                if before == '"' or before.isdigit()  # a literal ends there: else none is read
+                else None
+            )
             if subject and _bound(flat, subject.start()):
                 subject = None
             given = _value(subject["given"]) if subject else None
             if given is None or subject is None:
                 last = parsed or last
                 continue
-            rest = flat[match.end() :]
             if parsed:
                 said = flat[subject.start() : end]
                 found.append(Example(number, said, given, parsed, len(parsed) > 1))
-            elif (one := _THAT_ONE.match(rest)) and last:
-                said = flat[subject.start() : match.end() + one.end()]
+            elif (one := _THAT_ONE.match(flat, match.end())) and last:
+                said = flat[subject.start() : one.end()]
                 found.append(Example(number, said, given, last[:1], True))
-            elif none := _NONE.match(rest):
-                said = flat[subject.start() : match.end() + none.end()]
+            elif none := _NONE.match(flat, match.end()):
+                said = flat[subject.start() : none.end()]
                 found.append(Example(number, said, given, (), True))
         for refused in _REFUSED.finditer(flat):
             if _bound(flat, refused.start()):

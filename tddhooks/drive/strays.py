@@ -121,6 +121,7 @@ def stray_values(
                 if any(value in text for text in (*tests.values(), kata)):
                     continue
                 place = next((path for path, text in sources.items() if value in text), None)
+                place = place or _formatted(value, sources)
                 if place is None:
                     continue
                 if empty and not other:
@@ -157,6 +158,43 @@ def _empty_advice(unwanted: Mapping[str, str]) -> str:
         f"{places}, which no test and no line of the kata asks for: remove the code that gives "
         "them. A message comes with the test that asks for it, in a later cycle.\n"
     )
+
+
+# a placeholder of a format string: Rust's `{}`, `{n}`, `{:>3}`, Python's `{}` and `{n!r}` (not an
+# escaped `{{`)
+_PLACEHOLDER = re.compile(r"(?<!\{)\{[\w.!:<>^+#0-9 -]{0,20}\}(?!\})")
+_CODE_STRING = re.compile(r'"((?:[^"\\\n]|\\.){0,300})"')
+
+
+def _formatted(value: str, sources: Mapping[str, str]) -> str | None:
+    """The code file whose format string gives `value` (`format!("{} is a multiple of neither 3,
+    5, nor 7", n)` gives "5 is a multiple of …"), as `where ("template")`; None when none does.
+    Measured (r46, FizzBuzz): the 1.5B implementor's invented sentence came from such a
+    template, so no hint named it, and all five attempts of the turn kept it. A template of fewer
+    than MIN_STRAY fixed characters (`"{}"`, `"{}{}"`) fits anything and names nothing."""
+    for path, text in sources.items():
+        for match in _CODE_STRING.finditer(text):
+            template = match.group(1)
+            parts = _PLACEHOLDER.split(template)
+            if len(parts) >= 2 and len("".join(parts).strip()) >= MIN_STRAY and _fits(parts, value):
+                return f'{path} ("{template}")'
+    return None
+
+
+def _fits(parts: list[str], value: str) -> bool:
+    """Whether `value` is `parts` with something (one character or more) between each two: each
+    middle part placed as early as it fits, which leaves the most room for the rest (no regex: a
+    lazy `.+?` per placeholder backtracks for seconds on a long value)."""
+    first, *middle, last = parts
+    if not value.startswith(first):
+        return False
+    position = len(first)
+    for part in middle:
+        found = value.find(part, position + 1)
+        if found < 0:
+            return False
+        position = found + len(part)
+    return value.endswith(last) and len(value) - len(last) >= position + 1
 
 
 def _advice(value: str, wanted: str | None, messages: list[str]) -> str:

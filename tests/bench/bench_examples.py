@@ -3,6 +3,7 @@
 before the red team's fixes. And the kata's goal line (policy/compose.py) of 20,000 `[` or `<`:
 2.6 to 4.5 s before 2026-11-27, of 10,000 `**a ` 16 s, a heading of 2,000 spaces over 10 s; the
 target is well under a second, so a person's odd kata or a model's long test never stalls a turn.
+A stray a format string gives (drive/strays.py) took 26 s with a regex of lazy `.+?`.
 
 Run: .venv/bin/python tests/bench/bench_examples.py [N]   (N: repetitions, default 3)
 """
@@ -14,6 +15,7 @@ import time
 from collections.abc import Callable
 
 from tddhooks.agents.examples import contradicted_example, kata_examples
+from tddhooks.drive.strays import stray_values
 from tddhooks.policy.compose import kata_goal, kata_requirements
 from tddhooks.resources import read_template
 
@@ -51,6 +53,11 @@ def main() -> None:
         "kata goal of 10,000 `*a `": lambda: kata_goal("# K\n\n" + "*a " * 10000 + "\n"),
         "kata goal of 8,000 `a. b `": lambda: kata_goal("# K\n\n" + "a. b " * 8000 + "\n"),
         "heading of 20,000 spaces": lambda: kata_requirements("# R" + " " * 20000 + "s\n\n- a\n"),
+        # a stray a format string gives (drive/strays.py): a regex of lazy `.+?` took 26 s here
+        "format string of 4 `{}a` vs 400 `a`": lambda: stray_values(
+            f'  left: "{"a" * 400}"\n  right: "x"\n', {"src/lib.rs": '"{}a{}a{}a{}ab"'}, {}, ""
+        ),
+        "arrows: 20,000 `→` on one line": lambda: kata_examples(["→" * 20000]),
     }
     for name, body in cases.items():
         print(f"{name:40} {best_of(runs, body):8.1f} ms")

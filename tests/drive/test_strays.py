@@ -333,3 +333,46 @@ def test_a_string_with_escaped_quotes_is_read_as_the_code_writes_it(
     """Red team: pytest writes `'Can\\'t be "empty"'`, and the stray went unnamed."""
     hint = stray_values(failure, {"src/kata/rules.py": source}, {}, "")
     assert hint.startswith('Hint: "Can\'t be "empty"" comes from src/kata/rules.py')
+
+
+NAMED = "{n} is a multiple of neither 3, 5, nor 7"
+FORMATTED_LIB = (
+    'pub fn say(n: u32) -> String {\n    format!("{} is a multiple of neither 3, 5, nor 7", n)\n}\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "template"),
+    [
+        (FORMATTED_LIB, "{} is a multiple of neither 3, 5, nor 7"),
+        (f'format!("{NAMED}")', NAMED),  # Rust's inline argument
+        (f'return f"{NAMED}"', NAMED),  # a Python f-string
+    ],
+)  # fmt: skip
+def test_a_stray_a_format_string_gives_is_named_with_its_template(
+    source: str, template: str
+) -> None:
+    """Measured (r46, FizzBuzz): `format!("{} is a multiple of …", n)` gave "5 is a multiple of
+    …"; no code file held that text, so no hint named it, and all five attempts kept it."""
+    failure = '  left: "5 is a multiple of neither 3, 5, nor 7"\n  right: "Buzz"\n'
+    tests = {"tests/buzz.rs": 'assert_eq!(say(5), "Buzz");'}
+    hint = stray_values(failure, {"src/lib.rs": source}, tests, "# FizzBuzz\n")
+    assert hint == (
+        f'Hint: "5 is a multiple of neither 3, 5, nor 7" comes from src/lib.rs ("{template}"), '
+        'and no test and no line of the kata asks for it: the test expects "Buzz" there: give '
+        "that value, or remove the code.\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'format!("{}", n)',  # no fixed text: it fits anything
+        'format!("{}{}", a, b)',
+        'format!("{{}} is a multiple of neither 3, 5, nor 7")',  # `{{}}` is no placeholder
+        'format!("{} is a multiple of 3", n)',  # another sentence
+    ],
+)
+def test_a_format_string_that_does_not_give_the_stray_names_nothing(source: str) -> None:
+    failure = '  left: "5 is a multiple of neither 3, 5, nor 7"\n  right: "Buzz"\n'
+    assert stray_values(failure, {"src/lib.rs": source}, {}, "") == ""
