@@ -63,17 +63,22 @@ def item_refusals(
             )
     for edit in keeper:
         path = normalize_path(edit.path)
-        before = files.get(path)
-        if before is None:
-            continue
-        tests_before = split(policy.language, path, before, files)[0]
-        if not tests_before:
-            continue
+        before = files.get(path) or ""  # a new module may not bring tests of its own either
+        tests_before = split(policy.language, path, before, files)[0] if before else ""
         after = "" if edit.action == "delete" else _as_written(edit.content or "")
-        if split(policy.language, path, after, {**files, path: after})[0] != tests_before:
+        if split(policy.language, path, after, {**files, path: after})[0] == tests_before:
+            continue
+        if tests_before:
             reasons[path] = (
                 f"it changes the tests in {path} (its test module or test functions): they "
                 "are the tester's and stay exactly as they are; change only the code around them"
+            )
+        else:
+            # measured (r46, FizzBuzz): the 1.5B implementor appended a `#[test]` of its own to
+            # src/lib.rs, beside the code that was to make the tester's test pass
+            reasons[path] = (
+                f"it adds a test to {path}: tests are the tester's, and the staged test is the "
+                "specification; send the code only, without any #[test] or test function"
             )
     return reasons
 

@@ -126,3 +126,40 @@ def test_a_refactorer_renaming_a_test_is_refused(rust_kata: Path) -> None:
 
 def test_the_tester_still_may_not_write_the_manifest(rust_kata: Path) -> None:
     _refused(rust_kata, "tester", "Cargo.toml", "[package]\n", "the tester may only write tests/**")
+
+
+CODE_ONLY = "pub fn say(n: u32) -> String {\n    n.to_string()\n}\n"
+OWN_TEST = '\n#[test]\nfn buzz() {\n    assert_eq!(say(5), "Buzz");\n}\n'
+
+
+@pytest.fixture
+def plain_rust_kata(make_repo: MakeRepo) -> Path:
+    """A library without tests beside its code: the tests are in tests/."""
+    manifest = '[package]\nname = "fizz"\nversion = "0.1.0"\nedition = "2021"\n'
+    return make_repo({"Cargo.toml": manifest, "tdd.yaml": "language: rust\n",
+                      "src/lib.rs": CODE_ONLY})  # fmt: skip
+
+
+@pytest.mark.parametrize("role", ["implementor", "refactorer"])
+@pytest.mark.parametrize(
+    ("path", "content"),
+    [
+        ("src/lib.rs", CODE_ONLY + OWN_TEST),  # measured: r46's implementor, beside its code
+        ("src/lib.rs", CODE_ONLY + "\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\n"),
+        ("src/helper.rs", "pub fn h() {}\n" + OWN_TEST),  # a new module with a test of its own
+    ],
+)
+def test_an_implementor_or_refactorer_adding_a_test_to_code_is_refused(
+    plain_rust_kata: Path, role: str, path: str, content: str
+) -> None:
+    _refused(plain_rust_kata, role, path, content, f"it adds a test to {path}")
+
+
+def test_code_without_tests_is_the_implementors_to_change(plain_rust_kata: Path) -> None:
+    _check(
+        plain_rust_kata,
+        "implementor",
+        "src/lib.rs",
+        CODE_ONLY.replace("n.to_string()", 'format!("{n}")'),
+    )
+    _check(plain_rust_kata, "implementor", "src/helper.rs", "pub fn h() {}\n")
