@@ -278,7 +278,9 @@ def test_a_persons_staged_test_is_never_fixed_by_the_drive() -> None:
     """Without the agent tester's handoff note (a person staged the test), `settled` keeps the
     gate's verdict and touches nothing."""
     from types import SimpleNamespace
+    from typing import cast
 
+    from tddhooks.drive.crew import Crew
     from tddhooks.drive.turns import ImplementorTurn
     from tddhooks.policy.verdicts import Verdict
     from tddhooks.runners.base import TestReport
@@ -287,6 +289,6 @@ def test_a_persons_staged_test_is_never_fixed_by_the_drive() -> None:
                       test_names=[], duration_s=0.0, created_at=0.0)  # fmt: skip
     turn = object.__new__(ImplementorTurn)
     turn.handoff = None
-    turn.crew = SimpleNamespace()  # any use of the workspace or the gate would fail
+    turn.crew = cast(Crew, SimpleNamespace())  # any use of the workspace or the gate would fail
     turn.root = Path("/nonexistent")
     assert turn.settled(verdict) is verdict
