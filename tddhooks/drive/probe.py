@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -267,39 +267,58 @@ def _erring(verdict: Verdict, probe: Probe) -> set[str]:
     return erring - {""}
 
 
-def _now_gives(verdict: Verdict, case: Case, language: str) -> str:
-    """What the failing case's output says the call gives now: libtest's `left:` or pytest's
-    `assert … == …` line ("" when it cannot be read)."""
+def _own_output(verdict: Verdict, case: Case, language: str) -> str:
+    """The case's own part of the test output: libtest's `---- example_2 stdout ----` block,
+    pytest's `____ test_example_2 ____` section ("" when the output has none). Not the next
+    failing test's `left:`, nor the `-v` line that names it and then any failure's `E` line."""
     step = verdict.step("test")
     output = step.output_tail if step is not None else ""
     if language == "rust":
         block = output.split(f"---- {case.name} stdout ----", 1)
         if len(block) != 2:
             return ""
-        # its own output only: the next failing test's `left:` is no value of this call
-        own = re.split(r"^(?:---- \S+ stdout ----|failures:)$", block[1], maxsplit=1, flags=re.M)[0]
-        found = re.search(r"^\s*left: (?P<value>[^\n]{1,200})", own, re.M)
-        if found:
-            return f"; now it gives {found['value']}"
-        if case.example.values is None:
-            return "; now it does not panic"
-        return "; now it panics" if "panicked at" in own else ""
-    # its own section of pytest's failures (`____ test_example_2 ____`), not the `-v` line that
-    # names it and then the first `E` line of any failure
+        return re.split(r"^(?:---- \S+ stdout ----|failures:)$", block[1], maxsplit=1,
+                        flags=re.M)[0]  # fmt: skip
     header = re.search(rf"^_+ test_{case.name} _+$", output, re.M)
     if header is None:
         return ""
-    own = re.split(r"^(?:_+ \S+ _+|=+ .* =+)$", output[header.end() :], maxsplit=1, flags=re.M)
-    found = re.search(r"^E\s+(?P<line>[^\n]{1,200})", own[0], re.M)
+    return re.split(r"^(?:_+ \S+ _+|=+ .* =+)$", output[header.end() :], maxsplit=1,
+                    flags=re.M)[0]  # fmt: skip
+
+
+def _now_gives(verdict: Verdict, case: Case, language: str) -> str:
+    """What the failing case's output says the call gives now: libtest's `left:` or pytest's
+    `assert … == …` line ("" when it cannot be read)."""
+    own = _own_output(verdict, case, language)
+    if language == "rust":
+        found = re.search(r"^\s*left: (?P<value>[^\n]{1,200})", own, re.M)
+        if found:
+            return f"; now it gives {found['value']}"
+        if not own:
+            return ""
+        if case.example.values is None:
+            return "; now it does not panic"
+        return "; now it panics" if "panicked at" in own else ""
+    found = re.search(r"^E\s+(?P<line>[^\n]{1,200})", own, re.M)
     return f"; now: {found['line'].strip()}" if found else ""
 
 
+Invented = Callable[[str], str]
+
+
 def broken_examples(
-    crew: Crew, probe: Probe, head_tree: str, refactored_tree: str, role: str = "refactorer"
+    crew: Crew,
+    probe: Probe,
+    head_tree: str,
+    refactored_tree: str,
+    role: str = "refactorer",
+    invented: Invented | None = None,
 ) -> str | None:
     """Why the refactored tree (the implementor's: its change with the staged test) breaks an
     example the kata gives that HEAD's tree keeps; None when it breaks none (or when the probe
-    tells nothing: it builds on neither tree)."""
+    tells nothing: it builds on neither tree). `invented` (the implementor's): the hint for the
+    strings a failing example's output shows that no test and no line of the kata asks for
+    (drive/strays.py), "" when none; such a value is refused too."""
     gate, workspace, root, settings = crew.gate, crew.workspace, crew.root, crew.settings
     before = gate.tree(root, workspace.tree_with_file(root, head_tree, probe.path, probe.text),
                        settings)  # fmt: skip
@@ -314,7 +333,7 @@ def broken_examples(
         before = gate.tree(root, workspace.tree_with_file(root, head_tree, probe.path,
                                                           probe.text), settings)  # fmt: skip
     kept, _ = _ran(before, probe)
-    if not kept:
+    if not kept and invented is None:
         return None
     after_tree = workspace.tree_with_file(root, refactored_tree, probe.path, probe.text)
     after = gate.tree(root, after_tree, settings)
@@ -323,7 +342,7 @@ def broken_examples(
         return None  # it does not build against the refactored code: the gate's tests say so
     broken = [case for case in probe.cases if case.name in kept and case.name in failing]
     if not broken:
-        return None
+        return _invented(after, probe, failing, invented, settings.language)
     case = broken[0]
     example = case.example
     more = f" ({len(broken) - 1} more of the kata's examples too)" if len(broken) > 1 else ""
@@ -339,3 +358,30 @@ def broken_examples(
         f"did so before this {'refactor' if refactor else 'change'}"
         f"{_now_gives(after, case, settings.language)}{more}. {advice}"
     )
+
+
+def _invented(
+    after: Verdict, probe: Probe, failing: set[str], invented: Invented | None, language: str
+) -> str | None:
+    """Why the change gives, for an example of the kata, a string nothing asks for; None when it
+    gives none. Measured (r47, r45, r41, Password Validation): the 1.5B implementor's first
+    commit returned one invented sentence for every broken rule ("Password must be at least 8
+    characters long and contain …"); the first test wanted only an empty list, so it landed, and
+    the next turn spent all its attempts on it. In FizzBuzz (r46) `format!("{} is a multiple of
+    neither 3, 5, nor 7", n)` landed with the Fizz test and held the Buzz turn."""
+    if invented is None:
+        return None
+    for case in probe.cases:
+        if case.name not in failing:
+            continue
+        hint = invented(_own_output(after, case, language)).strip()
+        if hint:
+            return (
+                "the change makes the staged test pass, but for an example of the kata it gives "
+                f"a value no test and no line of the kata asks for: requirement "
+                f"{case.example.requirement} says {case.example.said}"
+                f"{_now_gives(after, case, language).replace('; now', ', and now', 1)}. {hint} "
+                "Write the kata's own values, or leave that input to the test that will ask "
+                "for it (the staged test only needs what it checks)"
+            )
+    return None

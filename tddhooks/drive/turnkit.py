@@ -157,11 +157,14 @@ class Turn:
         crew.display.emit("edits", role=self.role, files=files)
         return None
 
+    written: tuple[str, ...] = ()
+
     def write(self, answer: AgentAnswer) -> list[str]:
         """Apply the edits, format the files written, stage them; returns the paths."""
         crew = self.crew
         policy = path_policy(self.role, crew.settings)
         paths = crew.workspace.apply_edits(crew.root, answer.edits, policy)
+        self.written = tuple(paths)
         crew.workspace.format_files(crew.root, crew.settings, paths)
         crew.workspace.stage(crew.root, paths)
         return paths
@@ -201,6 +204,11 @@ class SourceTurn(Turn):
     def strays(self, verdict: Verdict) -> str:
         """Hints for the strings of a failed comparison that only the code holds
         (drive/strays.py)."""
+        return self.stray_hints(verdict.failure_excerpt())
+
+    def stray_hints(self, failure: str) -> str:
+        """drive/strays.py on `failure`, with the attempt's code files (as written) and the
+        turn's test files."""
         from tddhooks.agents.edits import matches_any
         from tddhooks.drive.strays import stray_values
         from tddhooks.vocabulary import CODE_SUFFIXES
@@ -209,11 +217,11 @@ class SourceTurn(Turn):
         tests = {path: text for path, text in texts.items() if matches_any(path, globs)}
         suffixes = tuple(CODE_SUFFIXES.get(self.crew.settings.language, ()))
         sources = {}
-        for path in texts:
+        for path in {*texts, *self.written}:
             code = path.endswith(suffixes)
             if code and path not in tests and (self.root / path).is_file():
                 sources[path] = (self.root / path).read_text(encoding="utf-8", errors="replace")
-        return stray_values(verdict.failure_excerpt(), sources, tests, self.ctx.kata)
+        return stray_values(failure, sources, tests, self.ctx.kata)
 
     def settled(self, verdict: Verdict) -> Verdict:
         """The verdict the attempt is judged by: the gate's (the implementor may first have the
@@ -235,8 +243,9 @@ class SourceTurn(Turn):
         if probe is None:
             return None
         head = crew.workspace.head_tree(self.root)
+        invented = self.stray_hints if self.role == "implementor" else None
         # ":": the index, as the gate judged it (a fake gate's verdict names no tree)
-        return broken_examples(crew, probe, head, ":", self.role)
+        return broken_examples(crew, probe, head, ":", self.role, invented)
 
     def put_back(self, versions: dict[str, str]) -> None:
         for path, text in versions.items():

@@ -607,3 +607,50 @@ def test_an_implementor_that_breaks_what_the_code_did_as_the_kata_says_is_told(
     assert "Make the staged test pass and keep what `say(2)` gave" in told
     assert git(repo, "show", "HEAD:src/lib.rs").stdout == FIZZED
     assert git(repo, "log", "-1", "--format=%s").stdout.startswith("feat(")
+
+
+PV_MANIFEST = MANIFEST.replace('"fizz"', '"pv"')
+VALID = (
+    "use pv::validate;\n\n#[test]\nfn a_valid_password_breaks_no_rule() {\n"
+    '    assert!(validate("Abcdef1!").is_empty());\n}\n'
+)
+SENTENCE = "Password too short or without digit"
+INVENTED = (
+    "pub fn validate(password: &str) -> Vec<String> {\n"
+    "    if password.len() < 8 || !password.chars().any(|c| c.is_ascii_digit()) {\n"
+    f'        return vec!["{SENTENCE}".to_string()];\n'
+    "    }\n    Vec::new()\n}\n"
+)
+NOTHING_YET = "pub fn validate(_password: &str) -> Vec<String> {\n    Vec::new()\n}\n"
+
+
+@pytest.mark.cargo
+def test_an_implementor_that_gives_a_kata_example_an_invented_value_is_told(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Measured (r47, r45, r41): the first commit returned an invented sentence for every broken
+    rule; the first test (no errors) let it land, and the next turn was lost to it."""
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": PV_MANIFEST,
+                      "src/lib.rs": "//! Password Validation\n", "kata.md": PV})  # fmt: skip
+    models = {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
+    models["tester"].enqueue(
+        {"plan": "valid", "edits": [{"path": "tests/valid.rs", "content": VALID}]}
+    )
+    commit = {"type": "feat", "scope": "validate", "summary": "a valid password breaks no rule"}
+    models["implementor"].enqueue(*(
+        {"plan": "rules", "edits": [{"path": "src/lib.rs", "content": source}], "commit": commit}
+        for source in (INVENTED, NOTHING_YET)
+    ))  # fmt: skip
+    models["refactorer"].enqueue({"plan": "nothing to tidy", "edits": []})
+
+    _drive(repo, models)
+
+    assert len(models["implementor"].asked) == 2
+    told = models["implementor"].asked[1].user
+    assert (
+        "the change makes the staged test pass, but for an example of the kata it gives a value "
+        "no test and no line of the kata asks for: requirement 2 says "
+    ) in told
+    assert f'Hint: "{SENTENCE}" comes from src/lib.rs' in told
+    assert git(repo, "show", "HEAD:src/lib.rs").stdout == NOTHING_YET
