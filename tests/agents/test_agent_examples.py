@@ -678,3 +678,15 @@ def test_an_arrow_is_read_as_gives(arrow: str) -> None:
 )
 def test_what_only_looks_like_an_arrow_is_no_example(text: str) -> None:
     assert kata_examples([text]) == []
+
+
+def test_the_sample_kata_of_the_bench_docs_gives_examples_the_checks_read() -> None:
+    """Newcomer: docs/bench.md's "Your own kata" sample said "1996 and 2024 are", a form no
+    check reads, so a kata copied from it was never checked against its own examples."""
+    from pathlib import Path
+
+    bench = (Path(__file__).parents[2] / "docs" / "bench.md").read_text(encoding="utf-8")
+    sample = bench.split("## Your own kata", 1)[1].split("```markdown\n", 1)[1].split("\n```", 1)
+    examples = kata_examples(kata_requirements(sample[0], whole=True))
+
+    assert {example.requirement for example in examples} == {1, 2, 3}
