@@ -64,6 +64,9 @@ _PY_LEN = re.compile(r"(?<![\w.])len\s*\(\s*\Z")
 _CLOSE = re.compile(r"\s*\)")
 _PY_ASSERT = re.compile(r"^[ \t]*assert[ \t]+(?P<negated>not[ \t]+)?\Z", re.MULTILINE)
 _PY_END = re.compile(r"[ \t]*(?:[,#]|$)", re.MULTILINE)
+# the call the whole of a Rust assertion: `assert!(is_leap(1996))`, `assert!(!is_leap(1900), …)`
+_RUST_ASSERT = re.compile(r"\b(?:debug_)?assert!\s*\(\s*(?P<negated>!\s*)?\Z")
+_RUST_END = re.compile(r"\s*[,)]")
 # a comparison negated or grouped before it is asserted: `not (…)`, `!(…)`, `(…) is False`; the
 # `(` of `assert_eq!(`, `assert!(` or `f(` is no group
 _NEGATED = re.compile(r"(?:\bnot\s+|(?<![\w!])!\s*\(\s*|(?<![\w!])\(\s*)\(?\s*\Z")
@@ -220,6 +223,7 @@ class _Claim:
     call: str
     length: int | None = None  # `.len() == 3`
     empty: bool | None = None  # `.is_empty()` asserted, or its negation
+    truth: bool | None = None  # the call itself asserted (`assert!(f(x))`), or its negation
     scalar: Value | None = None
     items: tuple[Value, ...] | None = None  # a list compared whole
 
@@ -230,6 +234,9 @@ def _contradiction(example: Example, claim: _Claim) -> str | None:
     if values is None:
         compared = claim.scalar or claim.items is not None or claim.length is not None
         return f"expects `{claim.call}` to give a value" if compared else None
+    if claim.truth is not None and len(values) == 1 and values[0][0] == "bool":
+        said = ("bool", "true" if claim.truth else "false")
+        return None if said == values[0] else f"expects `{claim.call}` to give `{_literal(said)}`"
     if claim.items is not None:
         agrees = claim.items == values if example.whole or len(values) > 1 else (
             len(claim.items) != 1 or claim.items[0] == values[0]
@@ -339,21 +346,29 @@ def _claim_at(text: str, start: int, end: int, language: str) -> _Claim | None:
         if not length and value is not None:
             return _Claim(shown, scalar=value)
         return None
-    if not length and (empty := _empty(text, start, end, language)) is not None:
-        return _Claim(shown, empty=empty)
-    return None
-
-
-def _empty(text: str, start: int, end: int, language: str) -> bool | None:
-    """Whether the call at `text[start:end]` is asserted empty (True) or not (False): an
-    `is_empty()` (expectations.py `emptiness`), or Python's own check, the call the whole
-    assertion (`assert not validate("…")`, `assert validate("…")`); None: neither."""
-    if (empty := emptiness(text, start, end, language)) is not None or language != "python":
-        return empty
-    asserted = _PY_ASSERT.search(text, max(0, text.rfind("\n", 0, start)), start)
-    if asserted is None or not _PY_END.match(text, end):
+    if length:
         return None
-    return asserted["negated"] is not None
+    truth = _asserted(text, start, end, language)
+    # Python's `assert not validate("…")` is also a list asserted empty
+    empty = emptiness(text, start, end, language)
+    if empty is None and language == "python" and truth is not None:
+        empty = not truth
+    return _Claim(shown, empty=empty, truth=truth) if (empty, truth) != (None, None) else None
+
+
+def _asserted(text: str, start: int, end: int, language: str) -> bool | None:
+    """Whether the call at `text[start:end]` is the whole assertion: True for
+    `assert!(is_leap(1996))` and `assert is_leap(1996)`, False for `assert!(!…)` and
+    `assert not …`; None: it is not."""
+    if language == "python":
+        asserted = _PY_ASSERT.search(text, max(0, text.rfind("\n", 0, start)), start)
+        closed = _PY_END.match(text, end)
+    else:
+        asserted = _RUST_ASSERT.search(text, max(0, start - 80), start)
+        closed = _RUST_END.match(text, end)
+    if asserted is None or not closed:
+        return None
+    return asserted["negated"] is None
 
 
 def _expects_failure(text: str, start: int, language: str) -> bool:

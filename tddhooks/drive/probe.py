@@ -10,7 +10,8 @@ tree, each with the probe added (trees of their own: the work tree and the perso
 never touched). An example that passed on HEAD and fails on the refactored tree refuses the
 refactor, naming the call, what the kata says and what it gives now. The implementor's green
 change is checked the same way: making one test pass is no reason to break what the code
-already did as the kata says. An example that did not pass
+already did as the kata says (a value: a panic on HEAD is more often a requirement not built
+yet than the kata's refusal, so the implementor's change may end it). An example that did not pass
 on HEAD (a requirement not built yet) says nothing, nor does a probe that does not build on HEAD.
 
 Only when it can tell: a kata whose Interface section names a function of one parameter
@@ -320,6 +321,16 @@ def broken_examples(
     strings a failing example's output shows that no test and no line of the kata asks for
     (drive/strays.py), "" when none; such a value is refused too."""
     gate, workspace, root, settings = crew.gate, crew.workspace, crew.root, crew.settings
+    if role != "refactorer":
+        # a panic on HEAD is most often a requirement not built yet (`text.parse().unwrap()` of
+        # "4,-1,-6" before numbers are split), not the kata's refusal: the implementor's change
+        # may end it; a refactor keeps it (docs/agents.md, "A refactor that changes what the kata
+        # says")
+        refusals = {case.name for case in probe.cases if case.example.values is None}
+        values = probe.without(refusals) if refusals else probe
+        if values is None:
+            return None
+        probe = values
     before = gate.tree(root, workspace.tree_with_file(root, head_tree, probe.path, probe.text),
                        settings)  # fmt: skip
     for _ in range(_REBUILDS):

@@ -11,8 +11,9 @@ A TDD cycle is one test for one behaviour, so the cycle's own new test says what
 4. every requirement matched already: the last one; a kata without a requirements list: its one
    goal sentence (compose.kata_goal).
 
-Matching: a requirement's keywords are its words of three letters or more, minus a few common
-words, a trailing plural `s` dropped; a test name's are the same words of its function name
+Matching: a requirement's keywords are its words of three letters or more (and its numbers of
+three digits or more: `century_not_divisible_by_400` is about "… but not by 400"), minus a few
+common words, a trailing plural `s` dropped; a test name's are the same words of its function name
 (snake_case and camelCase split). Each keyword weighs 1 / (how many requirements have it), so the
 words that tell requirements apart count most: "adds_two_numbers" matches "Add two numbers."
 (add 1 + two 1/2 + number 1/2 = 2) over "Subtract two numbers." (two, number: 1). A test is
@@ -24,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-_WORD_RE = re.compile(r"[A-Za-z]+")
+_WORD_RE = re.compile(r"[A-Za-z]+|[0-9]+")  # a number of three digits or more is a word
 _CAMEL_RE = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _COMMON = frozenset(
     ("the", "and", "for", "with", "that", "this", "when", "then", "from", "into", "are", "was",

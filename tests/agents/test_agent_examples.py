@@ -652,6 +652,33 @@ def test_true_and_false_are_values_a_kata_gives() -> None:
 
 
 @pytest.mark.parametrize(
+    ("body", "language", "expect"),
+    [
+        ("assert!(is_leap(1900));", "rust", "`false`"),  # clippy refuses `assert_eq!(…, true)`
+        ("assert!(!is_leap(2000));", "rust", "`true`"),
+        ('assert!(is_leap(1900), "1900 is leap");', "rust", "`false`"),
+        ("assert is_leap(1900)", "python", "`False`"),
+        ("assert not is_leap(2000)", "python", "`True`"),
+    ],
+)
+def test_a_call_asserted_true_or_false_is_compared_with_a_true_or_false_example(
+    body: str, language: str, expect: str
+) -> None:
+    """Newcomer: a Leap Year tester's `assert!(is_leap_year(1900))` was let through though the
+    kata says 1900 -> false, and Python's `assert not is_leap(2000)` was said to expect it "to be
+    empty"."""
+    test = _rust(body, "is_leap", "leap") if language == "rust" else _py(body, "is_leap")
+    wrong = _check(LEAP, test, language)
+    assert wrong is not None
+    assert "to give `" in wrong
+    assert f"; expect {expect} there" in wrong
+    agrees = body.replace("1900", "1996").replace("!is_leap(2000)", "!is_leap(1900)")
+    agrees = agrees.replace("not is_leap(2000)", "not is_leap(1900)")
+    right = _rust(agrees, "is_leap", "leap") if language == "rust" else _py(agrees, "is_leap")
+    assert _check(LEAP, right, language) is None
+
+
+@pytest.mark.parametrize(
     "arrow",
     ["->", "→", "=>", " -> "],
 )
@@ -678,3 +705,15 @@ def test_an_arrow_is_read_as_gives(arrow: str) -> None:
 )
 def test_what_only_looks_like_an_arrow_is_no_example(text: str) -> None:
     assert kata_examples([text]) == []
+
+
+def test_the_sample_kata_of_the_bench_docs_gives_examples_the_checks_read() -> None:
+    """Newcomer: docs/bench.md's "Your own kata" sample said "1996 and 2024 are", a form no
+    check reads, so a kata copied from it was never checked against its own examples."""
+    from pathlib import Path
+
+    bench = (Path(__file__).parents[2] / "docs" / "bench.md").read_text(encoding="utf-8")
+    sample = bench.split("## Your own kata", 1)[1].split("```markdown\n", 1)[1].split("\n```", 1)
+    examples = kata_examples(kata_requirements(sample[0], whole=True))
+
+    assert {example.requirement for example in examples} == {1, 2, 3}

@@ -226,7 +226,9 @@ def _rust_repo(make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch, lib: str = 
                       "tests/zero.rs": ZERO, "kata.md": FB})  # fmt: skip
 
 
-def _judge_refactor(repo: Path, source_path: str, source: str, kata: str) -> str | None:
+def _judge_refactor(
+    repo: Path, source_path: str, source: str, kata: str, role: str = "refactorer"
+) -> str | None:
     write_files(repo, {source_path: source})
     git(repo, "add", source_path)
     crew = _crew(repo)
@@ -238,7 +240,7 @@ def _judge_refactor(repo: Path, source_path: str, source: str, kata: str) -> str
     probe = build_probe(kata, kata_requirements(kata, whole=True), language, project, listed)
     assert probe is not None
     head = crew.workspace.head_tree(repo)
-    return broken_examples(crew, probe, head, verdict.tree)
+    return broken_examples(crew, probe, head, verdict.tree, role)
 
 
 @pytest.mark.cargo
@@ -654,3 +656,40 @@ def test_an_implementor_that_gives_a_kata_example_an_invented_value_is_told(
     ) in told
     assert f'Hint: "{SENTENCE}" comes from src/lib.rs' in told
     assert git(repo, "show", "HEAD:src/lib.rs").stdout == NOTHING_YET
+
+
+REFUSING = """# String Calculator
+
+## Interface
+
+- `pub fn add(text: &str) -> i32` in `src/lib.rs`
+
+## Requirements
+
+1. One number is its own sum: "7" gives 7.
+2. Two numbers are added: "3,4" gives 7.
+3. A negative number is refused: "4,-1,-6" fails with a message naming -1 and -6.
+"""
+PARSED = "pub fn add(text: &str) -> i32 {\n    text.parse().unwrap()\n}\n"
+SEVEN = 'use fizz::add;\n\n#[test]\nfn seven() {\n    assert_eq!(add("7"), 7);\n}\n'
+SUMMED = (
+    "pub fn add(text: &str) -> i32 {\n"
+    "    text.split(',')\n        .map(|part| part.parse::<i32>().unwrap())\n        .sum()\n}\n"
+)
+
+
+@pytest.mark.cargo
+def test_a_panic_of_code_not_built_yet_is_no_refusal_the_implementor_must_keep(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """HEAD's `text.parse().unwrap()` panics on "4,-1,-6" because it cannot add yet (the demo's
+    cycle 3): summing is the next requirement, not a break of the kata's refusal."""
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": PARSED,
+                      "tests/seven.rs": SEVEN, "kata.md": REFUSING})  # fmt: skip
+
+    assert _judge_refactor(repo, "src/lib.rs", SUMMED, REFUSING, "implementor") is None
+    # a refactor keeps behaviour, a panic included
+    why = _judge_refactor(repo, "src/lib.rs", SUMMED, REFUSING)
+    assert why is not None
+    assert 'requirement 3 says "4,-1,-6" fails' in why

@@ -481,6 +481,22 @@ def test_shared_words_count_less_than_the_ones_that_tell_requirements_apart() ->
     assert keywords("addsTwoNumbers") == {"add", "two", "number"}
 
 
+def test_a_number_in_a_test_name_tells_requirements_apart() -> None:
+    """Newcomer, Leap Year by hand: `century_not_divisible_by_400_is_not_leap` was quoted as
+    "Years not divisible by 4 are not" (numbers were no keywords, so it matched nothing)."""
+    requirements = [
+        "Years divisible by 4 are leap years: 1996 -> true.",
+        "Years not divisible by 4 are not: 2001 -> false.",
+        "Years divisible by 100 but not by 400 are not leap years: 1900 -> false.",
+        "Years divisible by 400 are leap years: 2000 -> true.",
+    ]
+    tree = ["t::year_divisible_by_four_is_leap"]
+    added = ["t::century_not_divisible_by_400_is_not_leap"]
+    assert cycle_requirement(requirements, added, tree) == requirements[2]
+    assert cycle_requirement(requirements, ["t::year_2000_is_leap"], []) == requirements[3]
+    assert keywords("by_400_or_4") == {"400"}  # like words: three digits or more
+
+
 def test_the_goal_without_a_requirements_list_is_the_kata_goal() -> None:
     assert cycle_goal("# Kata\n\nAdd numbers. Then more.\n", ["t::x"], []) == "Add numbers."
 
