@@ -314,12 +314,16 @@ def broken_examples(
     refactored_tree: str,
     role: str = "refactorer",
     invented: Invented | None = None,
+    held: Collection[int] | None = None,
 ) -> str | None:
     """Why the refactored tree (the implementor's: its change with the staged test) breaks an
     example the kata gives that HEAD's tree keeps; None when it breaks none (or when the probe
     tells nothing: it builds on neither tree). `invented` (the implementor's): the hint for the
     strings a failing example's output shows that no test and no line of the kata asks for
-    (drive/strays.py), "" when none; such a value is refused too."""
+    (drive/strays.py), "" when none; such a value is refused too. `held`: the requirements
+    (numbered from 1) whose examples the change must keep, None: all (a refactor keeps every
+    behaviour; the implementor only the requirements a test is about: `year % 4` keeps 2000 a
+    leap year by chance, and the change for centuries may end that until 400 has its test)."""
     gate, workspace, root, settings = crew.gate, crew.workspace, crew.root, crew.settings
     if role != "refactorer":
         # a panic on HEAD is most often a requirement not built yet (`text.parse().unwrap()` of
@@ -351,7 +355,10 @@ def broken_examples(
     passing, failing = _ran(after, probe)
     if after.report.compile_errors or not (passing or failing):
         return None  # it does not build against the refactored code: the gate's tests say so
-    broken = [case for case in probe.cases if case.name in kept and case.name in failing]
+    broken = [
+        case for case in probe.cases if case.name in kept and case.name in failing
+        and (held is None or case.example.requirement in held)
+    ]  # fmt: skip
     if not broken:
         return _invented(after, probe, failing, invented, settings.language)
     case = broken[0]

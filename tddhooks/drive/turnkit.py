@@ -243,9 +243,21 @@ class SourceTurn(Turn):
         if probe is None:
             return None
         head = crew.workspace.head_tree(self.root)
-        invented = self.stray_hints if self.role == "implementor" else None
+        implementor = self.role == "implementor"
+        invented = self.stray_hints if implementor else None
+        held = self.tested_requirements() if implementor else None
         # ":": the index, as the gate judged it (a fake gate's verdict names no tree)
-        return broken_examples(crew, probe, head, ":", self.role, invented)
+        return broken_examples(crew, probe, head, ":", self.role, invented, held)
+
+    def tested_requirements(self) -> set[int]:
+        """The kata's requirements (numbered from 1) that a test of the turn's files is about,
+        the staged one included (agents/context.py `tests_requirements`)."""
+        from tddhooks.agents.context import tests_requirements
+        from tddhooks.drive import gather
+
+        # every file of the turn: unit tests beside the code count too
+        names = gather.test_names(self.crew.settings, self.ctx.file_texts)
+        return {index + 1 for index in tests_requirements(self.ctx.kata, names, None)}
 
     def put_back(self, versions: dict[str, str]) -> None:
         for path, text in versions.items():

@@ -568,6 +568,11 @@ def test_a_refusal_of_a_result_is_its_error() -> None:
 
 
 FIZZ = 'use fizz::say;\n\n#[test]\nfn three_is_fizz() {\n    assert_eq!(say(3), "Fizz");\n}\n'
+# requirement 1 has a test (`1 gives "1"`), so the implementor keeps its other examples
+ITSELF = (
+    "use fizz::say;\n\n#[test]\nfn a_number_is_said_as_itself() {\n"
+    '    assert_eq!(say(1), "1");\n}\n'
+)
 FAKED = (
     'pub fn say(n: u32) -> String {\n    assert!(n != 0, "zero");\n    if n.is_multiple_of(3) {\n'
     '        return "Fizz".to_string();\n    }\n    "1".to_string()\n}\n'
@@ -585,7 +590,7 @@ def test_an_implementor_that_breaks_what_the_code_did_as_the_kata_says_is_told(
     """Passing the staged test is no reason to break an example HEAD kept: `say(2)` gave "2"."""
     monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
     repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": SAYS,
-                      "tests/zero.rs": ZERO, "kata.md": FB})  # fmt: skip
+                      "tests/zero.rs": ZERO, "tests/itself.rs": ITSELF, "kata.md": FB})  # fmt: skip
     models = {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
     models["tester"].enqueue(
         {"plan": "fizz", "edits": [{"path": "tests/fizz.rs", "content": FIZZ}]}
@@ -693,3 +698,57 @@ def test_a_panic_of_code_not_built_yet_is_no_refusal_the_implementor_must_keep(
     why = _judge_refactor(repo, "src/lib.rs", SUMMED, REFUSING)
     assert why is not None
     assert 'requirement 3 says "4,-1,-6" fails' in why
+
+
+LEAP = """# Leap Year
+
+## Interface
+
+```rust
+pub fn is_leap(year: u32) -> bool {
+    todo!()
+}
+```
+
+## Requirements
+
+1. A year divisible by 4 is a leap year: 1996 -> true.
+2. A year divisible by 100 is not a leap year: 1900 -> false.
+3. A year divisible by 400 is a leap year after all: 2000 -> true.
+"""
+BY_FOUR = "pub fn is_leap(year: u32) -> bool {\n    year.is_multiple_of(4)\n}\n"
+NOT_CENTURIES = (
+    "pub fn is_leap(year: u32) -> bool {\n"
+    "    year.is_multiple_of(4) && !year.is_multiple_of(100)\n}\n"
+)
+
+
+def _leap_test(name: str, check: str) -> str:
+    return f"use leap::is_leap;\n\n#[test]\nfn {name}() {{\n    assert!({check});\n}}\n"
+
+
+@pytest.mark.cargo
+def test_the_implementor_is_held_only_to_the_requirements_a_test_is_about(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Newcomer: `year % 4` keeps 2000 a leap year by chance; the change for centuries ends
+    that, and requirement 3 has no test yet: it is no example the implementor must keep."""
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    manifest = MANIFEST.replace('"fizz"', '"leap"')
+    by_four = _leap_test("a_year_divisible_by_4_is_a_leap_year", "is_leap(1996)")
+    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": manifest, "src/lib.rs": BY_FOUR,
+                      "tests/by_four.rs": by_four, "kata.md": LEAP})  # fmt: skip
+    century = _leap_test("a_year_divisible_by_100_is_not_a_leap_year", "!is_leap(1900)")
+    models = {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
+    models["tester"].enqueue(
+        {"plan": "1900", "edits": [{"path": "tests/century.rs", "content": century}]}
+    )
+    commit = {"type": "feat", "scope": "leap", "summary": "a century is no leap year"}
+    edits = [{"path": "src/lib.rs", "content": NOT_CENTURIES}]
+    models["implementor"].enqueue({"plan": "centuries", "edits": edits, "commit": commit})
+    models["refactorer"].enqueue({"plan": "nothing to tidy", "edits": []})
+
+    _drive(repo, models)
+
+    assert len(models["implementor"].asked) == 1  # landed at once, though is_leap(2000) changed
+    assert git(repo, "show", "HEAD:src/lib.rs").stdout == NOT_CENTURIES
