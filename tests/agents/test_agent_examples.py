@@ -678,3 +678,20 @@ def test_an_arrow_is_read_as_gives(arrow: str) -> None:
 )
 def test_what_only_looks_like_an_arrow_is_no_example(text: str) -> None:
     assert kata_examples([text]) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The factorial is defined for n in 0 -> 20; beyond that a u64 overflows.",
+        "Print the numbers 1 → 100.",
+        "Count from 1 => 10, then stop.",
+        "Any input between 1 -> 3999 is a numeral.",
+    ],
+)
+def test_an_arrow_that_spans_a_range_is_no_example(text: str) -> None:
+    """Red team: `0 -> 20` after "in" is a range; read as an example it refused
+    `assert_eq!(factorial(0), 1)` as a contradiction of "0 gives 20"."""
+    assert kata_examples([text]) == []
+    kata = _kata(text)
+    assert _check(kata, _rust("assert_eq!(factorial(0), 1);", "factorial", "k"), "rust") is None
