@@ -189,19 +189,29 @@ def load_session(
 
 
 def shipped_misfit(
-    name_or_path: str, kata: str, language: str, *, directory: Traversable | None = None
+    name_or_path: str,
+    kata: str,
+    language: str,
+    *,
+    directory: Traversable | None = None,
+    base: Path | None = None,
 ) -> str | None:
     """Why the shipped session `name_or_path` (`replay:string-calculator`) cannot be replayed on
     this kata (`kata`: its kata.md text, `language`: the repository's); None when it fits, when
     it is no shipped session (a file of the person's own), or when the kata cannot be told. Its
     answers write the code of the kata they were recorded on: replayed on FizzBuzz they would
-    write String Calculator's `add` there (measured: two green cycles of the wrong kata)."""
+    write String Calculator's `add` there (measured: two green cycles of the wrong kata). A
+    relative path is looked for as `load_session` reads it: the current directory's, else
+    `base`'s (the kata's)."""
     from tddhooks.commands.init_cmd import kata_title
 
     folder = directory if directory is not None else _sessions_dir()
     name = name_or_path.removesuffix(SESSION_SUFFIX)
     shipped = folder / f"{name}{SESSION_SUFFIX}"
-    local = Path(name_or_path).is_file() and not ("/" not in name_or_path and name == name_or_path)
+    path = Path(name_or_path)
+    if base is not None and not path.is_absolute() and not path.is_file():
+        path = base / path
+    local = path.is_file() and not ("/" not in name_or_path and name == name_or_path)
     if "/" in name or local or not shipped.is_file():
         return None
     from tddhooks.resources import templates
