@@ -11,7 +11,8 @@ never touched). An example that passed on HEAD and fails on the refactored tree 
 refactor, naming the call, what the kata says and what it gives now. The implementor's green
 change is checked the same way: making one test pass is no reason to break what the code
 already did as the kata says. An example that did not pass
-on HEAD (a requirement not built yet) says nothing, nor does a probe that does not build on HEAD.
+on HEAD (a requirement not built yet) says nothing, nor does a probe that does not build on HEAD,
+nor an example whose call a staged test makes itself (that test says what it gives now).
 
 Only when it can tell: a kata whose Interface section names a function of one parameter
 (drive/interface.py `interface_functions`), examples with a literal input, and a Rust library
@@ -292,6 +293,20 @@ def _now_gives(verdict: Verdict, case: Case, language: str) -> str:
     own = re.split(r"^(?:_+ \S+ _+|=+ .* =+)$", output[header.end() :], maxsplit=1, flags=re.M)
     found = re.search(r"^E\s+(?P<line>[^\n]{1,200})", own[0], re.M)
     return f"; now: {found['line'].strip()}" if found else ""
+
+
+def unchecked(probe: Probe, tests: Collection[str], language: str = "rust") -> Probe | None:
+    """The probe less the examples a staged test calls itself (`say(3)` in its text): that test,
+    not the kata's example, says what the call gives now. A person's staged test may say
+    otherwise than the kata (`assert_eq!(say(3), "fizz")`); the change that passes it broke the
+    example, and every attempt was refused."""
+    called = {
+        case.name for case in probe.cases
+        if any(re.search(rf"(?<![\w.:]){re.escape(case.function)}\s*\(\s*"
+                         rf"{re.escape(_literal(case.example.given, language))}\s*\)", text)
+               for text in tests)
+    }  # fmt: skip
+    return probe.without(called) if called else probe
 
 
 def broken_examples(

@@ -607,3 +607,25 @@ def test_an_implementor_that_breaks_what_the_code_did_as_the_kata_says_is_told(
     assert "Make the staged test pass and keep what `say(2)` gave" in told
     assert git(repo, "show", "HEAD:src/lib.rs").stdout == FIZZED
     assert git(repo, "log", "-1", "--format=%s").stdout.startswith("feat(")
+
+
+def test_an_example_the_staged_test_calls_itself_is_not_probed() -> None:
+    """Red team: a person's staged `assert_eq!(say(3), "fizz")` says otherwise than the kata's
+    `3 gives "Fizz"`; the implementor's change that passes it was refused for breaking that
+    example, every attempt, though the staged test is what the change answers to."""
+    from tddhooks.drive.probe import unchecked
+
+    probe = _probe(FB)
+    calls = [case.call for case in probe.cases]
+    assert "say(3)" in calls
+    test = 'use fizz::say;\n\n#[test]\nfn three() {\n    assert_eq!(say( 3 ), "fizz");\n}\n'
+    left = unchecked(probe, [test])
+    assert left is not None
+    assert [case.call for case in left.cases] == [call for call in calls if call != "say(3)"]
+    assert "say(3)" not in left.text
+    assert unchecked(probe, []) is probe
+    # `say(30)` or `resay(3)` is another call
+    other = 'assert_eq!(say(30), "FizzBuzz"); assert_eq!(resay(3), 1);'
+    kept = unchecked(probe, [other])
+    assert kept is not None
+    assert "say(3)" in [case.call for case in kept.cases]
