@@ -92,6 +92,7 @@ def _fenced(kata: str, language: str) -> list[str]:
     fence: str | None = None
     start = _CODE_START.get(language)
     depth = 0  # Rust: the braces open in the block (an `impl`'s functions are no free ones)
+    margin = 0  # the fence's indent (a block in a list item is indented whole)
     index = 0
     while start is not None and index < len(lines):
         line = lines[index]
@@ -101,7 +102,8 @@ def _fenced(kata: str, language: str) -> list[str]:
             if opened and opened["fence"][0] == fence[0] and len(opened["fence"]) >= len(fence):
                 fence = None
                 continue
-            top = depth <= 0 if language == "rust" else not line[:1].isspace()  # a class's
+            indent = len(line) - len(line.lstrip())  # a class's method is indented further
+            top = depth <= 0 if language == "rust" else indent <= margin
             if level is not None and top and start.match(line):
                 taken = _declaration_lines(lines, index - 1, start, language)
                 found.append(f"`{_declared(' '.join(taken), language)}`")
@@ -109,7 +111,7 @@ def _fenced(kata: str, language: str) -> list[str]:
             depth += code.count("{") - code.count("}")
             continue
         if opened:
-            fence, depth = opened["fence"], 0
+            fence, depth, margin = opened["fence"], 0, len(line) - len(line.lstrip())
             continue
         heading = _HEADING.match(line)
         if heading:

@@ -591,6 +591,9 @@ def test_a_fenced_block_outside_the_interface_section_is_no_signature() -> None:
          "rust", {"play": "pub fn play(n: u32) -> u32"}),
         ("```python\nclass Game:\n    def roll(self, pins: int) -> None: ...\n\n"
          "def play(n: int) -> int: ...\n```", "python", {"play": "def play(n: int) -> int"}),
+        # a block in a list item is indented whole: its functions are still top-level ones
+        ("- the function:\n  ```python\n  def add(a: int, b: int) -> int: ...\n  ```", "python",
+         {"add": "def add(a: int, b: int) -> int"}),
     ],
 )  # fmt: skip
 def test_each_fenced_declaration_is_read_alone(
