@@ -8,6 +8,7 @@ little between versions while the recorded answers stay valid).
 from __future__ import annotations
 
 import json
+import re
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
@@ -221,13 +222,19 @@ def shipped_misfit(
     written = '.rs"' if '.rs\\"' in shipped.read_text(encoding="utf-8") else '.py"'
     session_language = "rust" if written == '.rs"' else "python"
     here = kata_title(kata, "") if kata.strip() else ""
-    if here and here.casefold() != title.casefold():
+    if here and _spelled(here) != _spelled(title):
         return (f"the shipped session {name!r} answers the {title} kata, and this kata is "
                 f"{here}: its answers would write {title}'s code here")  # fmt: skip
     if language != session_language:
         return (f"the shipped session {name!r} answers the {title} kata in {session_language}, "
                 f"and this kata is in {language}")  # fmt: skip
     return None
+
+
+def _spelled(title: str) -> str:
+    """A kata title as compared: letters and digits only, any case (`String-Calculator` is
+    `String Calculator`)."""
+    return re.sub(r"[\W_]+", "", title).casefold()
 
 
 class Recorder:

@@ -291,3 +291,20 @@ def test_a_session_of_the_persons_own_in_the_kata_is_theirs_from_any_directory(
     assert shipped_misfit("string-calculator.jsonl", fizzbuzz, "rust", base=kata) is None
     # the bare name is the shipped session, wherever a file of that name is
     assert shipped_misfit("string-calculator", fizzbuzz, "rust", base=kata) is not None
+
+
+@pytest.mark.parametrize(
+    "title", ["String-Calculator", "string_calculator", "String  Calculator", "STRING CALCULATOR."]
+)
+def test_the_kata_title_written_otherwise_still_fits_the_shipped_session(title: str) -> None:
+    """Red team: a kata.md of String Calculator titled `# String-Calculator` was refused as
+    another kata."""
+    from tddhooks.llm.replay import shipped_misfit
+    from tddhooks.resources import read_template
+
+    text = read_template("katas/string-calculator.md").replace(
+        "# String Calculator", f"# {title}", 1
+    )
+    assert shipped_misfit("string-calculator", text, "rust") is None
+    fizz = text.replace(f"# {title}", "# String Calculator II", 1)
+    assert shipped_misfit("string-calculator", fizz, "rust") is not None
