@@ -54,6 +54,9 @@ _BOUND = re.compile(
     r"|not|nor|neither|to)|[<>]=?)\s*\Z",
     re.IGNORECASE,
 )
+# an arrow after one of these words spans a range, it gives nothing: "for n in 0 -> 20", "the
+# numbers 1 → 100", "from 1 => 10", "between 1 -> 3999"
+_RANGE = re.compile(r"\b(?:in|from|between|range|numbers)\s*\Z", re.IGNORECASE)
 _CLASS = re.compile(r"\b(?:of|by)\s+(?:both\s+|either\s+)?(?:-?\d+\s*(?:,|and|or|nor)\s*)*\Z", re.I)
 # `(?<!\s)`: a long run of spaces is not tried from each of them
 _CONVERTED = re.compile(r"(?<!\s)\s*\.\s*(?:to_string|to_owned|into|as_str)\s*\(\s*\)$")
@@ -146,7 +149,7 @@ def kata_examples(requirements: Sequence[str]) -> list[Example]:
                 if before == '"' or before.isdigit()  # a literal ends there: else none is read
                 else None
             )
-            if subject and _bound(flat, subject.start()):
+            if subject and _bound(flat, subject.start(), arrow=not match[0].startswith("gives")):
                 subject = None
             given = _value(subject["given"]) if subject else None
             if given is None or subject is None:
@@ -170,9 +173,12 @@ def kata_examples(requirements: Sequence[str]) -> list[Example]:
     return found
 
 
-def _bound(flat: str, start: int) -> bool:
-    """Whether the literal at `start` is a bound or a class, not an example (`_BOUND`)."""
+def _bound(flat: str, start: int, arrow: bool = False) -> bool:
+    """Whether the literal at `start` is a bound or a class, not an example (`_BOUND`), or, before
+    an `arrow`, the start of a range (`_RANGE`)."""
     if _BOUND.search(flat, max(0, start - 12), start):
+        return True
+    if arrow and _RANGE.search(flat, max(0, start - 12), start):
         return True
     return flat[start] != '"' and _CLASS.search(flat, max(0, start - 60), start) is not None
 

@@ -276,7 +276,7 @@ def _replay(
 
     if provider != "replay":
         return None
-    misfit = shipped_misfit(model, kata_text(root, settings), settings.language)
+    misfit = shipped_misfit(model, kata_text(root, settings), settings.language, base=root)
     if misfit is not None:
         raise ConfigError(
             misfit,

@@ -78,6 +78,8 @@ _CODE_START = {
     "python": re.compile(r"^\s*def\s"),
 }
 MAX_SIGNATURE_LINES = 8
+# a line's comment (a string's `//` or `#` is cut too: a declaration's line holds none)
+_COMMENT = {"rust": re.compile(r"//.*"), "python": re.compile(r"#.*")}
 
 
 def _fenced(kata: str, language: str) -> list[str]:
@@ -89,6 +91,8 @@ def _fenced(kata: str, language: str) -> list[str]:
     level: int | None = None  # the Interface heading's, while inside its section
     fence: str | None = None
     start = _CODE_START.get(language)
+    depth = 0  # Rust: the braces open in the block (an `impl`'s functions are no free ones)
+    margin = 0  # the fence's indent (a block in a list item is indented whole)
     index = 0
     while start is not None and index < len(lines):
         line = lines[index]
@@ -97,12 +101,17 @@ def _fenced(kata: str, language: str) -> list[str]:
         if fence is not None:
             if opened and opened["fence"][0] == fence[0] and len(opened["fence"]) >= len(fence):
                 fence = None
-            elif level is not None and start.match(line):
-                taken = lines[index - 1 : index - 1 + MAX_SIGNATURE_LINES]
-                found.append(f"`{_declared(' '.join(part.strip() for part in taken), language)}`")
+                continue
+            indent = len(line) - len(line.lstrip())  # a class's method is indented further
+            top = depth <= 0 if language == "rust" else indent <= margin
+            if level is not None and top and start.match(line):
+                taken = _declaration_lines(lines, index - 1, start, language)
+                found.append(f"`{_declared(' '.join(taken), language)}`")
+            code = _COMMENT[language].sub("", line)
+            depth += code.count("{") - code.count("}")
             continue
         if opened:
-            fence = opened["fence"]
+            fence, depth, margin = opened["fence"], 0, len(line) - len(line.lstrip())
             continue
         heading = _HEADING.match(line)
         if heading:
@@ -112,6 +121,19 @@ def _fenced(kata: str, language: str) -> list[str]:
             elif level is not None and depth <= level:
                 level = None
     return found
+
+
+def _declaration_lines(
+    lines: Sequence[str], first: int, start: re.Pattern[str], language: str
+) -> list[str]:
+    """The lines of the declaration at `lines[first]`, comments left out: up to a blank line, the
+    block's fence or the next declaration (a list of signatures without bodies is one each)."""
+    taken = [_COMMENT[language].sub("", lines[first]).strip()]
+    for line in lines[first + 1 : first + MAX_SIGNATURE_LINES]:
+        if not line.strip() or _FENCE.match(line) or start.match(line):
+            break
+        taken.append(_COMMENT[language].sub("", line).strip())
+    return taken
 
 
 def _declared(code: str, language: str) -> str:

@@ -231,8 +231,9 @@ class SourceTurn(Turn):
     def broken_examples(self, verdict: Verdict) -> str | None:
         """Why the green attempt changes what an example of the kata gives, which HEAD gave as
         the kata says (drive/probe.py); None when it keeps them, or when that cannot be told."""
-        from tddhooks.drive.probe import broken_examples, build_probe, python_package
+        from tddhooks.drive.probe import broken_examples, build_probe, python_package, unchecked
         from tddhooks.policy.compose import kata_requirements
+        from tddhooks.policy.rules import is_test_path
 
         crew, kata = self.crew, self.ctx.kata
         language = crew.settings.language
@@ -240,6 +241,11 @@ class SourceTurn(Turn):
         project = kata_crate(self.root) if language == "rust" else python_package(listed)
         requirements = kata_requirements(kata, whole=True) if kata else []
         probe = build_probe(kata, requirements, language, project, listed)
+        if probe is not None:
+            staged = [path for path in crew.workspace.staged_paths(self.root)
+                      if is_test_path(path, crew.settings)]  # fmt: skip
+            tests = [crew.workspace.read_blob(self.root, ":", path) or "" for path in staged]
+            probe = unchecked(probe, tests, language)
         if probe is None:
             return None
         head = crew.workspace.head_tree(self.root)

@@ -255,14 +255,19 @@ class ImplementorTurn(SourceTurn):
         if not verdict.report.green or not tests or lints_in_test(verdict, tests) is None:
             return verdict
         handed = {path: crew.workspace.read_blob(root, ":", path) for path in tests}
-        crew.workspace.format_files(root, crew.settings, tests)
-        crew.workspace.stage(root, tests)
-        fixed = crew.gate.staged(root, crew.settings)
-        if not fixed.green:
-            for path, text in handed.items():
-                if text is not None:
-                    (root / path).write_text(text, encoding="utf-8")
+        fixed: Verdict | None = None
+        try:
+            crew.workspace.format_files(root, crew.settings, tests)
             crew.workspace.stage(root, tests)
+            fixed = crew.gate.staged(root, crew.settings)
+        finally:
+            # not green, or interrupted: the handed test again, as the handoff pins it
+            if fixed is None or not fixed.green:
+                for path, text in handed.items():
+                    if text is not None:
+                        (root / path).write_text(text, encoding="utf-8")
+                crew.workspace.stage(root, tests)
+        if not fixed.green:
             return verdict
         blobs = handoff_tokens(crew.workspace, root, crew.settings, tests)
         self.handoff = handoff.model_copy(update={"test_blobs": {**handoff.test_blobs, **blobs}})

@@ -8,6 +8,7 @@ little between versions while the recorded answers stay valid).
 from __future__ import annotations
 
 import json
+import re
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
@@ -189,19 +190,29 @@ def load_session(
 
 
 def shipped_misfit(
-    name_or_path: str, kata: str, language: str, *, directory: Traversable | None = None
+    name_or_path: str,
+    kata: str,
+    language: str,
+    *,
+    directory: Traversable | None = None,
+    base: Path | None = None,
 ) -> str | None:
     """Why the shipped session `name_or_path` (`replay:string-calculator`) cannot be replayed on
     this kata (`kata`: its kata.md text, `language`: the repository's); None when it fits, when
     it is no shipped session (a file of the person's own), or when the kata cannot be told. Its
     answers write the code of the kata they were recorded on: replayed on FizzBuzz they would
-    write String Calculator's `add` there (measured: two green cycles of the wrong kata)."""
+    write String Calculator's `add` there (measured: two green cycles of the wrong kata). A
+    relative path is looked for as `load_session` reads it: the current directory's, else
+    `base`'s (the kata's)."""
     from tddhooks.commands.init_cmd import kata_title
 
     folder = directory if directory is not None else _sessions_dir()
     name = name_or_path.removesuffix(SESSION_SUFFIX)
     shipped = folder / f"{name}{SESSION_SUFFIX}"
-    local = Path(name_or_path).is_file() and not ("/" not in name_or_path and name == name_or_path)
+    path = Path(name_or_path)
+    if base is not None and not path.is_absolute() and not path.is_file():
+        path = base / path
+    local = path.is_file() and not ("/" not in name_or_path and name == name_or_path)
     if "/" in name or local or not shipped.is_file():
         return None
     from tddhooks.resources import templates
@@ -211,13 +222,19 @@ def shipped_misfit(
     written = '.rs"' if '.rs\\"' in shipped.read_text(encoding="utf-8") else '.py"'
     session_language = "rust" if written == '.rs"' else "python"
     here = kata_title(kata, "") if kata.strip() else ""
-    if here and here.casefold() != title.casefold():
+    if here and _spelled(here) != _spelled(title):
         return (f"the shipped session {name!r} answers the {title} kata, and this kata is "
                 f"{here}: its answers would write {title}'s code here")  # fmt: skip
     if language != session_language:
         return (f"the shipped session {name!r} answers the {title} kata in {session_language}, "
                 f"and this kata is in {language}")  # fmt: skip
     return None
+
+
+def _spelled(title: str) -> str:
+    """A kata title as compared: letters and digits only, any case (`String-Calculator` is
+    `String Calculator`)."""
+    return re.sub(r"[\W_]+", "", title).casefold()
 
 
 class Recorder:

@@ -717,3 +717,20 @@ def test_the_sample_kata_of_the_bench_docs_gives_examples_the_checks_read() -> N
     examples = kata_examples(kata_requirements(sample[0], whole=True))
 
     assert {example.requirement for example in examples} == {1, 2, 3}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The factorial is defined for n in 0 -> 20; beyond that a u64 overflows.",
+        "Print the numbers 1 → 100.",
+        "Count from 1 => 10, then stop.",
+        "Any input between 1 -> 3999 is a numeral.",
+    ],
+)
+def test_an_arrow_that_spans_a_range_is_no_example(text: str) -> None:
+    """Red team: `0 -> 20` after "in" is a range; read as an example it refused
+    `assert_eq!(factorial(0), 1)` as a contradiction of "0 gives 20"."""
+    assert kata_examples([text]) == []
+    kata = _kata(text)
+    assert _check(kata, _rust("assert_eq!(factorial(0), 1);", "factorial", "k"), "rust") is None

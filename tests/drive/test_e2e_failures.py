@@ -292,3 +292,53 @@ def test_a_persons_staged_test_is_never_fixed_by_the_drive() -> None:
     turn.crew = cast(Crew, SimpleNamespace())  # any use of the workspace or the gate would fail
     turn.root = Path("/nonexistent")
     assert turn.settled(verdict) is verdict
+
+
+def test_an_interrupted_fix_of_the_testers_test_puts_the_handed_test_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red team: a Ctrl-C while the gate judges the fixed test left the fixed test staged and the
+    handoff pinned to the handed one; the commit-msg hook then refuses the implementor's feat
+    commit (the test changed since the handoff) on the next drive."""
+    from types import SimpleNamespace
+    from typing import cast
+
+    from tddhooks.drive import turns
+    from tddhooks.drive.crew import Crew
+    from tddhooks.drive.turns import ImplementorTurn
+    from tddhooks.policy.handoff import Handoff
+    from tddhooks.policy.verdicts import Verdict
+    from tddhooks.runners.base import TestReport
+
+    (tmp_path / "tests").mkdir()
+    test = tmp_path / "tests" / "t.rs"
+    test.write_text("handed\n", encoding="utf-8")
+    staged: list[str] = []
+
+    def fix(root: Path, settings: object, paths: list[str]) -> None:
+        test.write_text("fixed\n", encoding="utf-8")
+
+    def judge(root: Path, settings: object) -> Verdict:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(turns, "lints_in_test", lambda verdict, paths: "a lint")
+    verdict = Verdict(tree="t", key="k", green=False, steps=[], report=TestReport(passed=1),
+                      test_names=[], duration_s=0.0, created_at=0.0)  # fmt: skip
+    turn = object.__new__(ImplementorTurn)
+    blobs = {"tests/t.rs": "0" * 40}
+    turn.handoff = Handoff(head=None, intent="i", test_names=["t"], red_output="",
+                           test_blobs=blobs, by="tester", created_at=0.0)  # fmt: skip
+    turn.root = tmp_path
+    workspace = SimpleNamespace(
+        read_blob=lambda root, rev, path: "handed\n",
+        format_files=fix,
+        stage=lambda root, paths: staged.append(test.read_text(encoding="utf-8")),
+    )
+    turn.crew = cast(Crew, SimpleNamespace(workspace=workspace, gate=SimpleNamespace(
+        staged=judge), settings=SimpleNamespace()))  # fmt: skip
+
+    with pytest.raises(KeyboardInterrupt):
+        turn.settled(verdict)
+
+    assert test.read_text(encoding="utf-8") == "handed\n"
+    assert staged[-1] == "handed\n"  # the index holds the handed test again

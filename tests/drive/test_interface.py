@@ -565,3 +565,44 @@ def test_a_fenced_block_outside_the_interface_section_is_no_signature() -> None:
     assert interface_functions(kata) == {}
     nested = "# K\n\n## Interface\n\nSee below.\n\n# Appendix\n\n```rust\npub fn f(x: u8) {}\n```\n"
     assert interface_functions(nested) == {}
+
+
+@pytest.mark.parametrize(
+    ("block", "language", "functions"),
+    [
+        # a list of declarations without a body or `;`: each its own, not run into the next
+        ("```rust\npub fn add(a: u32, b: u32) -> u32\npub fn sub(a: u32, b: u32) -> u32\n```",
+         "rust", {"add": "pub fn add(a: u32, b: u32) -> u32",
+                  "sub": "pub fn sub(a: u32, b: u32) -> u32"}),
+        ("```python\ndef add(a: int, b: int) -> int\ndef sub(a: int, b: int) -> int\n```",
+         "python", {"add": "def add(a: int, b: int) -> int",
+                    "sub": "def sub(a: int, b: int) -> int"}),
+        # a comment after the declaration is no part of it
+        ("```rust\npub fn add(a: u32, b: u32) -> u32 // the sum\n```", "rust",
+         {"add": "pub fn add(a: u32, b: u32) -> u32"}),
+        ("```python\ndef add(a: int, b: int) -> int  # the sum\n```", "python",
+         {"add": "def add(a: int, b: int) -> int"}),
+        # a declaration ends with its block's fence, not in the prose after it
+        ("```rust\npub fn add(a: u32) -> u32\n```\n\nAdds one (a u32 -> u32 map).", "rust",
+         {"add": "pub fn add(a: u32) -> u32"}),
+        # an associated function of an `impl` (no `self`) or a class's method is no free one
+        ("```rust\npub struct Game;\nimpl Game {\n    pub fn new() -> Self {\n        Game\n"
+         "    }\n    pub fn score(&self) -> u32 { 0 }\n}\npub fn play(n: u32) -> u32 { n }\n```",
+         "rust", {"play": "pub fn play(n: u32) -> u32"}),
+        ("```python\nclass Game:\n    def roll(self, pins: int) -> None: ...\n\n"
+         "def play(n: int) -> int: ...\n```", "python", {"play": "def play(n: int) -> int"}),
+        # a block in a list item is indented whole: its functions are still top-level ones
+        ("- the function:\n  ```python\n  def add(a: int, b: int) -> int: ...\n  ```", "python",
+         {"add": "def add(a: int, b: int) -> int"}),
+    ],
+)  # fmt: skip
+def test_each_fenced_declaration_is_read_alone(
+    block: str, language: str, functions: dict[str, str]
+) -> None:
+    """Red team: two declarations without a body read as one signature, and a comment was kept
+    in it; `broken_interface` then refused the implementor's `pub fn add(a: u32, b: u32) -> u32`
+    as breaking the kata's Interface. `impl Game { pub fn new() -> Self }` read as a free `new`."""
+    assert interface_functions(f"# K\n\n## Interface\n\n{block}\n", language) == functions
+    if functions.get("add") == "pub fn add(a: u32, b: u32) -> u32":
+        lib = "pub fn add(a: u32, b: u32) -> u32 {\n    a + b\n}\n"
+        assert broken_interface(f"# K\n\n## Interface\n\n{block}\n", "", lib) is None

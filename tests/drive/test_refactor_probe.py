@@ -752,3 +752,26 @@ def test_the_implementor_is_held_only_to_the_requirements_a_test_is_about(
 
     assert len(models["implementor"].asked) == 1  # landed at once, though is_leap(2000) changed
     assert git(repo, "show", "HEAD:src/lib.rs").stdout == NOT_CENTURIES
+
+
+def test_an_example_the_staged_test_calls_itself_is_not_probed() -> None:
+    """Red team: a person's staged `assert_eq!(say(3), "fizz")` says otherwise than the kata's
+    `3 gives "Fizz"`; the implementor's change that passes it was refused for breaking that
+    example, every attempt, though the staged test is what the change answers to."""
+    from tddhooks.drive.probe import unchecked
+
+    probe = _probe(FB)
+    assert probe is not None
+    calls = [case.call for case in probe.cases]
+    assert "say(3)" in calls
+    test = 'use fizz::say;\n\n#[test]\nfn three() {\n    assert_eq!(say( 3 ), "fizz");\n}\n'
+    left = unchecked(probe, [test])
+    assert left is not None
+    assert [case.call for case in left.cases] == [call for call in calls if call != "say(3)"]
+    assert "say(3)" not in left.text
+    assert unchecked(probe, []) == probe  # nothing left out
+    # `say(30)` or `resay(3)` is another call
+    other = 'assert_eq!(say(30), "FizzBuzz"); assert_eq!(resay(3), 1);'
+    kept = unchecked(probe, [other])
+    assert kept is not None
+    assert "say(3)" in [case.call for case in kept.cases]

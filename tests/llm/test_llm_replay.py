@@ -266,3 +266,45 @@ def test_a_shipped_session_on_another_kata_is_refused_before_any_answer(tmp_path
                           capture_output=True, check=True).stdout == head  # fmt: skip
     assert subprocess.run(["git", "status", "--porcelain"], cwd=tmp_path / "fb", text=True,
                           capture_output=True, check=True).stdout == ""  # fmt: skip
+
+
+def test_a_session_of_the_persons_own_in_the_kata_is_theirs_from_any_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red team: `tddhooks drive -C KATA` replays KATA/string-calculator.jsonl, a recording of
+    the person's own (load_session reads a relative path in the kata too), but the misfit check
+    looked only in the current directory and refused it as the shipped session."""
+    from tddhooks.llm.replay import load_session, shipped_misfit
+    from tddhooks.resources import read_template
+
+    kata = tmp_path / "kata"
+    kata.mkdir()
+    line = json.dumps({"role": "tester", "messages_sha": "0" * 64, "answer": "mine"})
+    (kata / "string-calculator.jsonl").write_text(line + "\n", encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    fizzbuzz = read_template("katas/fizzbuzz.md")
+
+    own = kata / "string-calculator.jsonl"
+    assert load_session("string-calculator.jsonl", base=kata).source == str(own)
+    assert shipped_misfit("string-calculator.jsonl", fizzbuzz, "rust", base=kata) is None
+    # the bare name is the shipped session, wherever a file of that name is
+    assert shipped_misfit("string-calculator", fizzbuzz, "rust", base=kata) is not None
+
+
+@pytest.mark.parametrize(
+    "title", ["String-Calculator", "string_calculator", "String  Calculator", "STRING CALCULATOR."]
+)
+def test_the_kata_title_written_otherwise_still_fits_the_shipped_session(title: str) -> None:
+    """Red team: a kata.md of String Calculator titled `# String-Calculator` was refused as
+    another kata."""
+    from tddhooks.llm.replay import shipped_misfit
+    from tddhooks.resources import read_template
+
+    text = read_template("katas/string-calculator.md").replace(
+        "# String Calculator", f"# {title}", 1
+    )
+    assert shipped_misfit("string-calculator", text, "rust") is None
+    fizz = text.replace(f"# {title}", "# String Calculator II", 1)
+    assert shipped_misfit("string-calculator", fizz, "rust") is not None
