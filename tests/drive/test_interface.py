@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from drive.test_e2e_kit import git, write_files
+from support.fake_drive import one_cycle
 from support.fake_model import FakeModel
 
 from tddhooks.drive.interface import (
@@ -243,29 +244,6 @@ def _models(tests: tuple[str, ...], sources: tuple[str, ...]) -> dict[str, FakeM
     return models
 
 
-def _drive(repo: Path, models: dict[str, FakeModel]) -> None:
-    """One cycle of the real drive loop: real git, cargo and gate, the models' answers queued."""
-    from support.fake_drive import HooklessWorkspace
-
-    from tddhooks.drive.console import QuietDisplay
-    from tddhooks.drive.crew import Crew
-    from tddhooks.drive.loop import Drive, DrivePlan
-    from tddhooks.drive.steplog import StepWriter
-    from tddhooks.drive.supervisor import Supervisor
-    from tddhooks.llm.usage import UsageLedger
-
-    write_files(repo, {".gitignore": ".tdd/\n"})
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "--no-verify", "-m", "chore: ignore the scratch folder")
-    crew = Crew(
-        root=repo, settings=load_settings(repo), clients=models,
-        supervisor=Supervisor(max_attempts=3, max_failed_cycles=3, steps=1, budget_tokens=None),
-        ledger=UsageLedger(), display=QuietDisplay(), steps=StepWriter(repo), context_tokens=1800,
-        max_attempts=3, gate=RealGate(), workspace=HooklessWorkspace(),
-    )  # fmt: skip
-    Drive(crew, DrivePlan(agent_roles=frozenset(models))).run()
-
-
 @pytest.mark.cargo
 def test_tester_and_implementor_are_told_the_change_that_fits_and_the_cycle_lands(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
@@ -273,7 +251,7 @@ def test_tester_and_implementor_are_told_the_change_that_fits_and_the_cycle_land
     repo = _repo(make_repo, "//! The rover kata.\n", monkeypatch)
     models = _models((WRONG, RIGHT), (SOURCE.replace('"0:0:N".to_string()', '"0:0:N"'), SOURCE))
 
-    _drive(repo, models)
+    one_cycle(repo, models)
 
     assert len(models["tester"].asked) == 2
     told = models["tester"].asked[1].user
@@ -301,7 +279,7 @@ def test_a_test_that_reaches_the_crate_by_a_wrong_name_is_repaired_and_handed_ov
     repo = _repo(make_repo, "//! The rover kata.\n", monkeypatch)
     models = _models((RIGHT.replace("use rover::execute;\n", wrong),), (SOURCE,))
 
-    _drive(repo, models)
+    one_cycle(repo, models)
 
     assert len(models["tester"].asked) == 1  # handed over at once
     assert git(repo, "show", "HEAD:tests/origin.rs").stdout == RIGHT

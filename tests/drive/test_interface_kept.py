@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from drive.test_e2e_kit import git
-from drive.test_interface import _drive
+from support.fake_drive import one_cycle
 from support.fake_model import FakeModel
 
 from tddhooks.resources import read_template
@@ -84,7 +84,7 @@ def test_an_implementor_changing_the_katas_types_is_refused_and_told_the_signatu
     repo = _repo(make_repo, monkeypatch, "//! The pv kata.\n")
     models = _models((BROKEN, KEPT), refactors=(BROKEN,))
 
-    _drive(repo, models)
+    one_cycle(repo, models)
 
     first, second = (asked.user for asked in models["implementor"].asked)
     assert f"The kata's Interface section fixes its signature: `{WANTED}`" in first
@@ -109,7 +109,7 @@ def test_other_parameter_names_keep_the_interface(
     repo = _repo(make_repo, monkeypatch, "//! The pv kata.\n")
     models = _models((RENAMED,))
 
-    _drive(repo, models)
+    one_cycle(repo, models)
 
     assert len(models["implementor"].asked) == 1
     assert git(repo, "show", "HEAD:src/lib.rs").stdout == RENAMED
@@ -123,7 +123,7 @@ def test_a_library_a_person_already_changed_is_not_second_guessed(
     repo = _repo(make_repo, monkeypatch, persons)
     models = _models((BROKEN,))
 
-    _drive(repo, models)
+    one_cycle(repo, models)
 
     assert len(models["implementor"].asked) == 1
     assert git(repo, "show", "HEAD:src/lib.rs").stdout == BROKEN
@@ -189,7 +189,7 @@ def test_a_refused_edit_puts_back_the_handed_over_unit_test_beside_the_code(
     ))  # fmt: skip
     models["refactorer"].enqueue({"plan": "nothing to tidy", "edits": []})
 
-    _drive(repo, models)
+    one_cycle(repo, models)
 
     asked = [question.user for question in models["implementor"].asked]
     assert len(asked) == 3

@@ -5,13 +5,14 @@ lost. Real git, real cargo and pytest, the real gate."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
 from drive.test_e2e_kit import git, write_files
+from support.fake_drive import one_cycle
 from support.fake_model import FakeModel
 
 from tddhooks.drive.crew import Crew
@@ -220,10 +221,22 @@ def _crew(repo: Path) -> Crew:
     return cast(Crew, SimpleNamespace(**fields))
 
 
-def _rust_repo(make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch, lib: str = SAYS) -> Path:
+def _crate(
+    make_repo: MakeRepo,
+    monkeypatch: pytest.MonkeyPatch,
+    lib: str,
+    files: dict[str, str],
+    manifest: str = MANIFEST,
+) -> Path:
+    """A Rust kata repository: `lib` as src/lib.rs, `files` beside it (its tests, kata.md); the
+    gate builds into its own target folder (no shared CARGO_TARGET_DIR)."""
     monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
-    return make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": lib,
-                      "tests/zero.rs": ZERO, "kata.md": FB})  # fmt: skip
+    return make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": manifest, "src/lib.rs": lib,
+                      **files})  # fmt: skip
+
+
+def _rust_repo(make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch, lib: str = SAYS) -> Path:
+    return _crate(make_repo, monkeypatch, lib, {"tests/zero.rs": ZERO, "kata.md": FB})
 
 
 def _judge_refactor(
@@ -313,9 +326,7 @@ def test_an_example_that_now_panics_is_not_given_the_next_failures_value(
 ) -> None:
     # `"2,1001"` fails before and after (not built yet): its `left: 1003` is no value of
     # `add("1\n2,3")`, which now panics on "1\n2"
-    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
-    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": ADDS,
-                      "tests/empty.rs": EMPTY, "kata.md": CALC})  # fmt: skip
+    repo = _crate(make_repo, monkeypatch, ADDS, {"tests/empty.rs": EMPTY, "kata.md": CALC})
 
     why = _judge_refactor(repo, "src/lib.rs", ADDS.replace("[',', '\\n']", "','"), CALC)
 
@@ -379,9 +390,7 @@ def test_one_number_of_a_returned_list_of_numbers_is_looked_for_in_it(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # `item` is a `&u64`: `item == 2` does not compile, and the whole probe told nothing
-    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
-    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": FACTORS,
-                      "tests/twelve.rs": TWELVE, "kata.md": PRIMES})  # fmt: skip
+    repo = _crate(make_repo, monkeypatch, FACTORS, {"tests/twelve.rs": TWELVE, "kata.md": PRIMES})
 
     why = _judge_refactor(repo, "src/lib.rs", FACTORS.replace("n > 1", "n > 2"), PRIMES)
 
@@ -420,26 +429,21 @@ def test_a_python_example_is_told_its_own_failure_not_an_earlier_ones(make_repo:
     assert "; now: AssertionError: assert 'IIII' == 'IV'" in why
 
 
-def _drive(repo: Path, models: dict[str, FakeModel]) -> None:
-    """One cycle of the real drive loop: real git, cargo and gate, the models' answers queued."""
-    from support.fake_drive import HooklessWorkspace
-
-    from tddhooks.drive.console import QuietDisplay
-    from tddhooks.drive.loop import Drive, DrivePlan
-    from tddhooks.drive.steplog import StepWriter
-    from tddhooks.drive.supervisor import Supervisor
-    from tddhooks.llm.usage import UsageLedger
-
-    write_files(repo, {".gitignore": ".tdd/\n"})
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "--no-verify", "-m", "chore: ignore the scratch folder")
-    crew = Crew(
-        root=repo, settings=load_settings(repo), clients=models,
-        supervisor=Supervisor(max_attempts=3, max_failed_cycles=3, steps=1, budget_tokens=None),
-        ledger=UsageLedger(), display=QuietDisplay(), steps=StepWriter(repo), context_tokens=1800,
-        max_attempts=3, gate=RealGate(), workspace=HooklessWorkspace(),
-    )  # fmt: skip
-    Drive(crew, DrivePlan(agent_roles=frozenset(models))).run()
+def _cycle(repo: Path, test: tuple[str, str], sources: Sequence[str], scope: str) -> FakeModel:
+    """One cycle of the real drive: the tester hands over `test` (path, text), the implementor
+    answers with each of `sources` for src/lib.rs in turn, the refactorer has nothing to tidy;
+    returns the implementor's model (what it was asked)."""
+    models = {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
+    path, text = test
+    models["tester"].enqueue({"plan": "a test", "edits": [{"path": path, "content": text}]})
+    commit = {"type": "feat", "scope": scope, "summary": "the staged test passes"}
+    models["implementor"].enqueue(*(
+        {"plan": "code", "edits": [{"path": "src/lib.rs", "content": source}], "commit": commit}
+        for source in sources
+    ))  # fmt: skip
+    models["refactorer"].enqueue({"plan": "nothing to tidy", "edits": []})
+    one_cycle(repo, models)
+    return models["implementor"]
 
 
 @pytest.mark.cargo
@@ -447,9 +451,7 @@ def test_the_refactorer_is_told_and_its_next_answer_lands(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lib = 'pub fn say(n: u32) -> String {\n    format!("{}", n)\n}\n'
-    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
-    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": lib,
-                      "kata.md": FB})  # fmt: skip
+    repo = _crate(make_repo, monkeypatch, lib, {"kata.md": FB})
     models = {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
     models["tester"].enqueue(
         {"plan": "zero", "edits": [{"path": "tests/zero.rs", "content": ZERO}]}
@@ -466,7 +468,7 @@ def test_the_refactorer_is_told_and_its_next_answer_lands(
         {"plan": "to_string", "edits": [{"path": "src/lib.rs", "content": TIDIED}], "commit": tidy},
     )  # fmt: skip
 
-    _drive(repo, models)
+    one_cycle(repo, models)
 
     assert len(models["refactorer"].asked) == 2
     told = models["refactorer"].asked[1].user
@@ -492,12 +494,10 @@ def test_a_probe_rustfmt_would_reformat_still_tells(
 ) -> None:
     # the probe's lines are no rustfmt's (a long list of the kata's errors): the gate's fmt and
     # clippy steps must not keep its tests from telling
-    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
     test = (
         'use fizz::validate;\n\n#[test]\nfn short() {\n    assert!(!validate("a").is_empty());\n}\n'
     )
-    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST,
-                      "src/lib.rs": PV_RUST, "tests/short.rs": test, "kata.md": PV})  # fmt: skip
+    repo = _crate(make_repo, monkeypatch, PV_RUST, {"tests/short.rs": test, "kata.md": PV})
     broken = PV_RUST.replace("< 8 {", '< 8 || password == "Abcdef1!" {')
     why = _judge_refactor(repo, "src/lib.rs", broken, PV)
     assert why is not None
@@ -588,24 +588,16 @@ def test_an_implementor_that_breaks_what_the_code_did_as_the_kata_says_is_told(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Passing the staged test is no reason to break an example HEAD kept: `say(2)` gave "2"."""
-    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
-    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": SAYS,
-                      "tests/zero.rs": ZERO, "tests/itself.rs": ITSELF, "kata.md": FB})  # fmt: skip
-    models = {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
-    models["tester"].enqueue(
-        {"plan": "fizz", "edits": [{"path": "tests/fizz.rs", "content": FIZZ}]}
+    repo = _crate(
+        make_repo,
+        monkeypatch,
+        SAYS,
+        {"tests/zero.rs": ZERO, "tests/itself.rs": ITSELF, "kata.md": FB},
     )
-    commit = {"type": "feat", "scope": "say", "summary": "three is Fizz"}
-    models["implementor"].enqueue(*(
-        {"plan": "fizz", "edits": [{"path": "src/lib.rs", "content": source}], "commit": commit}
-        for source in (FAKED, FIZZED)
-    ))  # fmt: skip
-    models["refactorer"].enqueue({"plan": "nothing to tidy", "edits": []})
+    implementor = _cycle(repo, ("tests/fizz.rs", FIZZ), (FAKED, FIZZED), "say")
 
-    _drive(repo, models)
-
-    assert len(models["implementor"].asked) == 2
-    told = models["implementor"].asked[1].user
+    assert len(implementor.asked) == 2
+    told = implementor.asked[1].user
     assert (
         "the change makes the staged test pass, but it changes what the code gives for an example "
         'of the kata, which no test checks yet: requirement 1 says 2 gives "2", and `say(2)` did '
@@ -637,24 +629,11 @@ def test_an_implementor_that_gives_a_kata_example_an_invented_value_is_told(
 ) -> None:
     """Measured (r47, r45, r41): the first commit returned an invented sentence for every broken
     rule; the first test (no errors) let it land, and the next turn was lost to it."""
-    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
-    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": PV_MANIFEST,
-                      "src/lib.rs": "//! Password Validation\n", "kata.md": PV})  # fmt: skip
-    models = {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
-    models["tester"].enqueue(
-        {"plan": "valid", "edits": [{"path": "tests/valid.rs", "content": VALID}]}
-    )
-    commit = {"type": "feat", "scope": "validate", "summary": "a valid password breaks no rule"}
-    models["implementor"].enqueue(*(
-        {"plan": "rules", "edits": [{"path": "src/lib.rs", "content": source}], "commit": commit}
-        for source in (INVENTED, NOTHING_YET)
-    ))  # fmt: skip
-    models["refactorer"].enqueue({"plan": "nothing to tidy", "edits": []})
+    repo = _crate(make_repo, monkeypatch, "//! Password Validation\n", {"kata.md": PV}, PV_MANIFEST)
+    implementor = _cycle(repo, ("tests/valid.rs", VALID), (INVENTED, NOTHING_YET), "validate")
 
-    _drive(repo, models)
-
-    assert len(models["implementor"].asked) == 2
-    told = models["implementor"].asked[1].user
+    assert len(implementor.asked) == 2
+    told = implementor.asked[1].user
     assert (
         "the change makes the staged test pass, but for an example of the kata it gives a value "
         "no test and no line of the kata asks for: requirement 2 says "
@@ -689,9 +668,7 @@ def test_a_panic_of_code_not_built_yet_is_no_refusal_the_implementor_must_keep(
 ) -> None:
     """HEAD's `text.parse().unwrap()` panics on "4,-1,-6" because it cannot add yet (the demo's
     cycle 3): summing is the next requirement, not a break of the kata's refusal."""
-    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
-    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": PARSED,
-                      "tests/seven.rs": SEVEN, "kata.md": REFUSING})  # fmt: skip
+    repo = _crate(make_repo, monkeypatch, PARSED, {"tests/seven.rs": SEVEN, "kata.md": REFUSING})
 
     assert _judge_refactor(repo, "src/lib.rs", SUMMED, REFUSING, "implementor") is None
     # a refactor keeps behaviour, a panic included
@@ -733,24 +710,15 @@ def test_the_implementor_is_held_only_to_the_requirements_a_test_is_about(
 ) -> None:
     """Newcomer: `year % 4` keeps 2000 a leap year by chance; the change for centuries ends
     that, and requirement 3 has no test yet: it is no example the implementor must keep."""
-    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
     manifest = MANIFEST.replace('"fizz"', '"leap"')
     by_four = _leap_test("a_year_divisible_by_4_is_a_leap_year", "is_leap(1996)")
-    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": manifest, "src/lib.rs": BY_FOUR,
-                      "tests/by_four.rs": by_four, "kata.md": LEAP})  # fmt: skip
-    century = _leap_test("a_year_divisible_by_100_is_not_a_leap_year", "!is_leap(1900)")
-    models = {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
-    models["tester"].enqueue(
-        {"plan": "1900", "edits": [{"path": "tests/century.rs", "content": century}]}
+    repo = _crate(
+        make_repo, monkeypatch, BY_FOUR, {"tests/by_four.rs": by_four, "kata.md": LEAP}, manifest
     )
-    commit = {"type": "feat", "scope": "leap", "summary": "a century is no leap year"}
-    edits = [{"path": "src/lib.rs", "content": NOT_CENTURIES}]
-    models["implementor"].enqueue({"plan": "centuries", "edits": edits, "commit": commit})
-    models["refactorer"].enqueue({"plan": "nothing to tidy", "edits": []})
+    century = _leap_test("a_year_divisible_by_100_is_not_a_leap_year", "!is_leap(1900)")
+    implementor = _cycle(repo, ("tests/century.rs", century), (NOT_CENTURIES,), "leap")
 
-    _drive(repo, models)
-
-    assert len(models["implementor"].asked) == 1  # landed at once, though is_leap(2000) changed
+    assert len(implementor.asked) == 1  # landed at once, though is_leap(2000) changed
     assert git(repo, "show", "HEAD:src/lib.rs").stdout == NOT_CENTURIES
 
 

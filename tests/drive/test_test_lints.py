@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from drive.test_e2e_kit import git, write_files
-from drive.test_interface import _drive
 from drive.test_interface_kept import KATA, KEPT, _models, _repo
+from support.fake_drive import one_cycle
 
 from tddhooks.drive.redcheck import checks, lints_in_test, too_many_checks
 from tddhooks.policy.verdicts import StepOutcome, Verdict
@@ -96,7 +96,7 @@ def test_the_tester_is_told_and_its_lint_clean_test_is_handed_over(
     repo = _repo(make_repo, monkeypatch, KEPT)
     models = _models((UPPER,), tests=(BOOL_TEST, GOOD_TEST), test_path="tests/no_uppercase.rs")
 
-    _drive(repo, models)
+    one_cycle(repo, models)
 
     assert len(models["tester"].asked) == 2
     told = models["tester"].asked[1].user

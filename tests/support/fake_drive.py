@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 import subprocess
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from tddhooks.drive import gather
-from tddhooks.drive.ports import GitWorkspace
+from tddhooks.drive.ports import GitWorkspace, Model
 from tddhooks.drive.workspace import CommitOutcome
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.policy.verdicts import StepOutcome, Verdict
@@ -92,3 +92,27 @@ class HooklessWorkspace(GitWorkspace):
         if done.returncode != 0:
             return CommitOutcome(False, None, done.stdout + done.stderr)
         return CommitOutcome(True, _git(root, "rev-parse", "HEAD").strip(), "")
+
+
+def one_cycle(repo: Path, models: Mapping[str, Model]) -> None:
+    """One cycle of the real drive loop on `repo`: real git, cargo and gate (RealGate), commits
+    without the hooks (HooklessWorkspace), the models' answers queued (support/fake_model.py)."""
+    from tddhooks.drive.console import QuietDisplay
+    from tddhooks.drive.crew import Crew
+    from tddhooks.drive.loop import Drive, DrivePlan
+    from tddhooks.drive.ports import RealGate
+    from tddhooks.drive.steplog import StepWriter
+    from tddhooks.drive.supervisor import Supervisor
+    from tddhooks.llm.usage import UsageLedger
+    from tddhooks.policy.settings import load_settings
+
+    (repo / ".gitignore").write_text(".tdd/\n", encoding="utf-8")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "--no-verify", "-m", "chore: ignore the scratch folder")
+    crew = Crew(
+        root=repo, settings=load_settings(repo), clients=dict(models),
+        supervisor=Supervisor(max_attempts=3, max_failed_cycles=3, steps=1, budget_tokens=None),
+        ledger=UsageLedger(), display=QuietDisplay(), steps=StepWriter(repo), context_tokens=1800,
+        max_attempts=3, gate=RealGate(), workspace=HooklessWorkspace(),
+    )  # fmt: skip
+    Drive(crew, DrivePlan(agent_roles=frozenset(models))).run()
