@@ -418,7 +418,8 @@ def _invented(
                 f"a value no test and no line of the kata asks for: requirement "
                 f"{case.example.requirement} says {case.example.said}"
                 f"{_now_gives(after, case, language).replace('; now', ', and now', 1)}. {hint} "
-                "Write the kata's own values, or leave that input to the test that will ask "
-                "for it (the staged test only needs what it checks)"
+                "Change the code so it gives the kata's own values there, or no value of its "
+                "own until a test asks for one (the staged test needs only what it checks): send "
+                'the whole file with "action": "upsert"'
             )
     return None

@@ -149,14 +149,15 @@ def _empty_advice(unwanted: Mapping[str, str]) -> str:
     """One hint for the messages the code gives where the test expects an empty list. Measured
     (r45, Password Validation cycle 1): the first test wanted `validate("Abcdef1!")` to be empty,
     and the 1.5B implementor wrote every rule with a message of its own on all five attempts,
-    told each time only that no test asks for two of them."""
+    told each time only that no test asks for two of them. Not "remove the code": measured (r48),
+    the model then answered `"action": "remove"` and a delete of src/lib.rs."""
     first, *more = unwanted
     places = ", ".join(dict.fromkeys(unwanted.values()))
     others = f" and {len(more)} more" if more else ""
     return (
         f'Hint: the test expects an empty list, and the code gives "{first}"{others} from '
-        f"{places}, which no test and no line of the kata asks for: remove the code that gives "
-        "them. A message comes with the test that asks for it, in a later cycle.\n"
+        f"{places}, which no test and no line of the kata asks for: give an empty list for that "
+        "input instead. A message comes with the test that asks for it, in a later cycle.\n"
     )
 
 
@@ -219,8 +220,8 @@ def _advice(value: str, wanted: str | None, messages: list[str]) -> str:
             )
         return advice
     if wanted is not None:
-        return f'the test expects "{wanted}" there: give that value, or remove the code.'
-    return "give the value the test expects instead, or remove the code that gives it."
+        return f'the test expects "{wanted}" there: give that value instead.'
+    return "give the value the test expects instead."
 
 
 def _likeness(value: str, message: str) -> float:

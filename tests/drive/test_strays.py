@@ -32,8 +32,8 @@ def test_a_string_only_the_code_holds_is_named_with_the_one_the_test_expects() -
     hint = stray_values(RUST_FAILURE, {"src/lib.rs": LIB}, {"tests/lower.rs": TEST}, "# PV\n")
     assert hint == (
         f'Hint: "{INVENTED}" comes from src/lib.rs, and no test and no line of the kata asks for '
-        'it: the test expects "must contain a lowercase letter" there: give that value, or '
-        "remove the code.\n"
+        'it: the test expects "must contain a lowercase letter" there: give that value '
+        "instead.\n"
     )
 
 
@@ -42,7 +42,7 @@ def test_without_a_string_a_test_asks_for_the_hint_names_only_the_stray() -> Non
     hint = stray_values(RUST_FAILURE, {"src/lib.rs": LIB}, {"tests/lower.rs": "len() == 1"}, "")
     assert hint == (
         f'Hint: "{INVENTED}" comes from src/lib.rs, and no test and no line of the kata asks for '
-        "it: give the value the test expects instead, or remove the code that gives it.\n"
+        "it: give the value the test expects instead.\n"
     )
 
 
@@ -77,8 +77,8 @@ def test_pytests_line_is_split_at_its_comparison_not_at_an_equals_inside_a_strin
     hint = stray_values(failure, {"src/kata/rules.py": source}, tests, "")
     assert hint == (
         'Hint: "a == b is wrong" comes from src/kata/rules.py, and no test and no line of the '
-        'kata asks for it: the test expects "must contain a digit" there: give that value, or '
-        "remove the code.\n"
+        'kata asks for it: the test expects "must contain a digit" there: give that value '
+        "instead.\n"
     )
 
 
@@ -174,7 +174,7 @@ def test_short_strings_keep_their_places_and_no_wrong_counterpart_is_named(failu
     hint = stray_values(failure, {"src/lib.rs": source}, tests, "")
     assert hint == (
         'Hint: "Needs a number" comes from src/lib.rs, and no test and no line of the kata asks '
-        "for it: give the value the test expects instead, or remove the code that gives it.\n"
+        "for it: give the value the test expects instead.\n"
     )
 
 
@@ -270,7 +270,7 @@ def test_the_expected_message_with_words_around_it_is_to_be_written_exactly() ->
 def test_a_stray_like_nothing_in_the_kata_names_what_the_test_expects() -> None:
     hint = _pv_hint("Password needs a number", "must contain a digit", DIGIT_TEST)
     assert hint.endswith(
-        'the test expects "must contain a digit" there: give that value, or remove the code.\n'
+        'the test expects "must contain a digit" there: give that value instead.\n'
     )
 
 
@@ -296,8 +296,8 @@ def test_where_the_test_expects_an_empty_list_the_invented_messages_are_to_go(
     hint = stray_values(failure, {"src/lib.rs": source}, {"tests/valid.rs": EMPTY_TEST}, "# PV\n")
     assert hint == (
         f'Hint: the test expects an empty list, and the code gives "{R45[0]}" and 1 more from '
-        "src/lib.rs, which no test and no line of the kata asks for: remove the code that gives "
-        "them. A message comes with the test that asks for it, in a later cycle.\n"
+        "src/lib.rs, which no test and no line of the kata asks for: give an empty list for that "
+        "input instead. A message comes with the test that asks for it, in a later cycle.\n"
     )
 
 
@@ -360,7 +360,7 @@ def test_a_stray_a_format_string_gives_is_named_with_its_template(
     assert hint == (
         f'Hint: "5 is a multiple of neither 3, 5, nor 7" comes from src/lib.rs ("{template}"), '
         'and no test and no line of the kata asks for it: the test expects "Buzz" there: give '
-        "that value, or remove the code.\n"
+        "that value instead.\n"
     )
 
 
