@@ -162,31 +162,42 @@ def load_session(
 
     A relative path is the current directory's file, else the one in `base` (the kata, where a
     path in tdd.yaml points): the drive and doctor both read it this way (docs/llm.md)."""
+    folder = directory if directory is not None else _sessions_dir()
+    local, shipped = _resolved(name_or_path, folder, base)
+    if local is not None:
+        return ReplaySession.from_file(local, warn=warn)
+    if shipped is not None:
+        text = shipped.read_text(encoding="utf-8")
+        if crate is not None:
+            # JSON-escaped like the rest of the line: a crate name is [A-Za-z0-9_] only
+            text = text.replace(CRATE_PLACEHOLDER, crate)
+        return ReplaySession.from_text(text, name_or_path.removesuffix(SESSION_SUFFIX), warn=warn)
+    known = ", ".join(shipped_sessions(folder)) or "none"
+    raise ConfigError(
+        f"no recorded session {name_or_path!r}: it is neither a file nor a shipped session",
+        fix=f"give a .jsonl path, or one of the shipped sessions: {known}",
+    )
+
+
+def _resolved(
+    name_or_path: str, folder: Traversable, base: Path | None
+) -> tuple[Path | None, Traversable | None]:
+    """(the session file of that path, else None; the shipped session of that name, else None),
+    at most one of them: a relative path is the current directory's file, else `base`'s; a bare
+    shipped name is the shipped session, whatever file of that name the current directory holds
+    (`tddhooks demo` asks for one by name); `./NAME` is the file."""
     try:
         path = Path(name_or_path).expanduser()
     except RuntimeError:  # `~user/…` of no known user: no such file
         path = Path(name_or_path)
     if base is not None and not path.is_absolute() and not path.is_file():
         path = base / path
-    folder = directory if directory is not None else _sessions_dir()
     name = name_or_path.removesuffix(SESSION_SUFFIX)
     shipped = folder / f"{name}{SESSION_SUFFIX}"
-    # a bare shipped name is the shipped session, whatever file of that name the current
-    # directory holds (`tddhooks demo` asks for one by name); `./NAME` is the file
     bare = "/" not in name_or_path and name == name_or_path
     if path.is_file() and not (bare and shipped.is_file()):
-        return ReplaySession.from_file(path, warn=warn)
-    if "/" not in name and shipped.is_file():
-        text = shipped.read_text(encoding="utf-8")
-        if crate is not None:
-            # JSON-escaped like the rest of the line: a crate name is [A-Za-z0-9_] only
-            text = text.replace(CRATE_PLACEHOLDER, crate)
-        return ReplaySession.from_text(text, name, warn=warn)
-    known = ", ".join(shipped_sessions(folder)) or "none"
-    raise ConfigError(
-        f"no recorded session {name_or_path!r}: it is neither a file nor a shipped session",
-        fix=f"give a .jsonl path, or one of the shipped sessions: {known}",
-    )
+        return path, None
+    return None, (shipped if "/" not in name and shipped.is_file() else None)
 
 
 def shipped_misfit(
@@ -207,20 +218,16 @@ def shipped_misfit(
     from tddhooks.commands.init_cmd import kata_title
 
     folder = directory if directory is not None else _sessions_dir()
-    name = name_or_path.removesuffix(SESSION_SUFFIX)
-    shipped = folder / f"{name}{SESSION_SUFFIX}"
-    path = Path(name_or_path)
-    if base is not None and not path.is_absolute() and not path.is_file():
-        path = base / path
-    local = path.is_file() and not ("/" not in name_or_path and name == name_or_path)
-    if "/" in name or local or not shipped.is_file():
+    shipped = _resolved(name_or_path, folder, base)[1]
+    if shipped is None:
         return None
     from tddhooks.resources import templates
 
+    name = name_or_path.removesuffix(SESSION_SUFFIX)
     recorded = templates() / "katas" / f"{name}.md"
     title = kata_title(recorded.read_text(encoding="utf-8"), name) if recorded.is_file() else name
-    written = '.rs"' if '.rs\\"' in shipped.read_text(encoding="utf-8") else '.py"'
-    session_language = "rust" if written == '.rs"' else "python"
+    # its answers' paths, JSON-escaped in each line: `src/lib.rs\"`
+    session_language = "rust" if '.rs\\"' in shipped.read_text(encoding="utf-8") else "python"
     here = kata_title(kata, "") if kata.strip() else ""
     if here and _spelled(here) != _spelled(title):
         return (f"the shipped session {name!r} answers the {title} kata, and this kata is "
