@@ -228,9 +228,10 @@ class SourceTurn(Turn):
         linter's safe fixes applied to the tester's test, drive/turns.py)."""
         return verdict
 
-    def broken_examples(self, verdict: Verdict) -> str | None:
-        """Why the green attempt changes what an example of the kata gives, which HEAD gave as
-        the kata says (drive/probe.py); None when it keeps them, or when that cannot be told."""
+    def broken_examples(self) -> str | None:
+        """Why the green attempt (the index, as the gate judged it) changes what an example of
+        the kata gives, which HEAD gave as the kata says (drive/probe.py); None when it keeps
+        them, or when that cannot be told."""
         from tddhooks.drive.probe import broken_examples, build_probe, python_package, unchecked
         from tddhooks.policy.compose import kata_requirements
         from tddhooks.policy.rules import is_test_path

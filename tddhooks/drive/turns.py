@@ -279,7 +279,7 @@ class ImplementorTurn(SourceTurn):
         return fixed
 
     def compose(self, answer: AgentAnswer, verdict: Verdict) -> str | Tried:
-        broken = self.broken_examples(verdict)
+        broken = self.broken_examples()
         if broken is not None:
             return Tried(False, "examples-changed", failure=broken)
         return feature_message(
@@ -321,8 +321,8 @@ class RefactorerTurn(SourceTurn):
 
     def __init__(self, crew: Crew, info: PhaseInfo) -> None:
         super().__init__(crew, info)
-        self.head_tree = crew.workspace.head_tree(self.root)
-        self.baseline = crew.gate.tree(self.root, self.head_tree, crew.settings)
+        head_tree = crew.workspace.head_tree(self.root)
+        self.baseline = crew.gate.tree(self.root, head_tree, crew.settings)
 
     @property
     def limit(self) -> int:
@@ -342,7 +342,7 @@ class RefactorerTurn(SourceTurn):
         changed = changed_behaviour(self.baseline, verdict)
         if changed is not None:
             return Tried(False, "tests-changed", failure=changed)
-        broken = self.broken_examples(verdict)
+        broken = self.broken_examples()
         if broken is not None:
             return Tried(False, "examples-changed", failure=broken)
         lines = verdict.verification_lines()
