@@ -217,7 +217,7 @@ def _show(example: Example, language: str) -> str:
     if example.values is None:
         return ("a refusal (`#[should_panic]` on the test, no value compared)" if language == "rust"
                 else "a refusal (`with pytest.raises(...)`, no value compared)")  # fmt: skip
-    items = [_literal(value, language) for value in example.values]
+    items = [literal(value, language) for value in example.values]
     if example.whole or not items:
         listed = ", ".join(items)
         return f"`vec![{listed}]`" if language == "rust" else f"`[{listed}]`"
@@ -242,7 +242,7 @@ def _contradiction(example: Example, claim: _Claim) -> str | None:
         return f"expects `{claim.call}` to give a value" if compared else None
     if claim.truth is not None and len(values) == 1 and values[0][0] == "bool":
         said = ("bool", "true" if claim.truth else "false")
-        return None if said == values[0] else f"expects `{claim.call}` to give `{_literal(said)}`"
+        return None if said == values[0] else f"expects `{claim.call}` to give `{literal(said)}`"
     if claim.items is not None:
         agrees = claim.items == values if example.whole or len(values) > 1 else (
             len(claim.items) != 1 or claim.items[0] == values[0]
@@ -251,7 +251,7 @@ def _contradiction(example: Example, claim: _Claim) -> str | None:
     if claim.scalar is not None and len(values) == 1 and claim.scalar != values[0]:
         if claim.scalar[0] != values[0][0]:
             return None  # `count("abc") == 3` where "abc" gives "ABC": another function's value
-        return f"expects `{claim.call}` to give `{_literal(claim.scalar)}`"
+        return f"expects `{claim.call}` to give `{literal(claim.scalar)}`"
     if claim.length is not None and example.whole and claim.length != len(values):
         return f"expects `{claim.call}` to have {claim.length} items"
     falsy = (("str", ""), ("int", "0"), ("bool", "false"))  # `assert not add("0")`: "0" gives 0
@@ -262,15 +262,19 @@ def _contradiction(example: Example, claim: _Claim) -> str | None:
     return None
 
 
-def _literal(value: Value, language: str = "rust") -> str:
-    """A value as a test writes it: `"Fizz"`, `7`, `true` (Python's `True`)."""
+def literal(value: Value, language: str = "rust", *, code: bool = False) -> str:
+    """A value as a test writes it: `"Fizz"`, `7`, `true` (Python's `True`). `code`: as code
+    (drive/probe.py), a string's own quotes escaped; its other escapes are the kata's (`"1\\n2"`
+    is a newline in both)."""
     if value[0] == "bool" and language == "python":
         return value[1].capitalize()
-    return f'"{value[1]}"' if value[0] == "str" else value[1]
+    if value[0] != "str":
+        return value[1]
+    return '"' + (value[1].replace('"', '\\"') if code else value[1]) + '"'
 
 
 def _listed(items: tuple[Value, ...]) -> str:
-    return "[" + ", ".join(map(_literal, items)) + "]"
+    return "[" + ", ".join(map(literal, items)) + "]"
 
 
 def _claims(text: str, name: str, language: str) -> list[tuple[Value, _Claim]]:

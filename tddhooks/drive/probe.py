@@ -29,7 +29,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tddhooks.agents.examples import Example, Value, kata_examples
+from tddhooks.agents.examples import Example, Value, kata_examples, literal
 
 if TYPE_CHECKING:
     from tddhooks.drive.crew import Crew
@@ -75,12 +75,9 @@ class Probe:
         return _file(self.path, self.project, cases) if cases else None
 
 
-def _literal(value: Value, language: str = "rust") -> str:
-    """A kata's value as code: strings keep their escapes (`"1\\n2"` is a newline in both), and
-    Python says `True`."""
-    if value[0] == "bool" and language == "python":
-        return value[1].capitalize()
-    return '"' + value[1].replace('"', '\\"') + '"' if value[0] == "str" else value[1]
+def _code(value: Value, language: str = "rust") -> str:
+    """A kata's value as code (agents/examples.py `literal`)."""
+    return literal(value, language, code=True)
 
 
 def _returned(signature: str) -> str:
@@ -129,11 +126,11 @@ def _rust_check(call: str, example: Example, returned: str, parameter: str) -> s
         if not values:
             return f"assert!({call}.is_empty());"
         if example.whole:
-            return f"assert_eq!({call}, [{', '.join(map(_literal, values))}]);"
-        return f"assert!({call}.iter().any(|item| *item == {_literal(values[0])}));"
+            return f"assert_eq!({call}, [{', '.join(map(_code, values))}]);"
+        return f"assert!({call}.iter().any(|item| *item == {_code(values[0])}));"
     if len(values) != 1:
         return None
-    return f"assert_eq!({call}, {_literal(values[0])});"
+    return f"assert_eq!({call}, {_code(values[0])});"
 
 
 def _python_check(call: str, example: Example, returned: str, _parameter: str) -> str | None:
@@ -151,7 +148,7 @@ def _python_check(call: str, example: Example, returned: str, _parameter: str) -
 
 def _python_assertion(call: str, example: Example, returned: str) -> str | None:
     values = example.values
-    items = [_literal(value, "python") for value in values or ()]
+    items = [_code(value, "python") for value in values or ()]
     if values is None:
         return f"with pytest.raises(Exception):\n        {call}"
     listed = bool(_LIST.match(returned)) or (not returned and (example.whole or not values))
@@ -213,7 +210,7 @@ def build_probe(
         for example in mine:
             if len(said[example.given]) > 1:
                 continue  # the kata gives this input two results: neither is the rule
-            call = f"{name}({_literal(example.given)})"
+            call = f"{name}({_code(example.given)})"
             check = (_rust_check if language == "rust" else _python_check)(
                 call, example, _returned(signature), _parameter(signature).partition(":")[2]
             )
@@ -316,7 +313,7 @@ def unchecked(probe: Probe, tests: Collection[str], language: str = "rust") -> P
     called = {
         case.name for case in probe.cases
         if any(re.search(rf"(?<![\w.:]){re.escape(case.function)}\s*\(\s*"
-                         rf"{re.escape(_literal(case.example.given, language))}\s*\)", text)
+                         rf"{re.escape(_code(case.example.given, language))}\s*\)", text)
                for text in tests)
     }  # fmt: skip
     return probe.without(called) if called else probe
