@@ -139,15 +139,8 @@ def _declaration_lines(
 def _declared(code: str, language: str) -> str:
     """A declaration up to its body: the `{` or `;` outside brackets, or Python's `:` there (the
     parameters' annotations are inside the brackets); rustfmt's layout undone."""
-    depth, ends = 0, ":" if language == "python" else "{;"
-    end = len(code)
-    for index, char in enumerate(code):
-        arrow = char == ">" and code[index - 1 : index] == "-"
-        if depth <= 0 and char in ends:
-            end = index
-            break
-        depth += (char in "([<") - (char in ")]>" and not arrow)
-    declared = re.sub(r"\(\s+", "(", code[:end].strip())
+    declared = _signature_rest(code, 0, ":" if language == "python" else "{;")
+    declared = re.sub(r"\(\s+", "(", declared.strip())
     return re.sub(r",?\s*\)", ")", declared)
 
 
@@ -181,15 +174,15 @@ def defined_signature(lib: str, name: str) -> str | None:
     return _collapse(f"{match['head']}fn {name}{_signature_rest(code, match.end())}")
 
 
-def _signature_rest(code: str, start: int) -> str:
-    """The signature from `start` to its body's `{` (or a declaration's `;`): one outside
-    brackets, as `[u8; 3]` holds a `;` that ends nothing."""
+def _signature_rest(code: str, start: int, ends: str = "{;") -> str:
+    """The signature from `start` to its body's `{` (or a declaration's `;`; Python's `:`, in
+    `ends`): one outside brackets, as `[u8; 3]` holds a `;` that ends nothing."""
     depth = 0
     for index in range(start, len(code)):
         char = code[index]
-        if depth <= 0 and char in "{;":
+        if depth <= 0 and char in ends:
             return code[start:index]
-        arrow = char == ">" and code[index - 1] == "-"  # `-> u8` closes nothing
+        arrow = char == ">" and code[index - 1 : index] == "-"  # `-> u8` closes nothing
         depth += (char in "([<") - (char in ")]>" and not arrow)
     return code[start:]
 
