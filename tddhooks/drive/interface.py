@@ -149,16 +149,16 @@ def _whole(signature: str) -> bool:
     not the shorthand a text may use (`pub fn execute(commands: &str, …)`)."""
     if "…" in signature or "..." in signature:
         return False
-    opening, closing = _parentheses(signature)
-    params = _split_top(signature[opening + 1 : closing])
+    opening, closing = parentheses(signature)
+    params = split_top(signature[opening + 1 : closing])
     return all(":" in param or param.endswith("self") for param in params)
 
 
 def _free(signature: str) -> bool:
     """Not a method (`pub fn report(&self) -> String`): a method is no top-level item, cannot be
     stubbed beside the library's functions, and its name in an error is no free function's."""
-    opening, closing = _parentheses(signature)
-    first = _split_top(signature[opening + 1 : closing])[:1]
+    opening, closing = parentheses(signature)
+    first = split_top(signature[opening + 1 : closing])[:1]
     return not first or re.fullmatch(r"(?:&\s*(?:'\w+\s+)?)?(?:mut\s+)?self\b.*", first[0]) is None
 
 
@@ -187,7 +187,7 @@ def _signature_rest(code: str, start: int, ends: str = "{;") -> str:
     return code[start:]
 
 
-def _split_top(text: str) -> list[str]:
+def split_top(text: str) -> list[str]:
     """`text` split at the commas outside brackets (`a: &[(u32, u32)], b: u8` is two parts)."""
     parts, depth, current = [], 0, ""
     for index, char in enumerate(text):
@@ -201,7 +201,7 @@ def _split_top(text: str) -> list[str]:
     return [part.strip() for part in [*parts, current] if part.strip()]
 
 
-def _parentheses(signature: str) -> tuple[int, int]:
+def parentheses(signature: str) -> tuple[int, int]:
     """Where the parameter list opens and closes (-1 and the end when it does not)."""
     opening = signature.find("(")
     depth = 0
@@ -218,10 +218,10 @@ def signature_key(signature: str) -> str:
     the function body picks, measured: the 1.5B implementor wrote `_password` to keep clippy
     quiet)."""
     bare = re.sub(r"\s+", " ", signature).strip()
-    opening, closing = _parentheses(bare)
+    opening, closing = parentheses(bare)
     if opening < 0:
         return re.sub(r"\s+", "", bare)
-    params = [_param_type(part) for part in _split_top(bare[opening + 1 : closing])]
+    params = [_param_type(part) for part in split_top(bare[opening + 1 : closing])]
     head = re.sub(r"\bconst\s+(?=.*\bfn\b)", "", bare[:opening])  # `const` is the body's
     key = f"{head}({','.join(params)}){bare[closing + 1 :]}"
     # named lifetimes too: `<'a>(password: &'a str)` is called as `(password: &str)` is

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tddhooks.agents.examples import Example, Value, kata_examples, literal
+from tddhooks.drive.interface import interface_functions, parentheses, split_top
 
 if TYPE_CHECKING:
     from tddhooks.drive.crew import Crew
@@ -81,19 +82,20 @@ def _code(value: Value, language: str = "rust") -> str:
 
 
 def _returned(signature: str) -> str:
-    """What the signature returns ("" when it does not say)."""
-    match = _RETURNED.search(signature[signature.rfind(")") + 1 :])
+    """What the signature returns ("" when it does not say): after the parameter list's own
+    `)`, not the last one (`-> Result<(), String>`)."""
+    match = _RETURNED.search(signature[parentheses(signature)[1] + 1 :])
     return (match["type"] or "").strip() if match else ""
 
 
 def _parameter(signature: str) -> str:
-    opening, closing = signature.find("("), signature.rfind(")")
+    opening, closing = parentheses(signature)
     return signature[opening + 1 : closing].strip().rstrip(",")
 
 
 def _one_parameter(signature: str) -> bool:
-    inside = _parameter(signature)
-    return bool(inside) and "," not in re.sub(r"<[^<>]*>|\[[^\[\]]*\]|\([^()]*\)", "", inside)
+    """The signature takes one parameter (`m: HashMap<String, Vec<u8>>` is one)."""
+    return len(split_top(_parameter(signature))) == 1
 
 
 def _holds(rust_type: str, value: Value) -> bool:
@@ -190,8 +192,6 @@ def build_probe(
     """The probe test file for the kata's examples (None when there is nothing it can check):
     `project` is the crate (Rust) or package (Python) the test imports, `taken` the paths the
     tree already has (the probe never replaces one of them)."""
-    from tddhooks.drive.interface import interface_functions
-
     path = RUST_PROBE if language == "rust" else PYTHON_PROBE
     # a file where the probe's folder would be (`tests`) is taken too: git cannot add under it
     folder = path.split("/")[0]

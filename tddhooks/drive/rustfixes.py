@@ -240,9 +240,9 @@ def to_string_literals(
 ) -> list[str]:
     """Apply rustc's `.to_string()` suggestions, then the closures for `char` methods passed by
     name, chars for references to them and double quotes for a string in single ones
-    (drive/charfixes.py), and the removal of a brace
-    rustc finds misplaced (drive/bracefixes.py), until none is left (at most MAX_ROUNDS checks);
-    the paths changed."""
+    (drive/charfixes.py), the removal of a brace rustc finds misplaced (drive/bracefixes.py)
+    and of a `.to_vec()` copy of string literals (drive/vecfixes.py), until none is left (at
+    most MAX_ROUNDS checks); the paths changed."""
     from tddhooks.drive.testimports import is_integration_test
 
     # a tester's integration test is only checked with the test targets (`--tests`)
@@ -264,10 +264,11 @@ def to_string_literals(
 
 def _spans_fixed(root: Path, output: str, own_paths: Collection[str]) -> list[str]:
     """The first kind of span fix that changes a file, applied; the paths changed."""
-    from tddhooks.drive import bracefixes, charfixes
+    from tddhooks.drive import bracefixes, charfixes, vecfixes
 
     kinds = (
         (bracefixes.stray_braces, bracefixes.remove_stray_braces),
+        (vecfixes.copied_vecs, vecfixes.drop_copies),
         (charfixes.predicate_replacements, charfixes.apply_replacements),
         (charfixes.reference_replacements, charfixes.apply_replacements),
         (charfixes.quote_replacements, charfixes.apply_quotes),

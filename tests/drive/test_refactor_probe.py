@@ -155,6 +155,12 @@ def _kata(signature: str, requirement: str) -> str:
         # a kata's escape is the code's escape: "1\n2" is a newline in both
         ("add(text: &str) -> u32", '"1\\n2,3" gives 6.', 'assert_eq!(add("1\\n2,3"), 6);'),
         ('quote(text: &str) -> String', '"a\\"b" gives "b".', 'assert_eq!(quote("a\\"b"), "b");'),
+        # the return type follows the parameter list's own `)`, not the last one
+        ("check(text: &str) -> Result<(), String>", '"" is rejected.',
+         'let _ = check("").unwrap();'),
+        # a nested generic is one parameter (the compiler judges whether it takes the value)
+        ("size(m: HashMap<String, Vec<u8>>) -> usize", '"a" gives 1.',
+         'assert_eq!(size("a"), 1);'),
     ],
 )  # fmt: skip
 def test_the_check_follows_the_interfaces_return_type(

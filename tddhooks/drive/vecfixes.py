@@ -1,0 +1,62 @@
+"""A `vec![…]` of string literals copied with `.to_vec()` where a `Vec<String>` is expected, made
+the plain `vec![…]` before the gate, so that rustc's `.to_string()` for each literal applies next
+(drive/rustfixes.py, docs/runners.md "Fixes before the gate").
+
+`vec!["must contain a digit"].to_vec()` returned from a `-> Vec<String>` function is error E0308
+("expected `Vec<String>`, found `Vec<&str>`") on the whole expression, and rustc suggests
+nothing: the copy fixes the element type before the literals are checked. Without the copy, rustc
+checks each literal against `String` and suggests `.to_string()` for it, which the drive applies.
+Measured: the 1.5B implementor wrote the copy in 14 of the cached Password Validation answers, and
+r48 lost a whole turn to it. Only rustc's own span is rewritten, and only when its text is exactly
+a `vec![…]` followed by `.to_vec()` or `.to_owned()`: any other expression is left to the gate.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterator
+from pathlib import Path
+
+LABEL = "expected `Vec<String>`, found `Vec<&str>`"
+# `vec![` … `]` `.to_vec()`, on text whose literals and comments are blanked (drive/rustcode.py)
+_COPIED = re.compile(rb"vec!\s*\[(?P<items>.*)\]\s*\.\s*to_(?:vec|owned)\s*\(\s*\)", re.DOTALL)
+
+
+def copied_vecs(output: str, own_paths: Collection[str]) -> Iterator[tuple[str, int, int]]:
+    """(path, byte start, byte end) of each E0308 primary span labelled LABEL in `own_paths`,
+    from cargo's JSON messages."""
+    from tddhooks.drive.rustfixes import compiler_messages, span_place
+
+    for message in compiler_messages(output, "E0308"):
+        spans = message.get("spans")
+        for span in spans if isinstance(spans, list) else []:
+            place = span_place(span, own_paths)
+            if place is not None and span.get("is_primary") and span.get("label") == LABEL:
+                yield place
+
+
+def drop_copies(root: Path, spans: Collection[tuple[str, int, int]]) -> list[str]:
+    """Rewrite each span that is exactly a copied `vec![…]` as the `vec![…]`; the paths changed."""
+    from tddhooks.drive.rustcode import blanked
+    from tddhooks.drive.rustfixes import replace_spans
+
+    def plain(data: bytes, start: int, end: int) -> bytes | None:
+        found = _COPIED.fullmatch(blanked(data)[start:end])
+        if found is None or not _balanced(found["items"]):
+            return None
+        return data[start : start + found.end("items") + 1]
+
+    return replace_spans(root, spans, plain)
+
+
+def _balanced(code: bytes) -> bool:
+    """The brackets of `code` (literals blanked) close in order: the `]` before the copy closes
+    the `vec![` the span starts with, not one inside it."""
+    closing = {ord(")"): ord("("), ord("]"): ord("["), ord("}"): ord("{")}
+    stack: list[int] = []
+    for byte in code:
+        if byte in b"([{":
+            stack.append(byte)
+        elif byte in closing and (not stack or stack.pop() != closing[byte]):
+            return False
+    return not stack
