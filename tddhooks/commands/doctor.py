@@ -95,6 +95,7 @@ def run(work_dir: Path, *, offline: bool) -> int:
     if config is not None:
         checks.append(_runner_check(base, config))
         checks.append(_kata_check(base, config, (base / "tdd.yaml").exists()))
+        checks += _kata_reading_check(base, config, in_repository=root is not None)
     checks += _toolchain_checks(base, config)
     if root is not None:
         checks += _hook_checks(root)
@@ -193,6 +194,25 @@ def _kata_check(root: Path, config: TddConfig, has_config: bool) -> Check:
         f"no {config.kata_description}: `Kata goal:` in commit messages is free text, or left out"
     )
     return Check("kata", "ok", f"{detail} (kata_description in tdd.yaml points at another file)")
+
+
+def _kata_reading_check(root: Path, config: TddConfig, *, in_repository: bool) -> list[Check]:
+    """What the drive reads from the kata file (commands/kata_reading.py); none without one."""
+    from tddhooks.commands.kata_reading import read_kata
+    from tddhooks.drive.ports import GitWorkspace
+
+    path = root / config.kata_description
+    if not path.is_file():
+        return []
+    try:
+        kata = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        fix = f"save {config.kata_description} as UTF-8 text"
+        return [Check("kata checks", "warn", f"{path} cannot be read: {error}", fix, CONFIG)]
+    listed = GitWorkspace().listed(root) if in_repository else []
+    reading = read_kata(kata, config.language, root, listed)
+    status = "ok" if reading.problem is None else "warn"
+    return [Check("kata checks", status, reading.detail, reading.fix, CONFIG)]
 
 
 def _toolchain_checks(root: Path, config: TddConfig | None) -> list[Check]:

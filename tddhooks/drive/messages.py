@@ -62,13 +62,17 @@ def test_summary(test_names: Sequence[str]) -> str | None:
 
 
 def usable_summary(summary: str | None, role: str) -> str | None:
-    """The model's summary without a copied `type(scope):` header; None when it is empty, a
-    placeholder, or says another role's work (an implementor "adding a failing test")."""
+    """The model's summary without a copied `type(scope):` header, in sentence case when it is
+    all capitals; None when it is empty, a placeholder, or says another role's work (an
+    implementor "adding a failing test")."""
     text = _HEADER.sub("", one_line(summary or "")).strip().rstrip(".")
     if not text or _PLACEHOLDER.search(text):
         return None
     if role != "tester" and _TESTERS_WORDS.search(text):
         return None
+    if len(text.split()) > 1 and text.upper() == text != text.lower():
+        # shouted (measured: the 1.5B implementor's `CHANGED SAY FUNCTION TO SAY EACH NUMBER…`)
+        return text[0] + text[1:].lower()
     return text
 
 

@@ -254,3 +254,55 @@ def test_after_uninstall_the_framework_s_hooks_are_told_from_ours(
         "tddhooks-pre-commit): pre-commit; missing: commit-msg, prepare-commit-msg"
     )
     assert "tddhooks install" in (check.fix or "")
+
+
+KATA_INTERFACE = "# Say\n\nSay numbers.\n\n## Interface\n\n`def say(n: int) -> str`\n\n"
+
+
+@pytest.mark.parametrize(
+    ("kata", "status", "said"),
+    [
+        # read: the signature and each example
+        (KATA_INTERFACE + '## Requirements\n\n1. 3 gives "Fizz", 5 gives "Buzz".\n2. 0 raises.\n',
+         "✔ ok", "interface `say`; 3 of 3 examples run as checks"),
+        # no signature: the examples cannot be called
+        ('# Say\n\n## Requirements\n\n1. 3 gives "Fizz".\n', "! warn",
+         "no function signature read"),
+        # examples in a table are not read
+        (KATA_INTERFACE + "## Requirements\n\n1. Multiples of 3.\n\n| n | says |\n|---|---|\n"
+         "| 3 | Fizz |\n", "! warn", "no example read from the numbered requirements"),
+        # two parameters: a one-value example is no call of it
+        ("# Add\n\n## Interface\n\n`def add(a: int, b: int) -> int`\n\n## Requirements\n\n"
+         "1. 2 gives 2.\n", "! warn", "1 example read, none the drive can run as a test"),
+    ],
+)  # fmt: skip
+def test_doctor_says_what_the_drive_reads_from_the_kata(
+    make_repo: MakeRepo, kata: str, status: str, said: str
+) -> None:
+    repo = installed_repo(make_repo, {**FILES, "kata.md": kata})
+    result, rows = doctor(repo)
+    line = row(rows, "kata checks")
+    assert status in line, line
+    assert said in line, line
+    assert result.exit_code == 0, result.output  # a warning: the checks are optional
+    if status == "! warn":  # the fix, wrapped in its column
+        assert "docs/agents.md#a-refactor-that-changes-what-the-kata-says" in "".join(rows)
+
+
+def test_a_kata_outside_a_package_is_told_where_the_checks_import_from(
+    make_repo: MakeRepo,
+) -> None:
+    files = {k: v for k, v in FILES.items() if not k.startswith("src/")}
+    kata = KATA_INTERFACE + '## Requirements\n\n1. 3 gives "Fizz".\n'
+    repo = installed_repo(make_repo, {**files, "say.py": "def say(n): ...\n", "kata.md": kata})
+    _result, rows = doctor(repo)
+    assert "a package (`src/<name>/__init__.py`), and there is none" in row(rows, "kata checks")
+
+
+def test_a_kata_file_that_is_no_text_is_a_warning_not_a_crash(make_repo: MakeRepo) -> None:
+    repo = installed_repo(make_repo)
+    (repo / "kata.md").write_bytes(b"# K\n\xff\xfe\n")
+    result, rows = doctor(repo)
+    assert "! warn" in row(rows, "kata checks")
+    assert "UTF-8" in row(rows, "kata checks")
+    assert result.exit_code == 0

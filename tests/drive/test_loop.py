@@ -389,6 +389,11 @@ def test_a_testers_intent_as_summary_gives_way_to_the_tests_name(make_repo: Make
         ("WHAT NOW WORKS", "implementor", None),
         ("", "implementor", None),
         ("sum two comma-separated numbers", "implementor", "sum two comma-separated numbers"),
+        # shouted: sentence case; one word in capitals, or a name in one, stays as it is
+        ("SAY 3 AS FIZZ.", "implementor", "Say 3 as fizz"),
+        ("FIZZ", "implementor", "FIZZ"),
+        ("say 3 as FIZZ", "implementor", "say 3 as FIZZ"),
+        ("3 5 15", "implementor", "3 5 15"),
     ],
 )
 def test_a_summary_must_say_the_roles_own_work(summary: str, role: str, usable: str | None) -> None:
