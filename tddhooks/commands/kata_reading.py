@@ -5,6 +5,7 @@ those checks then do nothing; the doctor says so instead of leaving it silent.""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,13 +24,20 @@ class KataReading:
     probed: int
     problem: str | None = None
     fix: str | None = None
+    unread: str = ""  # what looks like examples and is not read: "a table, `assert` lines"
+    without: tuple[int, ...] = ()  # the requirements no example was read from
 
     @property
     def detail(self) -> str:
         if self.problem is not None:
             return self.problem
         names = ", ".join(f"`{name}`" for name in self.functions)
-        return f"interface {names}; {self.probed} of {self.examples} examples run as checks"
+        said = f"interface {names}; {self.probed} of {self.examples} examples run as checks"
+        if self.without:
+            numbers = ", ".join(map(str, self.without))
+            plural = "s" * (len(self.without) > 1)
+            said += f"; none read from requirement{plural} {numbers}"
+        return said + (f"; not read: {self.unread}" if self.unread else "")
 
 
 def read_kata(kata: str, language: str, root: Path, listed: Sequence[str]) -> KataReading:
@@ -42,21 +50,23 @@ def read_kata(kata: str, language: str, root: Path, listed: Sequence[str]) -> Ka
 
     functions = tuple(interface_functions(kata, language))
     requirements = kata_requirements(kata, whole=True)
-    examples = len(kata_examples(requirements))
+    found = kata_examples(requirements)
+    examples = len(found)
+    unread = _unread(kata)
     if not functions:
-        declared = _DECLARED.get(language, _DECLARED["rust"])
         return KataReading(
             functions, examples, 0,
             "no function signature read: the drive checks neither the kata's interface nor its "
             "examples",
-            f"name the function in backticks ({declared}) in the kata's `## Interface` section "
-            f"({DOCS})",
+            _how_to_declare(kata, language),
         )  # fmt: skip
     if not examples:
         return KataReading(
             functions, 0, 0,
-            "no example read from the numbered requirements: the drive checks none",
-            f"write the examples into the requirements as {EXAMPLE_FORM} ({DOCS})",
+            "no example read from the numbered requirements: the drive checks none"
+            + (f" (not read: {unread})" if unread else ""),
+            f"write the examples into the numbered list under `## Requirements` as {EXAMPLE_FORM} "
+            f"({DOCS})",
         )  # fmt: skip
     project = kata_crate(root) if language == "rust" else python_package(listed)
     probe = build_probe(kata, requirements, language, project, listed)
@@ -64,15 +74,78 @@ def read_kata(kata: str, language: str, root: Path, listed: Sequence[str]) -> Ka
         return KataReading(
             functions, examples, 0,
             f"{examples} example{'s' * (examples > 1)} read, none the drive can run as a test",
-            _why_none(language, project),
+            _why_none(language, project, listed),
         )  # fmt: skip
-    return KataReading(functions, examples, len(probe.cases))
+    given = {example.requirement for example in found}
+    without = tuple(n for n in range(1, len(requirements) + 1) if n not in given)
+    fix = f"write each example in its requirement as {EXAMPLE_FORM} ({DOCS})" if unread else None
+    return KataReading(functions, examples, len(probe.cases), None, fix, unread, without)
 
 
-def _why_none(language: str, project: str | None) -> str:
+# a Rust `fn` the kata names without `pub` (the drive reads only a `pub fn`: the tests in `tests/`
+# can call no other)
+_PRIVATE_FN = re.compile(r"(?<![\w)])(?<!pub )(?<!pub\(crate\) )fn\s+(?P<name>\w+)\s*[<(]")
+
+
+def _how_to_declare(kata: str, language: str) -> str:
+    """The fix for a kata whose signature is not read; for a Rust `fn` without `pub`, that."""
+    private = _PRIVATE_FN.search(kata) if language == "rust" else None
+    if private is not None:
+        return (
+            f"`fn {private['name']}` is read only as `pub fn {private['name']}(…) -> …`: add "
+            f"`pub`, in backticks or in a fenced block of the kata's `## Interface` section "
+            f"({DOCS})"
+        )
+    declared = _DECLARED.get(language, _DECLARED["rust"])
+    return (
+        f"name the function in backticks ({declared}) in the kata's `## Interface` section ({DOCS})"
+    )
+
+
+_TABLE_ROW = re.compile(r"^\s*\|.*\|.*\|\s*$", re.MULTILINE)
+_ASSERT_LINE = re.compile(r"^\W*(?:assert(?:_eq!|!)?|self\.assert\w*)\b", re.M)
+_GIVEN = re.compile(r"\bgiven\b[^\n]*\breturns?\b", re.IGNORECASE)
+# `10 gives X`, `5 → V`: a result a person reads as a string, and no literal without its quotes
+_UNQUOTED = re.compile(r"(?<![\w.])-?\d+\s*(?:\bgives|->|=>|→)\s*(?!True\b|False\b)[A-Z]\w*")
+_EXAMPLES_HEADING = re.compile(r"^#{1,6}\s+[^\n]*\bexamples?\b[^\n]*$", re.M | re.I)
+
+
+def _unread(kata: str) -> str:
+    """What in the kata reads as examples to a person and is not read as one: a table, `assert`
+    lines, "given …, returns …", an examples section of its own, a result without its quotes
+    (README.md, "Practise a kata by hand")."""
+    from tddhooks.policy.compose import kata_requirements
+
+    found = []
+    for heading in _EXAMPLES_HEADING.finditer(kata):
+        if not kata_requirements(f"{heading[0]}\n\n1. x\n"):  # not read as requirements
+            found.append(f"the `{heading[0].strip()}` section")
+            break
+    if _TABLE_ROW.search(kata):
+        found.append("a table")
+    if _ASSERT_LINE.search(kata):
+        found.append("`assert` lines")
+    if _GIVEN.search(kata):
+        found.append('"given …, returns …"')
+    if unquoted := _UNQUOTED.search(kata):
+        found.append(f"`{unquoted[0]}` (a string is read in double quotes)")
+    return ", ".join(found)
+
+
+def _why_none(language: str, project: str | None, listed: Sequence[str]) -> str:
+    if project is None and language == "rust":
+        return "the checks import the code from Cargo.toml, and there is none"
     if project is None:
-        where = "Cargo.toml" if language == "rust" else "a package (`src/<name>/__init__.py`)"
-        return f"the checks import the code from {where}, and there is none"
+        lone = [p for p in listed if re.fullmatch(r"(?:src/)?(?!test)\w+\.py", p)]
+        move = (
+            f": move `{lone[0]}` to `{lone[0][:-3]}/__init__.py` (imports unchanged)"
+            if len(lone) == 1
+            else ""
+        )
+        return (
+            "the checks import the code from a package (`src/<name>/__init__.py` or "
+            f"`<name>/__init__.py`), and there is none{move} ({DOCS})"
+        )
     return (
         "the checks call a function of one parameter with each example's input, of a type its "
         f"signature can hold ({DOCS})"

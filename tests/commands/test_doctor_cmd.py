@@ -270,7 +270,9 @@ KATA_INTERFACE = "# Say\n\nSay numbers.\n\n## Interface\n\n`def say(n: int) -> s
          "no function signature read"),
         # examples in a table are not read
         (KATA_INTERFACE + "## Requirements\n\n1. Multiples of 3.\n\n| n | says |\n|---|---|\n"
-         "| 3 | Fizz |\n", "! warn", "no example read from the numbered requirements"),
+         "| 3 | Fizz |\n", "! warn",
+         "no example read from the numbered requirements: the drive checks none "
+         "(not read: a table)"),
         # two parameters: a one-value example is no call of it
         ("# Add\n\n## Interface\n\n`def add(a: int, b: int) -> int`\n\n## Requirements\n\n"
          "1. 2 gives 2.\n", "! warn", "1 example read, none the drive can run as a test"),
@@ -296,7 +298,8 @@ def test_a_kata_outside_a_package_is_told_where_the_checks_import_from(
     kata = KATA_INTERFACE + '## Requirements\n\n1. 3 gives "Fizz".\n'
     repo = installed_repo(make_repo, {**files, "say.py": "def say(n): ...\n", "kata.md": kata})
     _result, rows = doctor(repo)
-    assert "a package (`src/<name>/__init__.py`), and there is none" in row(rows, "kata checks")
+    line = " ".join(rows)  # the fix, wrapped in its column
+    assert "there is none: move `say.py` to `say/__init__.py`" in line
 
 
 def test_a_kata_file_that_is_no_text_is_a_warning_not_a_crash(make_repo: MakeRepo) -> None:
