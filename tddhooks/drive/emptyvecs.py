@@ -1,7 +1,7 @@
 """An untyped empty `vec![]` that a Rust test compares with a call of the kata's Interface
 function gets the function's element type before the gate: `assert_eq!(validate("Abcdef1!"),
 vec![])` becomes `assert_eq!(validate("Abcdef1!"), Vec::<String>::new())` when the kata says
-`pub fn validate(password: &str) -> Vec<String>` (docs/agents.md, "Repairs before the gate").
+`pub fn validate(password: &str) -> Vec<String>` (docs/agents.md, "The tester's red").
 
 rustc cannot type the `vec![]` of that comparison (E0282/E0283 "type annotations needed": the
 `PartialEq` impls of `Vec` admit any element type), and the tester's test comes back to it. The
