@@ -38,8 +38,8 @@ ANSWER_SHAPE = (
 _EDITS_SHAPE = '[{"path": str, "action": "upsert"|"delete", "content": str}]'
 ROLE_SHAPES = {
     "tester": f'{{"plan": str, "edits": {_EDITS_SHAPE}, "done": bool, "reason": str|null}}',
-    "implementor": f'{{"plan": str, "edits": {_EDITS_SHAPE}, "commit": {{"type": "feat"|"fix", '
-    '"scope": one-word|null, "summary": str, "rationale": [str]}}',
+    "implementor": f'{{"plan": str, "edits": {_EDITS_SHAPE}, "commit": {{"scope": one-word|null, '
+    '"summary": str, "rationale": [str]}}',
     "refactorer": f'{{"plan": str, "edits": {_EDITS_SHAPE}, "commit": {{"scope": one-word|null, '
     '"summary": str, "rationale": [str]}}',
 }

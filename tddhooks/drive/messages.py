@@ -17,7 +17,6 @@ from tddhooks.policy.settings import PolicySettings
 if TYPE_CHECKING:
     from tddhooks.drive.ports import Workspace
 
-FEATURE_TYPES = ("feat", "fix")
 FALLBACK_GOAL = "work through the kata one small test at a time"
 _SCOPE = re.compile(r"[a-z][a-z0-9_-]{0,23}")
 # scopes that name a place, not a subject, and the prompts' placeholders copied as they are
@@ -183,11 +182,11 @@ def feature_message(
     workspace: Workspace | None = None,
     project: Sequence[str] = (),
 ) -> str:
-    """The implementor's `feat:`/`fix:` message for the staged test plus its code; a scope or
-    summary the model got wrong is derived (the test's item; the tester's intent, else the test's
-    name when the intent too says "add a test")."""
+    """The implementor's `feat:` message for the staged test plus its code (its test asks for a
+    behaviour the code does not have yet: the model's `type` is not asked for, nor taken); a
+    scope or summary the model got wrong is derived (the test's item; the tester's intent, else
+    the test's name when the intent too says "add a test")."""
     intent = answer.commit
-    kind = intent.type if intent and intent.type in FEATURE_TYPES else "feat"
     summary = (
         usable_summary(intent.summary if intent else None, "implementor")
         or first_sentence(usable_summary(handoff_intent, "implementor") or "")
@@ -208,7 +207,7 @@ def feature_message(
     return _compose(
         root,
         settings,
-        type=kind,
+        type="feat",
         answer=answer,
         summary=summary,
         role="Implementor",

@@ -389,7 +389,7 @@ def test_an_edit_without_action_is_an_upsert() -> None:
 def test_an_invalid_answer_is_shown_the_roles_own_shape() -> None:
     with pytest.raises(AnswerInvalid) as caught:
         parse_answer('{"plan": 3}', "implementor")
-    assert '"commit": {"type": "feat"|"fix"' in caught.value.message
+    assert '"commit": {"scope": one-word|null' in caught.value.message
     assert '"done"' not in caught.value.message
 
 

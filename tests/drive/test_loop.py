@@ -423,3 +423,22 @@ def test_unusable_scope_and_summary_are_derived(make_repo: MakeRepo) -> None:
     )
 
     assert parse_message(text).subject == "feat(add): Two numbers are added"
+
+
+@pytest.mark.parametrize("said", ["fix", "feat", "refactor", None])
+def test_the_implementors_commit_is_a_feat_whatever_type_the_model_says(
+    make_repo: MakeRepo, said: str | None
+) -> None:
+    # its test asks for a behaviour the code does not have yet (r49: `fix` for 4 of 5 of them)
+    repo = make_repo({"kata.md": "# K\n\n## Requirements\n\n1. Add.\n", "src/lib.rs": "// s\n"})
+    write_files(repo, {"src/lib.rs": "pub fn add() {}\n", "tests/t.rs": "#[test]\n"})
+    git(repo, "add", "-A")
+    commit = {"scope": "add", "summary": "sum two numbers"} | ({"type": said} if said else {})
+    reply = AgentAnswer.model_validate(answer("Add.", commit=commit))
+
+    text = feature_message(
+        repo, SETTINGS, cycle=1, answer=reply, handoff_intent="sum two numbers.",
+        test_names=["tests/t.rs::sums_two"], verification=["ok"],
+    )  # fmt: skip
+
+    assert parse_message(text).subject == "feat(add): sum two numbers"
