@@ -306,3 +306,15 @@ def test_a_kata_file_that_is_no_text_is_a_warning_not_a_crash(make_repo: MakeRep
     assert "! warn" in row(rows, "kata checks")
     assert "UTF-8" in row(rows, "kata checks")
     assert result.exit_code == 0
+
+
+def test_a_cargo_toml_that_is_no_text_leaves_the_kata_checks_without_a_crate(
+    make_repo: MakeRepo,
+) -> None:
+    kata = "# Say\n\n## Interface\n\n`pub fn say(n: u32) -> String`\n\n## Requirements\n\n"
+    files = {"tdd.yaml": "language: rust\n", "kata.md": kata + '1. 3 gives "Fizz".\n'}
+    repo = make_repo(files)
+    (repo / "Cargo.toml").write_bytes(b'[package]\nname = "say\xff"\n')
+    result, rows = doctor(repo)
+    assert "unexpected error" not in result.output, result.output
+    assert "from Cargo.toml, and there is none" in row(rows, "kata checks")
