@@ -318,3 +318,15 @@ def test_a_cargo_toml_that_is_no_text_leaves_the_kata_checks_without_a_crate(
     result, rows = doctor(repo)
     assert "unexpected error" not in result.output, result.output
     assert "from Cargo.toml, and there is none" in row(rows, "kata checks")
+
+
+def test_an_index_git_cannot_list_is_a_warning_of_the_kata_checks_not_the_end_of_doctor(
+    make_repo: MakeRepo,
+) -> None:
+    kata = KATA_INTERFACE + '## Requirements\n\n1. 3 gives "Fizz".\n'
+    repo = installed_repo(make_repo, {**FILES, "kata.md": kata})
+    (repo / ".git/index").write_text("garbage\n", encoding="utf-8")
+    result, rows = doctor(repo)
+    assert "! warn" in row(rows, "kata checks"), result.output
+    assert "ls-files" in row(rows, "kata checks")
+    assert row(rows, "tddhooks on PATH")  # the checks after it still run
