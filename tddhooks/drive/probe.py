@@ -95,8 +95,11 @@ def _parameter(signature: str) -> str:
 
 
 def _one_parameter(signature: str) -> bool:
-    """The signature takes one parameter (`m: HashMap<String, Vec<u8>>` is one)."""
-    return len(split_top(_parameter(_without_strings(signature)))) == 1
+    """The signature takes one parameter (`m: HashMap<String, Vec<u8>>` is one), and is no
+    Python method (`def score(self) -> int`: no function the probe can import and call; a Rust
+    one is no interface function, drive/interface.py `_free`)."""
+    params = split_top(_parameter(_without_strings(signature)))
+    return len(params) == 1 and re.match(r"(?:self|cls)\b", params[0]) is None
 
 
 def _without_strings(signature: str) -> str:

@@ -758,3 +758,11 @@ def test_a_bracket_or_comma_in_a_python_default_is_text(default: str) -> None:
     probe = _probe(kata, "python", "fizz")
     assert probe is not None
     assert '    assert count("a") == 1\n' in probe.text
+
+
+@pytest.mark.parametrize("signature", ["def score(self) -> int", "def make(cls) -> int"])
+def test_a_python_method_is_not_called_as_a_function_of_one_parameter(signature: str) -> None:
+    # a Bowling kata's `class Game` with `score(self)`: `from bowling import score` then
+    # `score(20)` fails on any code, and the probe would check nothing
+    kata = f"# Kata\n\n## Interface\n\n`{signature}`\n\n## Requirements\n\n1. 20 gives 20.\n"
+    assert _probe(kata, "python", "fizz") is None
