@@ -330,3 +330,13 @@ def test_an_index_git_cannot_list_is_a_warning_of_the_kata_checks_not_the_end_of
     assert "! warn" in row(rows, "kata checks"), result.output
     assert "ls-files" in row(rows, "kata checks")
     assert row(rows, "tddhooks on PATH")  # the checks after it still run
+
+
+def test_outside_a_repository_the_kata_checks_find_the_package_in_the_work_tree(
+    tmp_path: Path,
+) -> None:
+    kata = KATA_INTERFACE + '## Requirements\n\n1. 3 gives "Fizz".\n'
+    write_files(tmp_path, {**FILES, "src/calc/__init__.py": "def say(n): ...\n", "kata.md": kata})
+    result, rows = doctor(tmp_path)
+    assert result.exit_code != 0  # no repository
+    assert "interface `say`; 1 of 1 examples run as checks" in row(rows, "kata checks")
