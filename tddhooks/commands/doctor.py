@@ -200,6 +200,7 @@ def _kata_reading_check(root: Path, config: TddConfig, *, in_repository: bool) -
     """What the drive reads from the kata file (commands/kata_reading.py); none without one."""
     from tddhooks.commands.kata_reading import read_kata
     from tddhooks.drive.ports import GitWorkspace
+    from tddhooks.errors import TddhooksError
 
     path = root / config.kata_description
     if not path.is_file():
@@ -209,10 +210,20 @@ def _kata_reading_check(root: Path, config: TddConfig, *, in_repository: bool) -
     except (OSError, UnicodeDecodeError) as error:
         fix = f"save {config.kata_description} as UTF-8 text"
         return [Check("kata checks", "warn", f"{path} cannot be read: {error}", fix, CONFIG)]
-    listed = GitWorkspace().listed(root) if in_repository else []
+    try:
+        listed = GitWorkspace().listed(root) if in_repository else _work_tree_packages(root)
+    except TddhooksError as error:  # an index git cannot read: the other checks still run
+        return [Check("kata checks", "warn", error.message, error.fix, CONFIG)]
     reading = read_kata(kata, config.language, root, listed)
     status = "ok" if reading.problem is None else "warn"
     return [Check("kata checks", status, reading.detail, reading.fix, CONFIG)]
+
+
+def _work_tree_packages(root: Path) -> list[str]:
+    """Outside a repository there is no index to list: the `__init__.py` files of the packages
+    a Python kata's checks may import (drive/probe.py `python_package`), from the work tree."""
+    found = [*root.glob("src/*/__init__.py"), *root.glob("*/__init__.py")]
+    return sorted(path.relative_to(root).as_posix() for path in found)
 
 
 def _toolchain_checks(root: Path, config: TddConfig | None) -> list[Check]:

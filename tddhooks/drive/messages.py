@@ -33,6 +33,7 @@ _TESTERS_WORDS = re.compile(
     r"(?:new )?tests?|tests? for)\b",
     re.IGNORECASE,
 )
+_CODE_SPAN = re.compile(r"(`[^`]*`)")
 _PLACEHOLDER = re.compile(r"\b[A-Z]{3,}(?:_[A-Z]+)+\b|\b(?:WHAT|WHY) [A-Z ]+\b")
 
 
@@ -62,16 +63,19 @@ def test_summary(test_names: Sequence[str]) -> str | None:
 
 def usable_summary(summary: str | None, role: str) -> str | None:
     """The model's summary without a copied `type(scope):` header, in sentence case when it is
-    all capitals; None when it is empty, a placeholder, or says another role's work (an
-    implementor "adding a failing test")."""
+    all capitals (a name in backticks as it is); None when it is empty, a placeholder, or says
+    another role's work (an implementor "adding a failing test")."""
     text = _HEADER.sub("", one_line(summary or "")).strip().rstrip(".")
     if not text or _PLACEHOLDER.search(text):
         return None
     if role != "tester" and _TESTERS_WORDS.search(text):
         return None
-    if len(text.split()) > 1 and text.upper() == text != text.lower():
+    prose = _CODE_SPAN.split(text)  # a name in backticks is code: its case is its own
+    words = " ".join(prose[::2])
+    if len(words.split()) > 1 and words.upper() == words != words.lower():
         # shouted (measured: the 1.5B implementor's `CHANGED SAY FUNCTION TO SAY EACH NUMBER…`)
-        return text[0] + text[1:].lower()
+        text = "".join(part if index % 2 else part.lower() for index, part in enumerate(prose))
+        return text[0].upper() + text[1:]
     return text
 
 

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 RUST_PROBE = "tests/tddhooks_examples.rs"
 PYTHON_PROBE = "tests/test_tddhooks_examples.py"
 _HEADER = "tddhooks: the kata's examples, run before a refactor lands; never committed"
+_PY_STRING = re.compile(r"""(["'])((?:\\.|(?!\1)[^\\])*)\1""")
 _RETURNED = re.compile(r"(?:->\s*(?P<type>.+?)\s*)?$")
 _LIST = re.compile(r"^(?:(?:std::)?(?:vec::)?Vec\s*<|&\s*\[|(?:list|List|Sequence)\s*\[)")
 _WRAPPED = re.compile(r"^(?:Result|Option)\s*<")
@@ -84,18 +85,30 @@ def _code(value: Value, language: str = "rust") -> str:
 def _returned(signature: str) -> str:
     """What the signature returns ("" when it does not say): after the parameter list's own
     `)`, not the last one (`-> Result<(), String>`)."""
-    match = _RETURNED.search(signature[parentheses(signature)[1] + 1 :])
+    match = _RETURNED.search(signature[parentheses(_without_strings(signature))[1] + 1 :])
     return (match["type"] or "").strip() if match else ""
 
 
 def _parameter(signature: str) -> str:
-    opening, closing = parentheses(signature)
+    opening, closing = parentheses(_without_strings(signature))
     return signature[opening + 1 : closing].strip().rstrip(",")
 
 
 def _one_parameter(signature: str) -> bool:
-    """The signature takes one parameter (`m: HashMap<String, Vec<u8>>` is one)."""
-    return len(split_top(_parameter(signature))) == 1
+    """The signature takes one parameter (`m: HashMap<String, Vec<u8>>` is one), and is no
+    Python method (`def score(self) -> int`: no function the probe can import and call; a Rust
+    one is no interface function, drive/interface.py `_free`)."""
+    params = split_top(_parameter(_without_strings(signature)))
+    return len(params) == 1 and re.match(r"(?:self|cls)\b", params[0]) is None
+
+
+def _without_strings(signature: str) -> str:
+    """A Python signature with the insides of its string literals blanked, the same length: a
+    default's `(` or `,` (`text: str = "a,(b"`) is text. A Rust signature holds no literal, and
+    its `'` opens a lifetime."""
+    if not signature.lstrip().startswith("def"):
+        return signature
+    return _PY_STRING.sub(lambda found: found[1] + " " * len(found[2]) + found[1], signature)
 
 
 def _holds(rust_type: str, value: Value) -> bool:

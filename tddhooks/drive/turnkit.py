@@ -46,9 +46,13 @@ def answer_paths(answer: AgentAnswer) -> list[str]:
 
 
 def kata_crate(root: Path) -> str | None:
-    """The Rust crate name tests import (None for other languages)."""
+    """The Rust crate name tests import (None for other languages, and for a manifest that is no
+    UTF-8 text: cargo cannot read it either, and `tddhooks doctor` reads it too)."""
     manifest = root / "Cargo.toml"
-    return crate_name(manifest.read_text(encoding="utf-8")) if manifest.is_file() else None
+    try:
+        return crate_name(manifest.read_text(encoding="utf-8")) if manifest.is_file() else None
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def handoff_tokens(

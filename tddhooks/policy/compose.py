@@ -3,7 +3,6 @@ the rules' hints show (pure)."""
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Sequence
 
@@ -312,7 +311,8 @@ def _block_text(lines: list[str], first: int = 0) -> str:
     if bullet is None:
         return " ".join(line.strip().removeprefix(">").strip() for line in lines[first:])
     item = bullet["text"].rstrip()
-    for line in itertools.islice(lines, first + 1, None):
+    for index in range(first + 1, len(lines)):  # not islice: it reads every line before `first`
+        line = lines[index]
         nested = _BULLET_RE.match(line)
         if nested is None:
             item += " " + line.strip()

@@ -309,3 +309,37 @@ def test_a_kata_file_that_is_no_text_is_a_warning_not_a_crash(make_repo: MakeRep
     assert "! warn" in row(rows, "kata checks")
     assert "UTF-8" in row(rows, "kata checks")
     assert result.exit_code == 0
+
+
+def test_a_cargo_toml_that_is_no_text_leaves_the_kata_checks_without_a_crate(
+    make_repo: MakeRepo,
+) -> None:
+    kata = "# Say\n\n## Interface\n\n`pub fn say(n: u32) -> String`\n\n## Requirements\n\n"
+    files = {"tdd.yaml": "language: rust\n", "kata.md": kata + '1. 3 gives "Fizz".\n'}
+    repo = make_repo(files)
+    (repo / "Cargo.toml").write_bytes(b'[package]\nname = "say\xff"\n')
+    result, rows = doctor(repo)
+    assert "unexpected error" not in result.output, result.output
+    assert "from Cargo.toml, and there is none" in row(rows, "kata checks")
+
+
+def test_an_index_git_cannot_list_is_a_warning_of_the_kata_checks_not_the_end_of_doctor(
+    make_repo: MakeRepo,
+) -> None:
+    kata = KATA_INTERFACE + '## Requirements\n\n1. 3 gives "Fizz".\n'
+    repo = installed_repo(make_repo, {**FILES, "kata.md": kata})
+    (repo / ".git/index").write_text("garbage\n", encoding="utf-8")
+    result, rows = doctor(repo)
+    assert "! warn" in row(rows, "kata checks"), result.output
+    assert "ls-files" in row(rows, "kata checks")
+    assert row(rows, "tddhooks on PATH")  # the checks after it still run
+
+
+def test_outside_a_repository_the_kata_checks_find_the_package_in_the_work_tree(
+    tmp_path: Path,
+) -> None:
+    kata = KATA_INTERFACE + '## Requirements\n\n1. 3 gives "Fizz".\n'
+    write_files(tmp_path, {**FILES, "src/calc/__init__.py": "def say(n): ...\n", "kata.md": kata})
+    result, rows = doctor(tmp_path)
+    assert result.exit_code != 0  # no repository
+    assert "interface `say`; 1 of 1 examples run as checks" in row(rows, "kata checks")

@@ -394,6 +394,8 @@ def test_a_testers_intent_as_summary_gives_way_to_the_tests_name(make_repo: Make
         ("FIZZ", "implementor", "FIZZ"),
         ("say 3 as FIZZ", "implementor", "say 3 as FIZZ"),
         ("3 5 15", "implementor", "3 5 15"),
+        # a name in backticks is code: its case is its own
+        ("READ `LIMIT` FROM `Config`", "implementor", "Read `LIMIT` from `Config`"),
     ],
 )
 def test_a_summary_must_say_the_roles_own_work(summary: str, role: str, usable: str | None) -> None:

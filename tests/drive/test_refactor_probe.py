@@ -749,3 +749,20 @@ def test_an_example_the_staged_test_calls_itself_is_not_probed() -> None:
     kept = unchecked(probe, [other])
     assert kept is not None
     assert "say(3)" in [case.call for case in kept.cases]
+
+
+@pytest.mark.parametrize("default", ['"a,(b"', "'a,(b'", '")"'])
+def test_a_bracket_or_comma_in_a_python_default_is_text(default: str) -> None:
+    kata = (f"# Kata\n\n## Interface\n\n`def count(text: str = {default}) -> int`\n\n"
+            '## Requirements\n\n1. "a" gives 1.\n')  # fmt: skip
+    probe = _probe(kata, "python", "fizz")
+    assert probe is not None
+    assert '    assert count("a") == 1\n' in probe.text
+
+
+@pytest.mark.parametrize("signature", ["def score(self) -> int", "def make(cls) -> int"])
+def test_a_python_method_is_not_called_as_a_function_of_one_parameter(signature: str) -> None:
+    # a Bowling kata's `class Game` with `score(self)`: `from bowling import score` then
+    # `score(20)` fails on any code, and the probe would check nothing
+    kata = f"# Kata\n\n## Interface\n\n`{signature}`\n\n## Requirements\n\n1. 20 gives 20.\n"
+    assert _probe(kata, "python", "fizz") is None

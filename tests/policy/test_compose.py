@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from conftest import git, write_files
 from tddhooks.config import DEFAULT_TYPES
 from tddhooks.git import Change
 from tddhooks.policy.compose import (
+    _block_text,
     compose_message,
     example_header,
     infer_role,
@@ -656,3 +658,26 @@ def test_the_implementors_kata_keeps_the_title_and_interface_as_people_write_the
     kata: str, shown: str
 ) -> None:
     assert kata_without_requirements(kata) == shown
+
+
+class _CountedLines(list[str]):
+    """Lines that count how many of them are read."""
+
+    read = 0
+
+    def __iter__(self) -> Iterator[str]:
+        for line in super().__iter__():
+            self.read += 1
+            yield line
+
+    def __getitem__(self, index: Any) -> Any:
+        self.read += 1
+        return super().__getitem__(index)
+
+
+def test_an_item_is_read_from_its_own_line_not_from_the_start_of_the_kata() -> None:
+    # each item skipping every line before it made a kata of 40,000 items quadratic (`tddhooks
+    # doctor` reads every requirement)
+    lines = _CountedLines(f"{number}. Item {number}." for number in range(1, 1001))
+    assert _block_text(lines, 999) == "Item 1000."
+    assert lines.read < 10
