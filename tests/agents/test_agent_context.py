@@ -485,7 +485,7 @@ def test_a_tester_offered_a_new_file_sees_covered_names_not_the_old_tests_code()
 
 
 def test_a_put_off_requirement_comes_after_the_others_and_then_back() -> None:
-    from tddhooks.agents.context import focus_index, next_requirement
+    from tddhooks.agents.context import BACK_TO_IT, focus_index, next_requirement
 
     covered = ["empty_string_sums_to_0"]
     assert focus_index(STRING_KATA, covered, put_off=(1,)) == 2
@@ -496,8 +496,13 @@ def test_a_put_off_requirement_comes_after_the_others_and_then_back() -> None:
     assert "(Put off for now: requirement 2; the implementor could not make its test pass.)" in (
         shown
     )
-    # every other one done: back to the put-off one
+    assert BACK_TO_IT not in shown
+    # every other one done: back to the put-off one, one example at a time
     assert focus_index(STRING_KATA, [*covered, "two_numbers_are_added"], put_off=(1,)) == 1
+    back = next_requirement(STRING_KATA, [*covered, "two_numbers_are_added"], (), (1,))
+    assert back.startswith("Requirement 2 of 3:")
+    assert back.endswith(f"\n({BACK_TO_IT})")
+    assert "Put off for now" not in back
     assert focus_index(STRING_KATA, covered, working=(2,), put_off=(1,)) == 1
 
 
