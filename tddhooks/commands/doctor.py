@@ -215,7 +215,7 @@ def _kata_reading_check(root: Path, config: TddConfig, *, in_repository: bool) -
     except TddhooksError as error:  # an index git cannot read: the other checks still run
         return [Check("kata checks", "warn", error.message, error.fix, CONFIG)]
     reading = read_kata(kata, config.language, root, listed)
-    status = "ok" if reading.problem is None else "warn"
+    status = "ok" if reading.fix is None else "warn"
     return [Check("kata checks", status, reading.detail, reading.fix, CONFIG)]
 
 

@@ -17,7 +17,8 @@ _DECLARED = {"rust": "`pub fn f(n: u32) -> String`", "python": "`def f(n: int) -
 
 @dataclass(frozen=True)
 class KataReading:
-    """What was read, and (`problem`, `fix`) when the checks do nothing."""
+    """What was read; `problem` when the checks do nothing, and `fix` when the kata looks meant
+    to give more than was read (`tddhooks doctor` then warns)."""
 
     functions: tuple[str, ...]
     examples: int
@@ -54,19 +55,24 @@ def read_kata(kata: str, language: str, root: Path, listed: Sequence[str]) -> Ka
     examples = len(found)
     unread = _unread(kata)
     if not functions:
+        # a kata that names no function and gives no example is prose the drive reads as it is
+        meant = examples or unread or _SIGNATURE_LIKE.search(kata)
         return KataReading(
             functions, examples, 0,
             "no function signature read: the drive checks neither the kata's interface nor its "
             "examples",
-            _how_to_declare(kata, language),
+            _how_to_declare(kata, language) if meant else None,
         )  # fmt: skip
     if not examples:
+        # nothing that looks like an example either (the shipped Bowling's "rolls 5, 5, 3 …
+        # score 16"): a kata may give none, and is not told to (a fix makes the row a warning)
+        fix = (f"write the examples into the numbered list under `## Requirements` as "
+               f"{EXAMPLE_FORM} ({DOCS})") if unread else None  # fmt: skip
         return KataReading(
             functions, 0, 0,
             "no example read from the numbered requirements: the drive checks none"
-            + (f" (not read: {unread})" if unread else ""),
-            f"write the examples into the numbered list under `## Requirements` as {EXAMPLE_FORM} "
-            f"({DOCS})",
+            + (f" (not read: {unread})" if unread else f" (it reads {EXAMPLE_FORM})"),
+            fix,
         )  # fmt: skip
     project = kata_crate(root) if language == "rust" else python_package(listed)
     probe = build_probe(kata, requirements, language, project, listed)
@@ -84,6 +90,7 @@ def read_kata(kata: str, language: str, root: Path, listed: Sequence[str]) -> Ka
 
 # a Rust `fn` the kata names without `pub` (the drive reads only a `pub fn`: the tests in `tests/`
 # can call no other)
+_SIGNATURE_LIKE = re.compile(r"\b(?:fn|def)\s+\w+\s*[<(]|## (?:Interface|API)\b")
 _PRIVATE_FN = re.compile(r"(?<![\w)])(?<!pub )(?<!pub\(crate\) )fn\s+(?P<name>\w+)\s*[<(]")
 
 

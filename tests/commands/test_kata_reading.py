@@ -79,3 +79,27 @@ def test_a_lone_python_module_is_told_where_to_move(tmp_path: Path) -> None:
     reading = read_kata(kata, "python", tmp_path, ["leap.py", "tests/test_leap.py"])
     assert reading.detail == "1 example read, none the drive can run as a test"
     assert "move `leap.py` to `leap/__init__.py` (imports unchanged)" in (reading.fix or "")
+
+
+@pytest.mark.parametrize(
+    "kata",
+    [
+        # the shipped Bowling: its examples are prose ("rolls 5, 5, 3 and then zeros score 16")
+        "# Bowling\n\n## Interface\n\n`pub fn score(rolls: &[u32]) -> u32`\n\n## Requirements\n\n"
+        "1. A spare earns the next roll: rolls 5, 5, 3 and then zeros score 16.\n",
+        # a kata of prose only: no function, no example
+        "# Addition kata\n\nAdd two numbers, even négatifs.\n",
+    ],
+)
+def test_a_kata_that_gives_nothing_to_read_is_told_so_without_a_fix(
+    tmp_path: Path, kata: str
+) -> None:
+    reading = read_kata(kata, "rust", tmp_path, [])
+    assert reading.problem is not None
+    assert reading.fix is None  # nothing looked meant to be read: doctor says ok, not warn
+
+
+def test_a_kata_that_means_a_function_and_gives_none_is_told_how(tmp_path: Path) -> None:
+    kata = "# Leap\n\n## Interface\n\nis_leap(year) -> bool\n\n## Requirements\n\n1. Years.\n"
+    reading = read_kata(kata, "rust", tmp_path, [])
+    assert "name the function in backticks" in (reading.fix or "")
