@@ -88,9 +88,10 @@ def read_kata(kata: str, language: str, root: Path, listed: Sequence[str]) -> Ka
     return KataReading(functions, examples, len(probe.cases), None, fix, unread, without)
 
 
+# a declaration or an Interface section: the kata means a function the drive did not read
+_SIGNATURE_LIKE = re.compile(r"\b(?:fn|def)\s+\w+\s*[<(]|## (?:Interface|API)\b")
 # a Rust `fn` the kata names without `pub` (the drive reads only a `pub fn`: the tests in `tests/`
 # can call no other)
-_SIGNATURE_LIKE = re.compile(r"\b(?:fn|def)\s+\w+\s*[<(]|## (?:Interface|API)\b")
 _PRIVATE_FN = re.compile(r"(?<![\w)])(?<!pub )(?<!pub\(crate\) )fn\s+(?P<name>\w+)\s*[<(]")
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterator
+from functools import cache
 from pathlib import Path
 
 LABEL = "expected `Vec<String>`, found `Vec<&str>`"
@@ -37,26 +38,17 @@ def copied_vecs(output: str, own_paths: Collection[str]) -> Iterator[tuple[str, 
 
 def drop_copies(root: Path, spans: Collection[tuple[str, int, int]]) -> list[str]:
     """Rewrite each span that is exactly a copied `vec![…]` as the `vec![…]`; the paths changed."""
+    from tddhooks.agents.snippet_items import balanced_all
     from tddhooks.drive.rustcode import blanked
     from tddhooks.drive.rustfixes import replace_spans
 
+    blank = cache(blanked)  # a file's spans share one blanking
+
     def plain(data: bytes, start: int, end: int) -> bytes | None:
-        found = _COPIED.fullmatch(blanked(data)[start:end])
-        if found is None or not _balanced(found["items"]):
+        found = _COPIED.fullmatch(blank(data)[start:end])
+        # the `]` before the copy closes the `vec![` the span starts with, not one inside it
+        if found is None or not balanced_all(found["items"].decode("latin-1")):
             return None
         return data[start : start + found.end("items") + 1]
 
     return replace_spans(root, spans, plain)
-
-
-def _balanced(code: bytes) -> bool:
-    """The brackets of `code` (literals blanked) close in order: the `]` before the copy closes
-    the `vec![` the span starts with, not one inside it."""
-    closing = {ord(")"): ord("("), ord("]"): ord("["), ord("}"): ord("{")}
-    stack: list[int] = []
-    for byte in code:
-        if byte in b"([{":
-            stack.append(byte)
-        elif byte in closing and (not stack or stack.pop() != closing[byte]):
-            return False
-    return not stack
