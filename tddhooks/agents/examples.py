@@ -18,6 +18,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from tddhooks.agents.expectations import (
+    bound_literal,
     closing_paren,
     emptiness,
     expected_value,
@@ -281,12 +282,16 @@ def _claims(text: str, name: str, language: str) -> list[tuple[Value, _Claim]]:
     """Each one-argument call of `name` with a literal argument, and what the test expects of it,
     directly or through the variable it is bound to (`let errors = validate("Abc1!");` then
     `assert_eq!(errors.len(), 2)`: measured, a 1.5B tester's answer to the refusal of the same
-    test written with the call)."""
+    test written with the call). An argument that is a name bound to a literal (`let password =
+    "Abc1!";`) is that literal."""
     found = []
     for match in re.finditer(rf"(?<![\w.:]){re.escape(name)}\s*\(", text):
         end = closing_paren(text, match.end())
         args = split_args(text[match.end() : end - 1])
-        argument = _value(args[0]) if len(args) == 1 else None
+        given = args[0] if len(args) == 1 else None
+        if given is not None and given.isidentifier():  # `let password = "Abc1!";` before it
+            given = bound_literal(text, given, match.start(), language)
+        argument = _value(given) if given is not None else None
         if argument is None or _expects_failure(text, match.start(), language):
             continue
         claim = _claim_at(text, match.start(), end, language)
@@ -438,3 +443,47 @@ def contradicted_example(
                         f"{example.said}; expect {_show(example, language)} there"
                     )
     return None
+
+
+def kata_values(
+    tests: Mapping[str, str],
+    requirements: Sequence[str],
+    language: str,
+    package: str | None = None,
+    functions: Collection[str] = (),
+) -> list[str]:
+    """Lines for the implementor's prompt: what the kata says a call of the staged test gives,
+    where the test compares less than the value (its length, its emptiness, nothing) and the kata
+    gives one result for that input. Measured (r50, Password Validation): the tester's test was
+    `assert_eq!(validate("Abcdefg!").len(), 1)`; nothing in the implementor's prompt said which
+    message, and its five attempts gave "Abcdefg!" the length rule's message with its own."""
+    examples = kata_examples(requirements)
+    lines: list[str] = []
+    if not examples:
+        return lines
+    for text in tests.values():
+        for name in imported_names(text, language, package):
+            if functions and name not in functions:
+                continue
+            word = re.compile(rf"\b{re.escape(name)}\b")
+            claims = _claims(text, name, language)
+            whole = {argument for argument, claim in claims
+                     if claim.items is not None or claim.scalar is not None}  # fmt: skip
+            for argument, claim in claims:
+                said = [
+                    e
+                    for e in examples
+                    if e.given == argument
+                    and e.values is not None
+                    and (len(functions) < 2 or word.search(requirements[e.requirement - 1]))
+                ]
+                if argument in whole or not said or len({e.values for e in said}) > 1:
+                    continue
+                if claim.empty is True and not said[0].values:
+                    continue  # `assert!(validate("Abcdef1!").is_empty())` says it all
+                example, call = said[0], f"{name}({literal(argument, language)})"
+                lines.append(
+                    f"The kata says `{call}` gives {_show(example, language)} "
+                    f"(requirement {example.requirement})."
+                )
+    return list(dict.fromkeys(lines))

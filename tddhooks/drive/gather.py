@@ -145,17 +145,26 @@ def staged_expectations(
 ) -> tuple[str, ...]:
     """What the staged test files call and expect (agents/expectations.py), with the signature
     the kata's Interface section fixes for a function it names (drive/interface.py), unless the
-    Rust library already declares it otherwise (changed on purpose: the tests follow the code)."""
+    Rust library already declares it otherwise (changed on purpose: the tests follow the code);
+    then what the kata says a call gives where the test compares less (agents/examples.py
+    `kata_values`)."""
+    from tddhooks.agents.examples import kata_values
     from tddhooks.drive.interface import LIB, interface_functions, kept_interface
+    from tddhooks.policy.compose import kata_requirements
 
     if not staged:
         return ()
     package = crate_name(texts["Cargo.toml"]) if "Cargo.toml" in texts else None
     tests = {path: texts[path] for path in staged if path in texts}
-    interface = interface_functions(kata, settings.language)
+    named = interface_functions(kata, settings.language)
+    interface = named
     if settings.language == "rust":
         interface = kept_interface(interface, texts.get(LIB, ""))
-    return tuple(expectations(tests, settings.language, package, interface))
+    lines = expectations(tests, settings.language, package, interface)
+    if kata:
+        requirements = kata_requirements(kata, whole=True)
+        lines += kata_values(tests, requirements, settings.language, package, list(named))
+    return tuple(dict.fromkeys(lines))
 
 
 _FAILING = re.compile(rf"^{re.escape(FAILING_TESTS)}(.+)$", re.MULTILINE)

@@ -32,7 +32,7 @@ _JOINS = re.compile(r"\s+(?:and|or)\s+|\s*[,;]\s*")
 NEAR = 0.8
 
 
-def _literals(text: str) -> list[str]:
+def literals(text: str) -> list[str]:
     """The string literals of `text`, their escaped quotes read as the quotes (pytest writes
     "it's" as `'it\\'s'` when the string holds both kinds)."""
     return [_plain(match.group(1) or match.group(2) or "") for match in _LITERAL.finditer(text)]
@@ -61,10 +61,10 @@ Comparison = tuple[list[str], list[str], bool, bool]
 def _comparison(first: str, second: str, cut: bool) -> Comparison:
     """The literals of both sides, whether one may be cut short, whether one is an empty list."""
     empty = any(_EMPTY_SIDE.match(side.strip()) for side in (first, second) if side)
-    return _literals(first), _literals(second), cut, empty
+    return literals(first), literals(second), cut, empty
 
 
-def _comparisons(failure: str) -> list[Comparison]:
+def comparisons(failure: str) -> list[Comparison]:
     """The string literals of each failed comparison's two sides, in the order they appear,
     whether a side may have been cut short (pytest writes `'Password mu...oo'`: a literal's place
     after the cut is not its place in the value), and whether a side is an empty list."""
@@ -113,7 +113,7 @@ def stray_values(
     kata = _plain(kata)
     found: dict[str, tuple[str, str | None]] = {}
     unwanted: dict[str, str] = {}  # strays where the test expects an empty list: value -> place
-    for left, right, cut, empty in _comparisons(failure):
+    for left, right, cut, empty in comparisons(failure):
         for side, other in ((left, right), (right, left)):
             for index, value in enumerate(side):
                 if len(value) < MIN_STRAY or value in found:

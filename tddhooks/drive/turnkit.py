@@ -210,6 +210,16 @@ class SourceTurn(Turn):
         (drive/strays.py)."""
         return self.stray_hints(verdict.failure_excerpt())
 
+    def extras(self, verdict: Verdict) -> str:
+        """A hint for a test that gets its messages and another rule's (drive/extras.py)."""
+        from tddhooks.agents.edits import matches_any
+        from tddhooks.drive.extras import extra_values
+
+        globs = self.crew.settings.test_paths
+        tests = {path: text for path, text in self.ctx.file_texts.items()
+                 if matches_any(path, globs)}  # fmt: skip
+        return extra_values(verdict.failure_excerpt(), tests, self.crew.settings.language)
+
     def stray_hints(self, failure: str) -> str:
         """drive/strays.py on `failure`, with the attempt's code files (as written) and the
         turn's test files."""
@@ -302,7 +312,7 @@ class SourceTurn(Turn):
             show_verdict(crew, self.role, verdict, record)
             if not verdict.green:
                 hints = rust_hints(verdict) if crew.settings.language == "rust" else ""
-                hints += self.strays(verdict)
+                hints += self.strays(verdict) + self.extras(verdict)
                 # the hints first: the prompt keeps the head of a long failure
                 return Tried(False, "red", failure=hints + verdict.failure_excerpt())
             message = self.compose(answer, verdict)

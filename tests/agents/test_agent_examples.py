@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tddhooks.agents.examples import contradicted_example, kata_examples
+from tddhooks.agents.examples import contradicted_example, kata_examples, kata_values
 from tddhooks.policy.compose import kata_requirements
 from tddhooks.resources import read_template
 
@@ -734,3 +734,57 @@ def test_an_arrow_that_spans_a_range_is_no_example(text: str) -> None:
     assert kata_examples([text]) == []
     kata = _kata(text)
     assert _check(kata, _rust("assert_eq!(factorial(0), 1);", "factorial", "k"), "rust") is None
+
+
+# what the kata says a call of the staged test gives, where the test compares less (measured,
+# r50: `validate("Abcdefg!").len() == 1`, and the implementor's five attempts gave "Abcdefg!" the
+# length rule's message too) ------------------------------------------------------------------
+
+
+def _said(body: str, language: str = "rust") -> list[str]:
+    test = _rust(body) if language == "rust" else body
+    return kata_values({"t": test}, _requirements("password-validation"), language,
+                       "password_validation", ["validate"])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        'assert_eq!(validate("Abcdefg!").len(), 1);',
+        'let errors = validate("Abcdefg!");\n    assert_eq!(errors.len(), 1);',
+        'let password = "Abcdefg!";\n    assert_eq!(validate(password).len(), 1);',
+        'assert!(!validate("Abcdefg!").is_empty());',
+    ],
+)
+def test_the_kata_says_what_a_call_compared_by_its_length_gives(body: str) -> None:
+    assert _said(body) == [
+        'The kata says `validate("Abcdefg!")` gives `vec!["must contain a digit"]` (requirement 3).'
+    ]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        'assert_eq!(validate("Abcdefg!"), vec!["must contain a digit"]);',  # says it all
+        'assert!(validate("Abcdef1!").is_empty());',  # so does this
+        'assert_eq!(validate("zzzzzzzz").len(), 3);',  # no example of the kata
+        '#[should_panic]\nfn x() { validate("Abcdefg!").len(); }',  # expects a failure
+    ],
+)
+def test_nothing_is_said_where_the_test_says_it_or_the_kata_does_not(body: str) -> None:
+    assert _said(body) == []
+
+
+def test_the_kata_says_it_in_python_too() -> None:
+    test = "from pv import validate\n\n\ndef test_a():\n    assert len(validate('abc')) == 4\n"
+    assert _said(test, "python") == [
+        'The kata says `validate("abc")` gives `["must be at least 8 characters", '
+        '"must contain a digit", "must contain an uppercase letter", '
+        '"must contain a special character"]` (requirement 8).'
+    ]
+
+
+def test_a_length_through_a_bound_name_that_contradicts_the_kata_is_refused() -> None:
+    failure = _pv('let password = "Abc1!";\n    assert_eq!(validate(password).len(), 3);')
+    assert failure is not None
+    assert 'requirement 2 of the kata says "Abc1!" gives exactly that one error' in failure

@@ -161,3 +161,65 @@ def test_the_compared_value_ends_where_the_comparison_does(check: str, language:
         found = expectations({"tests/test_t.py": text}, "python")
         value = '["short"]'
     assert found[0] == f'The test calls `validate("abc")` and expects `{value}`.'
+
+
+# a name bound to a literal is shown as the literal (measured, r50: "calls `validate(password)`"
+# told the implementor nothing of the input its change broke) ---------------------------------
+
+PV_TEST = """use pv::validate;
+
+#[test]
+fn short() {
+    let password = "Abc1!";
+    assert_eq!(validate(password), vec!["must be at least 8 characters"]);
+}
+"""
+
+
+def test_a_name_bound_to_a_literal_is_shown_as_the_literal() -> None:
+    lines = expectations({"tests/short.rs": PV_TEST}, "rust", "pv")
+    assert lines[0] == (
+        'The test calls `validate("Abc1!")` and expects `vec!["must be at least 8 characters"]`.'
+    )
+    # the signature is guessed from the literal, not left at `_`
+    assert lines[1].endswith("`pub fn validate(arg0: &str) -> Vec<&str>`")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        'let mut password = "Abc1!";\n    password = "Abcdefgh1!";',  # mutable
+        'let password = "Abc1!";\n    let password = format!("{password}x");',  # bound anew
+        "let password = make();",  # no literal
+        'let password = "Abc1!".repeat(2);',  # a literal inside an expression
+    ],
+)
+def test_a_name_that_may_not_hold_the_literal_is_shown_as_written(body: str) -> None:
+    test = f"use pv::validate;\n\n#[test]\nfn t() {{\n    {body}\n    assert!(validate(&password).is_empty());\n    assert!(validate(password).is_empty());\n}}\n"  # noqa: E501
+    lines = expectations({"tests/t.rs": test}, "rust", "pv")
+    assert "`validate(password)`" in lines[1]
+    assert '"Abc1!"' not in " ".join(lines)
+
+
+def test_a_binding_in_another_test_function_is_not_read() -> None:
+    test = (
+        'use pv::validate;\n\n#[test]\nfn a() {\n    let password = "Abc1!";\n'
+        "    let _ = password;\n}\n\n#[test]\nfn b() {\n"
+        '    assert_eq!(validate(password), vec!["x"]);\n}\n'
+    )
+    assert expectations({"t": test}, "rust", "pv")[0].startswith(
+        "The test calls `validate(password)`"
+    )
+
+
+def test_a_python_name_bound_to_a_literal_is_shown_as_the_literal() -> None:
+    test = (
+        "from pv import validate\n\n\ndef test_a():\n    password = 'Abc1!'  # too short\n"
+        "    assert validate(password) == ['must be at least 8 characters']\n\n\n"
+        "def test_b():\n    assert validate(password) == []\n"
+    )
+    lines = expectations({"tests/test_pv.py": test}, "python", None)
+    assert lines[0] == (
+        "The test calls `validate('Abc1!')` and expects `['must be at least 8 characters']`."
+    )
+    assert lines[1] == "The test calls `validate(password)` and expects `[]`."
