@@ -218,7 +218,8 @@ class SourceTurn(Turn):
         globs = self.crew.settings.test_paths
         tests = {path: text for path, text in self.ctx.file_texts.items()
                  if matches_any(path, globs)}  # fmt: skip
-        return extra_values(verdict.failure_excerpt(), tests, self.crew.settings.language)
+        language = self.crew.settings.language
+        return extra_values(verdict.failure_excerpt(), tests, language, self.ctx.kata)
 
     def stray_hints(self, failure: str) -> str:
         """drive/strays.py on `failure`, with the attempt's code files (as written) and the

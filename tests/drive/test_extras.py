@@ -192,3 +192,45 @@ def test_the_implementors_retry_gets_the_hint_the_input_and_what_the_kata_says(
     assert 'tests/test_short.py, which the last attempt broke, calls `validate("Abc1!")`' in retry
     assert f'Hint: tests/test_short.py does not expect "{DIGIT}" there' in retry
     assert side.subjects()[0] == "feat(validate): a password without a digit is refused"
+
+
+PV_KATA = read_template("katas/password-validation.md")
+SWAPPED = f'tests/short.rs::short: panicked at x\n  left: ["{DIGIT}"]\n  right: ["{SHORT}"]\n'
+
+
+def test_another_rules_message_in_the_place_of_the_tests_is_named_with_the_list() -> None:
+    """By hand on r50's staged test: `if password.len() < 8 || !has_digit { vec!["must contain
+    a digit"] }` gave "Abc1!" the digit rule's message."""
+    hint = extra_values(SWAPPED, TESTS, "rust", PV_KATA)
+    assert hint.startswith(
+        f'Hint: tests/short.rs expects "{SHORT}" there, and the code gives "{DIGIT}" in its '
+        f'place: the check that gives "{DIGIT}" must not hold for that input: give each message '
+        "a check of its own"
+    )
+    assert f'errors.push("{SHORT}".to_string());' in hint
+    assert f'errors.push("{DIGIT}".to_string());' in hint
+
+
+ONLY_SHORT = {"tests/short.rs": SHORT_TEST}
+
+
+@pytest.mark.parametrize(
+    ("failure", "tests", "kata"),
+    [
+        # no other test and no kata holds the message: an invented one (strays.py's)
+        (SWAPPED, ONLY_SHORT, ""),
+        # two strings, no lists: FizzBuzz's "Fizz" where "FizzBuzz" is expected is no check list
+        ('tests/f.rs::f: panicked at x\n  left: "Fizz"\n  right: "FizzBuzz"\n',
+         {"tests/f.rs": 'assert_eq!(say(15), "FizzBuzz");'}, 'say(3) gives "Fizz"'),
+        # the test itself holds both: it may expect them elsewhere
+        (f'tests/both.rs::both: panicked at x\n  left: ["{DIGIT}"]\n  right: ["{SHORT}"]\n',
+         {"tests/both.rs": f'assert_eq!(validate("x"), vec!["{SHORT}", "{DIGIT}"]);'}, PV_KATA),
+    ],
+)  # fmt: skip
+def test_a_message_in_another_place_is_named_only_when_it_is_the_katas_list(
+    failure: str, tests: dict[str, str], kata: str
+) -> None:
+    assert extra_values(failure, tests, "rust", kata) == ""
+    # with the message in another test, the first is named
+    if tests is ONLY_SHORT:
+        assert extra_values(failure, {**tests, "tests/d.rs": f'vec!["{DIGIT}"]'}, "rust", kata)
