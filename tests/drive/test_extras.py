@@ -192,3 +192,16 @@ def test_the_implementors_retry_gets_the_hint_the_input_and_what_the_kata_says(
     assert 'tests/test_short.py, which the last attempt broke, calls `validate("Abc1!")`' in retry
     assert f'Hint: tests/test_short.py does not expect "{DIGIT}" there' in retry
     assert side.subjects()[0] == "feat(validate): a password without a digit is refused"
+
+
+def test_a_string_the_test_wants_written_with_escaped_quotes_is_held_by_the_test() -> None:
+    """The test wants `say "hi"` too, written `"say \\"hi\\""`: the code gives less, not more."""
+    failure = 'tests/a.rs::a: panicked at x\n  left: ["a"]\n  right: ["a", "say \\"hi\\""]\n'
+    tests = {"tests/a.rs": 'assert_eq!(validate("x"), vec!["a", "say \\"hi\\""]);'}
+    assert extra_values(failure, tests, "rust") == ""
+
+
+def test_the_hint_code_escapes_a_message_s_quotes() -> None:
+    failure = 'tests/a.rs::a: panicked at x\n  left: ["a", "say \\"hi\\""]\n  right: ["a"]\n'
+    hint = extra_values(failure, {"tests/a.rs": 'assert_eq!(validate("x"), vec!["a"]);'}, "rust")
+    assert 'errors.push("say \\"hi\\"".to_string());' in hint
