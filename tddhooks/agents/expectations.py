@@ -5,6 +5,7 @@ of the implementor's prompt spares them the guess (docs/agents.md)."""
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Iterator, Mapping
@@ -209,22 +210,84 @@ _FUNCTION_START = {
 }
 
 
+# what binds the name anew after its literal, the call then seeing another value: an assignment
+# (`password += "x"`), a pattern (`let (password, n) = …`, `let password: String = …`, `if let`,
+# `for password in …`, a closure's `|password|`; Python's `for … in`, `with … as`, `p, q = …`,
+# `p: str = …`, `:=`, `lambda`, `del`); found in the text after the binding up to the call (Python:
+# to the end of the call's line, where a comprehension's `for` stands)
+_AGAIN = r"(?<![\w.]){name}\s*(?:[-+*/%|&^]|<<|>>)?=(?!=)"
+_REBOUND = {
+    "rust": (
+        r"\blet\b[^;=]*?(?<![\w.]){name}\b|\bfor\b[^;{{]*?(?<![\w.]){name}\b[^;{{]*?\bin\b"
+        r"|\|[^|;{{}}]*?(?<![\w.]){name}\b[^|;{{}}]*\|"
+    ),
+    "python": (
+        r"\bfor\b[^\n:]*?(?<![\w.]){name}\b[^\n:]*?\bin\b|\bas\s+{name}\b|{name}\s*:="
+        r"|\b(?:lambda|del|global|nonlocal)\b[^:\n]*?(?<![\w.]){name}\b"
+        r"|^[ \t]*(?:[\w.*]+[ \t]*,[ \t]*)*{name}[ \t]*(?:,[ \t]*[\w.*]+[ \t]*)*,?[ \t]*"
+        r"(?::[^=\n]+)?=(?!=)"
+    ),
+}
+
+
+@functools.lru_cache(maxsize=16)
+def _function_starts(text: str, language: str) -> tuple[int, ...]:
+    """Where each function of `text` starts, read once per text (a call of thousands is not a
+    scan from the file's start each)."""
+    return tuple(match.start() for match in _FUNCTION_START[language].finditer(text))
+
+
+def _closed(text: str, start: int, stop: int) -> bool:
+    """Whether the `{ … }` block holding `start` closes before `stop` (Rust: a `let` inside it is
+    gone there)."""
+    depth = 0
+    for index, char in _code_chars(text, start):
+        if index >= stop:
+            return False
+        depth += (char == "{") - (char == "}")
+        if depth < 0:
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=64)
+def _bindings(text: str, name: str, language: str) -> tuple[tuple[int, int, str], ...]:
+    """Where each binding of `name` to a literal starts and ends, and the literal, read once per
+    text and name."""
+    bound = re.compile(_BOUND[language].format(name=re.escape(name), literal=_LITERAL_VALUE), re.M)
+    return tuple((match.start(), match.end(), match["value"]) for match in bound.finditer(text))
+
+
 def bound_literal(text: str, name: str, before: int, language: str) -> str | None:
-    """The literal `name` holds at `before`: its last binding to one in the same function, and no
-    other assignment of the name after it; None when it holds no plain literal there."""
+    """The literal `name` holds at `before`: its last binding to one in the same function (not in a
+    comment, Rust: not in a block closed before it), and nothing binding the name anew after it;
+    None when it holds no plain literal there."""
     pattern, function = _BOUND.get(language), _FUNCTION_START.get(language)
     if pattern is None or function is None or not name.isidentifier():
         return None
-    starts = [match.start() for match in function.finditer(text, 0, before)]
-    scope = starts[-1] if starts else 0
-    bound = re.compile(pattern.format(name=re.escape(name), literal=_LITERAL_VALUE), re.M)
-    found = [*bound.finditer(text, scope, before)][-1:]
-    if not found:
+    starts = _function_starts(text, language)
+    at = bisect.bisect_left(starts, before)
+    scope = starts[at - 1] if at else 0
+    bindings = _bindings(text, name, language)
+    last = bisect.bisect_left(bindings, (before,)) - 1
+    while last >= 0 and bindings[last][1] > before:
+        last -= 1
+    if last < 0 or bindings[last][0] < scope:
         return None
-    again = re.compile(rf"(?<![\w.]){re.escape(name)}\s*(?:[-+*/%|&^]|<<|>>)?=(?!=)")
-    if again.search(text, found[0].end(), before):
-        return None  # assigned anew (`password += "x"`) before the call
-    return found[0]["value"]
+    begin, end, value = bindings[last]
+    line = text[text.rfind("\n", 0, begin) + 1 : begin]
+    if ("//" if language == "rust" else "#") in line:
+        return None  # `// let password = "a";`: a comment
+    if language == "rust" and _closed(text, end, before):
+        return None  # `{ let password = "b"; }` before the call: its block is closed
+    stop = before if language == "rust" else (text.find("\n", before) % (len(text) + 1))
+    again = re.compile(
+        _AGAIN.format(name=re.escape(name)) + "|" + _REBOUND[language].format(name=re.escape(name)),
+        re.M,
+    )
+    if again.search(text, end, stop):
+        return None  # assigned or bound anew (`password += "x"`, `for password in …`) before it
+    return value
 
 
 def with_bound_literals(text: str, start: int, end: int, language: str) -> str:

@@ -101,8 +101,10 @@ def _misplaced(body: str, test: str, texts: list[str]) -> tuple[list[str], list[
 
 
 def _held(values: list[str], text: str) -> bool:
-    """Whether the test file holds one of `values` as a whole string literal."""
-    return any(f'"{value}"' in text or f"'{value}'" in text for value in values)
+    """Whether the test file holds one of `values` as a whole string literal, its escaped quotes
+    read as the quotes (`"say \\"hi\\""` holds `say "hi"`)."""
+    held = set(literals(text))
+    return any(value in held or f'"{value}"' in text or f"'{value}'" in text for value in values)
 
 
 def _hint(
@@ -124,6 +126,7 @@ def _hint(
     )
     if language not in _OPEN:
         return hint + ".\n"
-    checks = [_CHECK[language].format(value) for value in dict.fromkeys([*wanted, *extra])]
+    checks = [_CHECK[language].format(value.replace('"', '\\"'))  # the code's own quotes
+              for value in dict.fromkeys([*wanted, *extra])]  # fmt: skip
     code = "\n".join([_OPEN[language], *checks, _CLOSE[language]])
     return f"{hint}, in the body of the function:\n```{language}\n{code}\n```\n"

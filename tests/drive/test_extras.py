@@ -234,3 +234,16 @@ def test_a_message_in_another_place_is_named_only_when_it_is_the_katas_list(
     # with the message in another test, the first is named
     if tests is ONLY_SHORT:
         assert extra_values(failure, {**tests, "tests/d.rs": f'vec!["{DIGIT}"]'}, "rust", kata)
+
+
+def test_a_string_the_test_wants_written_with_escaped_quotes_is_held_by_the_test() -> None:
+    """The test wants `say "hi"` too, written `"say \\"hi\\""`: the code gives less, not more."""
+    failure = 'tests/a.rs::a: panicked at x\n  left: ["a"]\n  right: ["a", "say \\"hi\\""]\n'
+    tests = {"tests/a.rs": 'assert_eq!(validate("x"), vec!["a", "say \\"hi\\""]);'}
+    assert extra_values(failure, tests, "rust") == ""
+
+
+def test_the_hint_code_escapes_a_message_s_quotes() -> None:
+    failure = 'tests/a.rs::a: panicked at x\n  left: ["a", "say \\"hi\\""]\n  right: ["a"]\n'
+    hint = extra_values(failure, {"tests/a.rs": 'assert_eq!(validate("x"), vec!["a"]);'}, "rust")
+    assert 'errors.push("say \\"hi\\"".to_string());' in hint
