@@ -60,7 +60,7 @@ def extra_values(failure: str, tests: Mapping[str, str], language: str, kata: st
             extra = literals(more["value"])[:1]
             if extra and not _held(extra, text):
                 return _hint(block["path"], [], extra, language)
-        for left, right, cut, _empty in comparisons(body):
+        for left, right, cut, _empty in comparisons(body) if _LISTS.search(body) else ():
             if cut:
                 continue
             for got, wanted in ((left, right), (right, left)):
@@ -77,9 +77,9 @@ def extra_values(failure: str, tests: Mapping[str, str], language: str, kata: st
     return ""
 
 
-# a libtest comparison of two lists (not of two strings: "FizzBuzz" where "Fizz" is expected is
-# no list of checks)
-_LISTS = re.compile(r"^\s*left: \[.*\n\s*right: \[", re.MULTILINE)
+# a libtest comparison of two lists of strings (not of two strings: "FizzBuzz" where "Fizz" is
+# expected is no list of checks; nor of tuples, `[("k", "v")]`, nor a tuple, `("a", "b")`)
+_LISTS = re.compile(r'^\s*left: \[(?:"|\]).*\n\s*right: \[(?:"|\])', re.MULTILINE)
 
 
 def _misplaced(body: str, test: str, texts: list[str]) -> tuple[list[str], list[str]] | None:

@@ -247,3 +247,16 @@ def test_the_hint_code_escapes_a_message_s_quotes() -> None:
     failure = 'tests/a.rs::a: panicked at x\n  left: ["a", "say \\"hi\\""]\n  right: ["a"]\n'
     hint = extra_values(failure, {"tests/a.rs": 'assert_eq!(validate("x"), vec!["a"]);'}, "rust")
     assert 'errors.push("say \\"hi\\"".to_string());' in hint
+
+
+@pytest.mark.parametrize(
+    "sides",
+    [
+        '  left: ("a", "b")\n  right: ("a")\n',  # tuples
+        '  left: [("k", "v"), ("k2", "v")]\n  right: [("k", "v")]\n',  # pairs
+        '  left: {"a", "b"}\n  right: {"a"}\n',  # sets
+    ],
+)
+def test_red_team_values_that_are_no_list_of_messages_get_no_hint(sides: str) -> None:
+    failure = f"tests/a.rs::a: panicked at x\n{sides}"
+    assert extra_values(failure, {"tests/a.rs": "assert_eq!(f(), g());"}, "rust", PV_KATA) == ""
