@@ -279,7 +279,7 @@ def _erring(verdict: Verdict, probe: Probe) -> set[str]:
     return erring - {""}
 
 
-def _own_output(verdict: Verdict, case: Case, language: str) -> str:
+def own_output(verdict: Verdict, case: Case, language: str) -> str:
     """The case's own part of the test output: libtest's `---- example_2 stdout ----` block,
     pytest's `____ test_example_2 ____` section ("" when the output has none). Not the next
     failing test's `left:`, nor the `-v` line that names it and then any failure's `E` line."""
@@ -301,7 +301,7 @@ def _own_output(verdict: Verdict, case: Case, language: str) -> str:
 def _now_gives(verdict: Verdict, case: Case, language: str) -> str:
     """What the failing case's output says the call gives now: libtest's `left:` or pytest's
     `assert … == …` line ("" when it cannot be read)."""
-    own = _own_output(verdict, case, language)
+    own = own_output(verdict, case, language)
     if language == "rust":
         found = re.search(r"^\s*left: (?P<value>[^\n]{1,200})", own, re.M)
         if found:
@@ -390,7 +390,12 @@ def broken_examples(
         and (held is None or case.example.requirement in held)
     ]  # fmt: skip
     if not broken:
-        return _invented(after, probe, failing, invented, settings.language)
+        found = _invented(after, probe, failing, invented, settings.language)
+        if found is None and invented is not None:  # the implementor's change
+            from tddhooks.drive.misplaced import misplaced_message
+
+            found = misplaced_message(before, after, probe, failing, settings.language)
+        return found
     case = broken[0]
     example = case.example
     more = f" ({len(broken) - 1} more of the kata's examples too)" if len(broken) > 1 else ""
@@ -421,7 +426,7 @@ def _invented(
     for case in probe.cases:
         if case.name not in failing:
             continue
-        hint = invented(_own_output(after, case, language)).strip()
+        hint = invented(own_output(after, case, language)).strip()
         if hint:
             return (
                 "the change makes the staged test pass, but for an example of the kata it gives "

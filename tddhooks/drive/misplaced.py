@@ -1,0 +1,81 @@
+"""A green change that gives, for an example of the kata, a message the kata gives only other
+inputs (docs/agents.md, "A refactor that changes what the kata says").
+
+Measured (r52, Password Validation cycle 2): for the length test the 1.5B implementor wrote
+`if password.len() < 8 || !has_upper || !has_lower || !has_digit { vec!["must be at least 8
+characters"] }`. The staged test passed and so did the gate, and HEAD had given no example its
+value, so drive/probe.py's check of what HEAD kept said nothing. "Abcdefg!" (requirement 3: the
+digit message alone) now gave the length message; the next turn, for the digit test, failed all
+five attempts on that `if`.
+
+Read only where it cannot be a requirement not built yet: an example the kata gives whole as a
+list of strings (`"Abcdefg!" gives exactly that one error`), whose call now gives a string that is
+another example's message, neither in this example's list nor given by HEAD for that call. A
+requirement not built yet gives fewer messages, not another rule's.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from tddhooks.drive.probe import own_output
+from tddhooks.drive.strays import comparisons, literals
+
+if TYPE_CHECKING:
+    from tddhooks.drive.probe import Case, Probe
+    from tddhooks.policy.verdicts import Verdict
+
+
+def misplaced_message(
+    before: Verdict, after: Verdict, probe: Probe, failing: set[str], language: str
+) -> str | None:
+    """Why the change gives an example of the kata another example's message; None when it
+    gives none, or when the output does not show the value."""
+    messages = {
+        value[1] for case in probe.cases for value in case.example.values or () if value[0] == "str"
+    }
+    for case in probe.cases:
+        example = case.example
+        if case.name not in failing or not example.whole or not example.values:
+            continue
+        said = [value[1] for value in example.values if value[0] == "str"]
+        if len(said) != len(example.values):
+            continue  # a list of numbers: no messages
+        now = _shown(after, case, language)
+        had = _shown(before, case, language) or []
+        wrong = [m for m in now or () if m in messages and m not in said and m not in had]
+        if wrong:
+            quoted = f'"{wrong[0]}"'
+            return (
+                f"the change makes the staged test pass, but it gives {quoted} for "
+                f"`{case.call}`, where requirement {example.requirement} says {example.said}: "
+                f"{quoted} is the kata's message for other inputs (now it gives "
+                f"{_listed(now or [])}). The check that gives {quoted} must not hold for "
+                f"`{case.call}`: make the staged test pass with a check that holds only for what "
+                'its requirement names, and send the whole file with "action": "upsert"'
+            )
+    return None
+
+
+# pytest's "Full diff" (`-: missing in left side, +: extra in left side`): a line of the left
+# side is marked `+` or not at all; a short list is one line, a long one a line per item
+_DIFF_LINE = re.compile(r"^E {9}(?P<mark>[-+ ]) *(?P<rest>.*)$", re.MULTILINE)
+
+
+def _shown(verdict: Verdict, case: Case, language: str) -> list[str] | None:
+    """The strings the call gave in the case's failed comparison (libtest's `left:`, the left
+    side of pytest's full diff, its `assert … == …` line cuts strings short); None when the
+    output shows no whole value."""
+    own = own_output(verdict, case, language)
+    if language == "python" and "Full diff:" in own:
+        diff = own.split("Full diff:", 1)[1]
+        return [value for line in _DIFF_LINE.finditer(diff) if line["mark"] != "-"
+                for value in literals(line["rest"])]  # fmt: skip
+    for left, _right, cut, _empty in comparisons(own):
+        return None if cut else left
+    return None
+
+
+def _listed(values: list[str]) -> str:
+    return "[" + ", ".join(f'"{value}"' for value in values) + "]"
