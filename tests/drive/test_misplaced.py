@@ -93,6 +93,27 @@ def test_a_message_head_already_gave_there_is_not_this_changes(make_repo: MakeRe
     assert _judge(repo, "src/pv/__init__.py", kept, "tests/test_ok.py", digit_test) is None
 
 
+def test_a_message_head_gave_out_of_sight_of_its_cut_diff_is_not_this_changes(
+    make_repo: MakeRepo,
+) -> None:
+    """pytest -v cuts a long diff ("Full output truncated"): HEAD gave the length message for
+    "Abcdefg!" after four others, on a line it hid; the change drops the four."""
+    repo = _python_repo(make_repo)
+    others = ["must contain an uppercase letter", "must contain a lowercase letter",
+              "must contain a special character", "must not contain spaces"]  # fmt: skip
+    many = ", ".join(f'"{message}"' for message in [*others, SHORT])
+    head = (
+        "def validate(password: str) -> list[str]:\n"
+        f"    if not any(c.isdigit() for c in password):\n        return [{many}]\n"
+        "    return []\n"
+    )
+    write_files(repo, {"src/pv/__init__.py": head})
+    git(repo, "commit", "-qam", "feat: many")
+    assert (
+        _judge(repo, "src/pv/__init__.py", JOINED_PY, "tests/test_short.py", SHORT_TEST_PY) is None
+    )
+
+
 @pytest.mark.cargo
 def test_the_r52_change_is_sent_back_in_rust(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
