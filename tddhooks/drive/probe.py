@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from tddhooks.agents.examples import Example, Value, kata_examples, literal
@@ -70,11 +70,16 @@ class Probe:
     text: str
     cases: tuple[Case, ...]
     project: str = ""
+    # the strings the kata gives as values in every case built, a case left out since too: the
+    # example a staged test calls itself still names its message (drive/misplaced.py)
+    strings: frozenset[str] = frozenset()
 
     def without(self, names: Collection[str]) -> Probe | None:
         """The probe less the cases named (None when none is left)."""
         cases = [case for case in self.cases if case.name not in names]
-        return _file(self.path, self.project, cases) if cases else None
+        return (
+            replace(_file(self.path, self.project, cases), strings=self.strings) if cases else None
+        )
 
 
 def _code(value: Value, language: str = "rust") -> str:
@@ -247,7 +252,10 @@ def _file(path: str, project: str, cases: Sequence[Case]) -> Probe:
         for case in cases:
             lines += ["", f"def test_{case.name}():", f"    from {project} import {case.function}",
                       f"    {case.expected}", ""]  # fmt: skip
-    return Probe(path, "\n".join(lines), tuple(cases), project)
+    strings = {
+        value[1] for case in cases for value in case.example.values or () if value[0] == "str"
+    }
+    return Probe(path, "\n".join(lines), tuple(cases), project, frozenset(strings))
 
 
 def _ran(verdict: Verdict, probe: Probe) -> tuple[set[str], set[str]]:

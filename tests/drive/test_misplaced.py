@@ -35,7 +35,9 @@ OWN_PY = (
 )
 
 
-def _judge(repo: Path, path: str, source: str, staged_test: str, test: str) -> str | None:
+def _judge(
+    repo: Path, path: str, source: str, staged_test: str, test: str, kata: str = PV
+) -> str | None:
     """The implementor's change (`source` at `path`, with its staged test) judged by the probe."""
     write_files(repo, {path: source, staged_test: test})
     git(repo, "add", "-A")
@@ -45,7 +47,7 @@ def _judge(repo: Path, path: str, source: str, staged_test: str, test: str) -> s
     language = crew.settings.language
     listed = crew.workspace.listed(repo)
     project = "pv" if language == "rust" else python_package(listed)
-    probe = build_probe(PV, kata_requirements(PV, whole=True), language, project, listed)
+    probe = build_probe(kata, kata_requirements(kata, whole=True), language, project, listed)
     assert probe is not None
     probe = unchecked(probe, [test], language)
     assert probe is not None
@@ -112,6 +114,19 @@ def test_a_message_head_gave_out_of_sight_of_its_cut_diff_is_not_this_changes(
     assert (
         _judge(repo, "src/pv/__init__.py", JOINED_PY, "tests/test_short.py", SHORT_TEST_PY) is None
     )
+
+
+def test_the_message_of_the_staged_tests_own_example_is_the_katas_too(make_repo: MakeRepo) -> None:
+    """The staged test calls `validate("Abc1!")`, so its example leaves the probe; without the
+    kata's "abc" example (requirement 8) no other example names the length message."""
+    repo = _python_repo(make_repo)
+    kata = PV.split("8. Every broken rule", 1)[0] + "## Notes" + PV.split("## Notes", 1)[1]
+    assert '"abc" gives' not in kata
+
+    why = _judge(repo, "src/pv/__init__.py", JOINED_PY, "tests/test_short.py", SHORT_TEST_PY, kata)
+
+    assert why is not None
+    assert f'it gives "{SHORT}" for `validate("Abcdefg!")`' in why
 
 
 @pytest.mark.cargo
