@@ -17,6 +17,7 @@ requirement not built yet gives fewer messages, not another rule's.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from tddhooks.drive.probe import own_output
@@ -25,6 +26,31 @@ from tddhooks.drive.strays import comparisons, literals
 if TYPE_CHECKING:
     from tddhooks.drive.probe import Case, Probe
     from tddhooks.policy.verdicts import Verdict
+
+
+# the start of the refusal below, and how many times in one turn it is said of the same call and
+# message before the change may land anyway: a kata whose later rule overrides an earlier rule's
+# message for some inputs ("x" gives exactly "far too short") reads the same as r52
+MISPLACED = "the change makes the staged test pass, but it gives "
+TELLS = 2
+
+
+class Tells:
+    """The misplaced-message refusals said in one implementor turn, by call and message."""
+
+    def __init__(self) -> None:
+        self.said: Counter[str] = Counter()
+
+    def heard(self, refusal: str | None) -> str | None:
+        """`refusal`, or None once it was said `TELLS` times in this turn of the same call and
+        message (the attempt that keeps it after that lands)."""
+        if refusal is None or not refusal.startswith(MISPLACED):
+            return refusal
+        key = refusal.split(" (now it gives", 1)[0]
+        if self.said[key] >= TELLS:
+            return None
+        self.said[key] += 1
+        return refusal
 
 
 def misplaced_message(
@@ -48,7 +74,7 @@ def misplaced_message(
         if wrong:
             quoted = f'"{wrong[0]}"'
             return (
-                f"the change makes the staged test pass, but it gives {quoted} for "
+                f"{MISPLACED}{quoted} for "
                 f"`{case.call}`, where requirement {example.requirement} says {example.said}: "
                 f"{quoted} is the kata's message for other inputs (now it gives "
                 f"{_listed(now or [])}). The check that gives {quoted} must not hold for "

@@ -16,6 +16,7 @@ from tddhooks.drive.emptyvecs import typed_answer
 from tddhooks.drive.interface import interface_functions, interface_mismatch
 from tddhooks.drive.kinds import Role, TurnOutcome
 from tddhooks.drive.messages import feature_message, refactor_message
+from tddhooks.drive.misplaced import Tells
 from tddhooks.drive.records import show_verdict
 from tddhooks.drive.redcheck import (
     changed_behaviour,
@@ -217,6 +218,7 @@ class ImplementorTurn(SourceTurn):
         self.handoff = crew.workspace.read_handoff(self.root)
         failing = list(red.report.failing_tests if red else [])
         self.tests = list(self.handoff.test_names) if self.handoff else failing
+        self.tells = Tells()  # drive/misplaced.py: said at most twice of one call in a turn
 
     def context(self) -> TurnContext:
         red_output = self.red.failure_excerpt() if self.red is not None else ""
@@ -279,7 +281,7 @@ class ImplementorTurn(SourceTurn):
         return fixed
 
     def compose(self, answer: AgentAnswer, verdict: Verdict) -> str | Tried:
-        broken = self.broken_examples()
+        broken = self.tells.heard(self.broken_examples())
         if broken is not None:
             return Tried(False, "examples-changed", failure=broken)
         return feature_message(

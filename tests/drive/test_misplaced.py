@@ -9,9 +9,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from drive import test_loop_scenarios as scenarios
 from drive.test_e2e_kit import git, write_files
+from drive.test_loop_scenarios import STOP, Side, _answer, _drive, _models
 from drive.test_refactor_probe import _crew
+from support.fake_drive import HooklessWorkspace
 
+from tddhooks.drive.misplaced import MISPLACED, Tells
+from tddhooks.drive.ports import RealGate
 from tddhooks.drive.probe import broken_examples, build_probe, python_package, unchecked
 from tddhooks.policy.compose import kata_requirements
 from tddhooks.resources import read_template
@@ -155,3 +160,45 @@ def test_the_r52_change_is_sent_back_in_rust(
 
     assert why is not None
     assert f'it gives "{SHORT}" for `validate("Abcdefg!")`, where requirement 3 says' in why
+
+
+def test_the_refusal_is_said_twice_of_one_call_in_a_turn_then_the_change_may_land() -> None:
+    """A kata whose later rule overrides an earlier rule's message for some inputs reads the same
+    as r52: told twice, the implementor's change that keeps the message lands."""
+    tells = Tells()
+    refusal = f'{MISPLACED}"{SHORT}" for `validate("x")`, where … (now it gives ["{SHORT}"]). …'
+    other_value = refusal.replace(f'now it gives ["{SHORT}"]', f'now it gives ["{SHORT}", "y"]')
+    assert tells.heard(refusal) == refusal
+    assert tells.heard(other_value) == other_value  # the same call and message, another value
+    assert tells.heard(refusal) is None
+    # another call is told on its own; other refusals are never counted
+    assert tells.heard(refusal.replace('"x"', '"y"')) is not None
+    assert tells.heard("the change makes the staged test pass, but for an example") is not None
+    assert tells.heard(None) is None
+
+
+def test_a_drive_sends_the_r52_change_back_twice_and_the_third_attempt_lands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole implementor turn with the real pytest gate and the real probe."""
+    monkeypatch.setitem(scenarios.FILES, "kata.md", PV)
+    monkeypatch.setitem(scenarios.FILES, "pyproject.toml", PYPROJECT.replace('"pv"', '"kata"'))
+    monkeypatch.setitem(scenarios.FILES, "src/kata/__init__.py", EMPTY_PY)
+    side = Side("git", tmp_path)
+    short = SHORT_TEST_PY.replace("from pv", "from kata")
+    models = _models()
+    models["tester"].enqueue(_answer("short", "tests/test_short.py", short), STOP)
+    commit = {"scope": "validate", "summary": "a short password is refused"}
+    joined = _answer("join", "src/kata/__init__.py", JOINED_PY, commit=commit)
+    models["implementor"].enqueue(joined, joined, joined)
+    models["refactorer"].enqueue(_answer("nothing to tidy"))
+    monkeypatch.setattr(Side, "ports", lambda self: {"gate": RealGate(),
+                                                     "workspace": HooklessWorkspace()})  # fmt: skip
+
+    _drive(side, models, steps=1)
+
+    asked = models["implementor"].asked
+    assert len(asked) == 3
+    assert f'{MISPLACED}"{SHORT}" for `validate("Abcdefg!")`' in asked[1].user
+    assert f'{MISPLACED}"{SHORT}" for `validate("Abcdefg!")`' in asked[2].user
+    assert side.subjects()[0] == "feat(validate): a short password is refused"
