@@ -17,6 +17,7 @@ string named.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 
@@ -103,8 +104,14 @@ def _misplaced(body: str, test: str, texts: list[str]) -> tuple[list[str], list[
 def _held(values: list[str], text: str) -> bool:
     """Whether the test file holds one of `values` as a whole string literal, its escaped quotes
     read as the quotes (`"say \\"hi\\""` holds `say "hi"`)."""
-    held = set(literals(text))
+    held = _literal_set(text)
     return any(value in held or f'"{value}"' in text or f"'{value}'" in text for value in values)
+
+
+@functools.lru_cache(maxsize=32)
+def _literal_set(text: str) -> frozenset[str]:
+    """The string literals of `text`, read once per text (a hint asks of each value in turn)."""
+    return frozenset(literals(text))
 
 
 def _hint(

@@ -157,9 +157,8 @@ def staged_expectations(
     package = crate_name(texts["Cargo.toml"]) if "Cargo.toml" in texts else None
     tests = {path: texts[path] for path in staged if path in texts}
     named = interface_functions(kata, settings.language)
-    interface = named
-    if settings.language == "rust":
-        interface = kept_interface(interface, texts.get(LIB, ""))
+    rust = settings.language == "rust"
+    interface = kept_interface(named, texts.get(LIB, "")) if rust else named
     lines = expectations(tests, settings.language, package, interface)
     if kata:
         requirements = kata_requirements(kata, whole=True)

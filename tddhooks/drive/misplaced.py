@@ -24,7 +24,7 @@ from tddhooks.drive.probe import own_output
 from tddhooks.drive.strays import comparisons, literals
 
 if TYPE_CHECKING:
-    from tddhooks.drive.probe import Case, Probe
+    from tddhooks.drive.probe import Probe
     from tddhooks.policy.verdicts import Verdict
 
 
@@ -66,11 +66,12 @@ def misplaced_message(
         said = [value[1] for value in example.values if value[0] == "str"]
         if len(said) != len(example.values):
             continue  # a list of numbers: no messages
-        now = _shown(after, case, language)
-        if _unsure(before, case, language):
+        own = own_output(before, case, language)
+        had = _shown(own, language)
+        if _unsure(own, had, language):
             continue  # HEAD may have given it already: its output does not show all it gave
-        had = _shown(before, case, language) or []
-        wrong = [m for m in now or () if m in messages and m not in said and m not in had]
+        now = _shown(own_output(after, case, language), language)
+        wrong = [m for m in now or () if m in messages and m not in said and m not in (had or ())]
         if wrong:
             quoted = f'"{wrong[0]}"'
             return (
@@ -89,11 +90,10 @@ def misplaced_message(
 _DIFF_LINE = re.compile(r"^E {9}(?P<mark>[-+ ]) *(?P<rest>.*)$", re.MULTILINE)
 
 
-def _shown(verdict: Verdict, case: Case, language: str) -> list[str] | None:
-    """The strings the call gave in the case's failed comparison (libtest's `left:`, the left
-    side of pytest's full diff, its `assert … == …` line cuts strings short); None when the
-    output shows no whole value."""
-    own = own_output(verdict, case, language)
+def _shown(own: str, language: str) -> list[str] | None:
+    """The strings the call gave in a case's failed comparison, read from its own output
+    (drive/probe.py `own_output`: libtest's `left:`, the left side of pytest's full diff, its
+    `assert … == …` line cuts strings short); None when the output shows no whole value."""
     if language == "python" and "Full diff:" in own:
         diff = own.split("Full diff:", 1)[1]
         return [value for line in _DIFF_LINE.finditer(diff) if line["mark"] != "-"
@@ -108,13 +108,12 @@ def _shown(verdict: Verdict, case: Case, language: str) -> list[str] | None:
 _TRUNCATED = "Full output truncated"
 
 
-def _unsure(verdict: Verdict, case: Case, language: str) -> bool:
-    """Whether the case's output shows a comparison without all the call gave (pytest's cut
-    diff or `assert` line, a `left:` with `...`)."""
-    own = own_output(verdict, case, language)
+def _unsure(own: str, shown: list[str] | None, language: str) -> bool:
+    """Whether a case's own output (with `shown`, what `_shown` read of it) shows a comparison
+    without all the call gave (pytest's cut diff or `assert` line, a `left:` with `...`)."""
     if language == "python" and _TRUNCATED in own:
         return True
-    return _shown(verdict, case, language) is None and bool(comparisons(own))
+    return shown is None and bool(comparisons(own))
 
 
 def _listed(values: list[str]) -> str:

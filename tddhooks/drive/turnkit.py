@@ -205,31 +205,28 @@ class SourceTurn(Turn):
         before = self.crew.workspace.read_blob(self.root, "HEAD", LIB) or ""
         return broken_interface(self.ctx.kata, before, lib.read_text(encoding="utf-8"))
 
-    def strays(self, verdict: Verdict) -> str:
-        """Hints for the strings of a failed comparison that only the code holds
-        (drive/strays.py)."""
-        return self.stray_hints(verdict.failure_excerpt())
-
-    def extras(self, verdict: Verdict) -> str:
-        """A hint for a test that gets its messages and another rule's (drive/extras.py)."""
+    def test_texts(self) -> dict[str, str]:
+        """The turn's test files (path -> text)."""
         from tddhooks.agents.edits import matches_any
-        from tddhooks.drive.extras import extra_values
 
         globs = self.crew.settings.test_paths
-        tests = {path: text for path, text in self.ctx.file_texts.items()
-                 if matches_any(path, globs)}  # fmt: skip
+        return {path: text for path, text in self.ctx.file_texts.items()
+                if matches_any(path, globs)}  # fmt: skip
+
+    def extras(self, failure: str) -> str:
+        """A hint for a test that gets its messages and another rule's (drive/extras.py)."""
+        from tddhooks.drive.extras import extra_values
+
         language = self.crew.settings.language
-        return extra_values(verdict.failure_excerpt(), tests, language, self.ctx.kata)
+        return extra_values(failure, self.test_texts(), language, self.ctx.kata)
 
     def stray_hints(self, failure: str) -> str:
         """drive/strays.py on `failure`, with the attempt's code files (as written) and the
         turn's test files."""
-        from tddhooks.agents.edits import matches_any
         from tddhooks.drive.strays import stray_values
         from tddhooks.vocabulary import CODE_SUFFIXES
 
-        texts, globs = self.ctx.file_texts, self.crew.settings.test_paths
-        tests = {path: text for path, text in texts.items() if matches_any(path, globs)}
+        texts, tests = self.ctx.file_texts, self.test_texts()
         suffixes = tuple(CODE_SUFFIXES.get(self.crew.settings.language, ()))
         sources = {}
         for path in {*texts, *self.written}:
@@ -312,10 +309,11 @@ class SourceTurn(Turn):
             verdict = self.settled(crew.gate.staged(root, crew.settings))
             show_verdict(crew, self.role, verdict, record)
             if not verdict.green:
+                failure = verdict.failure_excerpt()
                 hints = rust_hints(verdict) if crew.settings.language == "rust" else ""
-                hints += self.strays(verdict) + self.extras(verdict)
+                hints += self.stray_hints(failure) + self.extras(failure)
                 # the hints first: the prompt keeps the head of a long failure
-                return Tried(False, "red", failure=hints + verdict.failure_excerpt())
+                return Tried(False, "red", failure=hints + failure)
             message = self.compose(answer, verdict)
             if isinstance(message, Tried):
                 return message
