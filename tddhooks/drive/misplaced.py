@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 # message before the change may land anyway: a kata whose later rule overrides an earlier rule's
 # message for some inputs ("x" gives exactly "far too short") reads the same as r52
 MISPLACED = "the change makes the staged test pass, but it gives "
+DISORDERED = "the change makes the staged test pass, but it lists "
 TELLS = 2
 
 
@@ -44,7 +45,7 @@ class Tells:
     def heard(self, refusal: str | None) -> str | None:
         """`refusal`, or None once it was said `TELLS` times in this turn of the same call and
         message (the attempt that keeps it after that lands)."""
-        if refusal is None or not refusal.startswith(MISPLACED):
+        if refusal is None or not refusal.startswith((MISPLACED, DISORDERED)):
             return refusal
         key = refusal.split(" (now it gives", 1)[0]
         if self.said[key] >= TELLS:
@@ -83,6 +84,59 @@ def misplaced_message(
                 'its requirement names, and send the whole file with "action": "upsert"'
             )
     return None
+
+
+def disordered_messages(
+    before: Verdict, after: Verdict, probe: Probe, failing: set[str], language: str
+) -> str | None:
+    """Why the change gives the messages of an example the kata lists whole, two or more in a
+    set order, in another order than the kata's, where HEAD kept it; None when it does not, or
+    when the output does not show the value.
+
+    Measured (r53, Password Validation cycle 3): for the digit test the 1.5B implementor put its
+    `if` above the length check, so "abc" gave the digit message before the length message; the
+    kata lists every broken rule in the order of its rules, and the hidden test of that order
+    failed. No later requirement's check can set that right, so it is said while the check is
+    the newest one."""
+    for case in probe.cases:
+        example = case.example
+        said = [value[1] for value in example.values or () if value[0] == "str"]
+        if case.name not in failing or not example.whole or len(said) < 2:
+            continue
+        if len(said) != len(example.values or ()):
+            continue
+        own = own_output(before, case, language)
+        had = _shown(own, language)
+        if _unsure(own, had, language) or not _in_order(had or [], said):
+            continue  # HEAD's order was not the kata's already: not this change's doing
+        now = _shown(own_output(after, case, language), language)
+        if now is None or _in_order(now, said):
+            continue
+        first, second = _swapped(now, said)
+        return (
+            f"{DISORDERED}the kata's messages for `{case.call}` in another order than the "
+            f"kata's: requirement {example.requirement} says {example.said} (now it gives "
+            f'{_listed(now)}). "{first}" comes before "{second}" in the kata: put each check '
+            "where its rule is in the kata's list, after the checks of the rules before it, "
+            'and send the whole file with "action": "upsert"'
+        )
+    return None
+
+
+def _in_order(values: list[str], said: list[str]) -> bool:
+    """Whether the values that are in `said` come in `said`'s order."""
+    places = [said.index(value) for value in values if value in said]
+    return places == sorted(places)
+
+
+def _swapped(values: list[str], said: list[str]) -> tuple[str, str]:
+    """The first pair of `values` out of `said`'s order, as the kata orders them."""
+    known = [value for value in values if value in said]
+    for index, value in enumerate(known):
+        for later in known[index + 1 :]:
+            if said.index(later) < said.index(value):
+                return later, value
+    raise ValueError("values are in order")
 
 
 # pytest's "Full diff" (`-: missing in left side, +: extra in left side`): a line of the left

@@ -268,6 +268,27 @@ class SourceTurn(Turn):
         # ":": the index, as the gate judged it (a fake gate's verdict names no tree)
         return broken_examples(crew, probe, head, ":", self.role, invented, held)
 
+    def spread_messages(self) -> str | None:
+        """Why the refactor in the index spreads the kata's messages over more functions
+        (drive/together.py); None when it does not, or when that cannot be told."""
+        from tddhooks.agents.examples import kata_examples
+        from tddhooks.drive.together import spread_messages
+        from tddhooks.policy.compose import kata_requirements
+        from tddhooks.vocabulary import CODE_SUFFIXES
+
+        if not self.ctx.kata:
+            return None
+        workspace, language = self.crew.workspace, self.crew.settings.language
+        suffixes = tuple(CODE_SUFFIXES.get(language, ()))
+        tests = self.test_texts()
+        paths = [path for path in {*self.ctx.file_texts, *self.written}
+                 if path.endswith(suffixes) and path not in tests]  # fmt: skip
+        before = {path: workspace.read_blob(self.root, "HEAD", path) or "" for path in paths}
+        after = {path: workspace.read_blob(self.root, ":", path) or "" for path in self.written
+                 if path in paths}  # fmt: skip
+        examples = kata_examples(kata_requirements(self.ctx.kata, whole=True))
+        return spread_messages(before, after, examples, language)
+
     def tested_requirements(self) -> set[int]:
         """The kata's requirements (numbered from 1) that a test of the turn's files is about,
         the staged one included (agents/context.py `tests_requirements`)."""

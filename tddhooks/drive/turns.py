@@ -347,6 +347,9 @@ class RefactorerTurn(SourceTurn):
         broken = self.broken_examples()
         if broken is not None:
             return Tried(False, "examples-changed", failure=broken)
+        spread = self.spread_messages()
+        if spread is not None:
+            return Tried(False, "messages-spread", failure=spread)
         lines = verdict.verification_lines()
         return refactor_message(self.root, self.crew.settings, cycle=self.info.cycle,
                                 answer=answer, verification=lines,

@@ -15,7 +15,7 @@ from drive.test_loop_scenarios import STOP, Side, _answer, _drive, _models
 from drive.test_refactor_probe import _crew
 from support.fake_drive import HooklessWorkspace
 
-from tddhooks.drive.misplaced import MISPLACED, Tells
+from tddhooks.drive.misplaced import DISORDERED, MISPLACED, Tells
 from tddhooks.drive.ports import RealGate
 from tddhooks.drive.probe import broken_examples, build_probe, python_package, unchecked
 from tddhooks.policy.compose import kata_requirements
@@ -202,3 +202,105 @@ def test_a_drive_sends_the_r52_change_back_twice_and_the_third_attempt_lands(
     assert f'{MISPLACED}"{SHORT}" for `validate("Abcdefg!")`' in asked[1].user
     assert f'{MISPLACED}"{SHORT}" for `validate("Abcdefg!")`' in asked[2].user
     assert side.subjects()[0] == "feat(validate): a short password is refused"
+
+
+DIGIT = "must contain a digit"
+UPPER = "must contain an uppercase letter"
+RUST_HEAD = "pub fn validate(password: &str) -> Vec<String> {\n    let mut errors = Vec::new();\n"
+RUST_SHORT = f'    if password.len() < 8 {{\n        errors.push("{SHORT}".to_string());\n    }}\n'
+RUST_DIGIT = (
+    "    if !password.chars().any(|c| c.is_ascii_digit()) {\n"
+    f'        errors.push("{DIGIT}".to_string());\n    }}\n'
+)
+RUST_UPPER = (
+    "    if !password.chars().any(|c| c.is_uppercase()) {\n"
+    f'        errors.push("{UPPER}".to_string());\n    }}\n'
+)
+
+
+def _rust_lib(*checks: str) -> str:
+    return RUST_HEAD + "".join(checks) + "    errors\n}\n"
+
+
+def _rust_test(name: str, given: str, message: str) -> str:
+    call, value = f'validate("{given}")', f'vec!["{message}"]'
+    # as rustfmt writes it: a macro call's arguments wider than 60 columns go one to a line
+    one_line = len(call) + len(value) + 2 <= 60
+    checked = f"{call}, {value}" if one_line else f"\n        {call},\n        {value}\n    "
+    return f"use pv::validate;\n\n#[test]\nfn {name}() {{\n    assert_eq!({checked});\n}}\n"
+
+
+def _judge_rust(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch, head: str, change: str, test: str
+) -> str | None:
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    manifest = '[package]\nname = "pv"\nversion = "0.1.0"\nedition = "2021"\n'
+    repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": manifest, "src/lib.rs": head,
+                      "kata.md": PV, "tests/.gitkeep": ""})  # fmt: skip
+    return _judge(repo, "src/lib.rs", change, "tests/staged.rs", test)
+
+
+@pytest.mark.cargo
+def test_a_new_check_above_an_earlier_rules_is_sent_back_with_the_katas_order(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """r53's cycle 3: "abc" (requirement 8: every broken rule in the order of the rules) gave
+    the digit message before the length message."""
+    test = _rust_test("digit", "Abcdefg!", DIGIT)
+    why = _judge_rust(
+        make_repo, monkeypatch, _rust_lib(RUST_SHORT), _rust_lib(RUST_DIGIT, RUST_SHORT), test
+    )
+
+    assert why is not None
+    assert why.startswith(
+        f'{DISORDERED}the kata\'s messages for `validate("abc")` in another order than the '
+        'kata\'s: requirement 8 says "abc" gives'
+    )
+    assert f'(now it gives ["{DIGIT}", "{SHORT}"])' in why
+    assert f'"{SHORT}" comes before "{DIGIT}" in the kata' in why
+
+
+@pytest.mark.cargo
+def test_a_new_check_below_the_earlier_rules_passes(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    test = _rust_test("digit", "Abcdefg!", DIGIT)
+    head, change = _rust_lib(RUST_SHORT), _rust_lib(RUST_SHORT, RUST_DIGIT)
+    assert _judge_rust(make_repo, monkeypatch, head, change, test) is None
+
+
+@pytest.mark.cargo
+def test_an_order_head_had_wrong_already_is_not_this_changes(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    test = _rust_test("upper", "abcdef1!", UPPER)
+    head = _rust_lib(RUST_DIGIT, RUST_SHORT)
+    change = _rust_lib(RUST_DIGIT, RUST_SHORT, RUST_UPPER)
+    assert _judge_rust(make_repo, monkeypatch, head, change, test) is None
+
+
+def test_pytests_cut_diff_is_not_judged_for_order(make_repo: MakeRepo) -> None:
+    """pytest -v cuts the diff of a four-message list ("Full output truncated"): what the call
+    gives cannot be read whole, so the order is not judged (docs/agents.md)."""
+    repo = _python_repo(make_repo)
+    listed = (
+        "def validate(password: str) -> list[str]:\n    errors = []\n"
+        f'    if len(password) < 8:\n        errors.append("{SHORT}")\n    return errors\n'
+    )
+    write_files(repo, {"src/pv/__init__.py": listed})
+    git(repo, "commit", "-qam", "feat: short")
+    digit = f'    if not any(c.isdigit() for c in password):\n        errors.append("{DIGIT}")\n'
+    above = listed.replace("    if len(", digit + "    if len(", 1)
+    test = (
+        "from pv import validate\n\n\ndef test_digit():\n"
+        f'    assert validate("Abcdefg!") == ["{DIGIT}"]\n'
+    )
+    assert _judge(repo, "src/pv/__init__.py", above, "tests/test_digit.py", test) is None
+
+
+def test_the_order_refusal_is_said_twice_of_one_call_in_a_turn_then_the_change_may_land() -> None:
+    tells = Tells()
+    refusal = f'{DISORDERED}the kata\'s messages for `validate("abc")` … (now it gives ["a", "b"]).'
+    assert tells.heard(refusal) == refusal
+    assert tells.heard(refusal) == refusal
+    assert tells.heard(refusal) is None

@@ -1,0 +1,157 @@
+"""A refactor that moves the kata's messages into more functions is sent back, in a kata whose
+results are ordered lists of messages (drive/together.py). Measured (r53, Password Validation):
+the cycle-4 refactorer moved the uppercase rule into `fn validate_rules(password, &mut errors)`,
+and the implementor lost both later cycles on it. The drive test runs the real pytest gate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from drive import test_loop_scenarios as scenarios
+from drive.test_loop_scenarios import STOP, Side, _answer, _drive, _models
+from support.fake_drive import HooklessWorkspace
+
+from tddhooks.agents.examples import kata_examples
+from tddhooks.drive.ports import RealGate
+from tddhooks.drive.together import MODULE, holders, ordered_messages, spread_messages
+from tddhooks.policy.compose import kata_requirements
+from tddhooks.resources import read_template
+
+PV = read_template("katas/password-validation.md")
+PYPROJECT = read_template("scaffolds/python/pyproject.toml").replace("{project}", "kata")
+FB = read_template("katas/fizzbuzz.md")
+SHORT, DIGIT = "must be at least 8 characters", "must contain a digit"
+MESSAGES = frozenset({SHORT, DIGIT})
+ONE_RUST = (
+    "pub fn validate(password: &str) -> Vec<String> {\n    let mut errors = Vec::new();\n"
+    f'    if password.len() < 8 {{\n        errors.push("{SHORT}".to_string());\n    }}\n'
+    "    if !password.chars().any(|c| c.is_ascii_digit()) {\n"
+    f'        errors.push("{DIGIT}".to_string());\n    }}\n    errors\n}}\n'
+)
+HELPER_RUST = (
+    "pub fn validate(password: &str) -> Vec<String> {\n    let mut errors = Vec::new();\n"
+    f'    if password.len() < 8 {{\n        errors.push("{SHORT}".to_string());\n    }}\n'
+    "    validate_rules(password, &mut errors);\n    errors\n}\n\n"
+    "fn validate_rules(password: &str, errors: &mut Vec<String>) {\n"
+    "    if !password.chars().any(|c| c.is_ascii_digit()) {\n"
+    f'        errors.push("{DIGIT}".to_string());\n    }}\n}}\n'
+)
+ONE_PY = (
+    "def validate(password: str) -> list[str]:\n    errors = []\n"
+    f'    if len(password) < 8:\n        errors.append("{SHORT}")\n'
+    f'    if not any(c.isdigit() for c in password):\n        errors.append("{DIGIT}")\n'
+    "    return errors\n"
+)
+HELPER_PY = (
+    "def validate(password: str) -> list[str]:\n    errors = []\n"
+    f'    if len(password) < 8:\n        errors.append("{SHORT}")\n'
+    "    _digit(password, errors)\n    return errors\n\n\n"
+    "def _digit(password: str, errors: list[str]) -> None:\n"
+    f'    if not any(c.isdigit() for c in password):\n        errors.append("{DIGIT}")\n'
+)
+
+
+def _examples(kata: str) -> list:  # type: ignore[type-arg]
+    return kata_examples(kata_requirements(kata, whole=True))
+
+
+def test_only_a_kata_of_ordered_message_lists_is_read() -> None:
+    assert SHORT in ordered_messages(_examples(PV))
+    assert ordered_messages(_examples(FB)) == frozenset()  # one value per example
+    one_message_each = PV.split("8. Every broken rule", 1)[0]
+    assert ordered_messages(_examples(one_message_each)) == frozenset()
+
+
+def test_the_functions_that_hold_the_messages_are_read_in_rust_and_python() -> None:
+    assert holders(ONE_RUST, MESSAGES, "rust") == {"validate": [SHORT, DIGIT]}
+    assert holders(HELPER_RUST, MESSAGES, "rust") == {
+        "validate": [SHORT], "validate_rules": [DIGIT]
+    }  # fmt: skip
+    assert holders(ONE_PY, MESSAGES, "python") == {"validate": [SHORT, DIGIT]}
+    assert holders(HELPER_PY, MESSAGES, "python") == {"validate": [SHORT], "_digit": [DIGIT]}
+    single = HELPER_PY.replace(f'"{DIGIT}"', f"'{DIGIT}'")
+    assert holders(single, MESSAGES, "python") == {"validate": [SHORT], "_digit": [DIGIT]}
+    table = f'const RULES: [&str; 2] = ["{SHORT}", "{DIGIT}"];\n'
+    assert holders(table, MESSAGES, "rust") == {MODULE: [SHORT, DIGIT]}
+
+
+def test_a_message_in_a_comment_or_a_body_less_signature_is_no_holder() -> None:
+    commented = ONE_RUST + f'\n// fn later() {{ "{DIGIT}" }}\n/* "{SHORT}" */\n'
+    assert holders(commented, MESSAGES, "rust") == {"validate": [SHORT, DIGIT]}
+    trait = f"trait Rule {{\n    fn check(&self) -> bool;\n}}\n{ONE_RUST}"
+    assert holders(trait, MESSAGES, "rust") == {"validate": [SHORT, DIGIT]}
+    python_comment = ONE_PY + f'\n# def later(): return "{DIGIT}"\n'
+    assert holders(python_comment, MESSAGES, "python") == {"validate": [SHORT, DIGIT]}
+
+
+def test_a_helper_that_takes_a_rules_message_is_named_in_the_refusal() -> None:
+    why = spread_messages({"src/lib.rs": ONE_RUST}, {"src/lib.rs": HELPER_RUST}, _examples(PV),
+                          "rust")  # fmt: skip
+    assert why is not None
+    assert why.startswith(
+        f'the refactor moves the kata\'s message "{DIGIT}" out of `validate` into '
+        "`validate_rules`: the kata lists every broken rule in a set order"
+    )
+
+
+def test_a_refactor_inside_one_function_or_of_another_kata_passes() -> None:
+    renamed = ONE_RUST.replace("errors", "broken")
+    assert spread_messages({"a": ONE_RUST}, {"a": renamed}, _examples(PV), "rust") is None
+    # the messages back together in one function: fewer holders
+    assert spread_messages({"a": HELPER_RUST}, {"a": ONE_RUST}, _examples(PV), "rust") is None
+    assert spread_messages({"a": ONE_RUST}, {"a": HELPER_RUST}, _examples(FB), "rust") is None
+
+
+def test_a_message_moved_to_a_new_file_counts_too() -> None:
+    rules = f'pub fn digit(password: &str) -> Option<String> {{\n    Some("{DIGIT}".into())\n}}\n'
+    why = spread_messages({"src/lib.rs": ONE_RUST},
+                          {"src/lib.rs": ONE_RUST.replace(f'"{DIGIT}"', "x"),
+                           "src/rules.rs": rules}, _examples(PV), "rust")  # fmt: skip
+    assert why is not None
+    assert "into `digit`" in why
+
+
+def test_a_drive_sends_the_helper_refactor_back_and_the_refactorer_tries_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole refactorer turn with the real pytest gate: its first answer moves the digit
+    rule into a helper and is sent back with the refusal; its second tidies in place and lands."""
+    one = ONE_PY.replace(
+        f'    if not any(c.isdigit() for c in password):\n        errors.append("{DIGIT}")\n', ""
+    )
+    monkeypatch.setitem(scenarios.FILES, "kata.md", PV)
+    monkeypatch.setitem(scenarios.FILES, "pyproject.toml", PYPROJECT)
+    monkeypatch.setitem(scenarios.FILES, "src/kata/__init__.py", one)
+    side = Side("git", tmp_path)
+    test = (
+        "from kata import validate\n\n\ndef test_digit():\n"
+        f'    assert validate("Abcdefg!") == ["{DIGIT}"]\n'
+    )
+    models = _models()
+    models["tester"].enqueue(_answer("digit", "tests/test_digit.py", test), STOP)
+    commit = {"scope": "validate", "summary": "a password without a digit is refused"}
+    models["implementor"].enqueue(_answer("digit", "src/kata/__init__.py", ONE_PY, commit=commit))
+    tidy = {"scope": "validate", "summary": "name the list of errors"}
+    helper = HELPER_PY.replace("_digit", "_digit_rule")
+    renamed = ONE_PY.replace("errors", "broken")
+    models["refactorer"].enqueue(
+        _answer("a helper", "src/kata/__init__.py", helper, commit=tidy),
+        _answer("rename", "src/kata/__init__.py", renamed, commit=tidy),
+    )
+    monkeypatch.setattr(Side, "ports", lambda self: {"gate": RealGate(),
+                                                     "workspace": HooklessWorkspace()})  # fmt: skip
+
+    _drive(side, models, steps=1)
+
+    asked = models["refactorer"].asked
+    assert len(asked) == 2
+    assert (
+        f'the refactor moves the kata\'s message "{DIGIT}" out of `validate` into `_digit_rule`'
+        in asked[1].user
+    )
+    assert side.subjects()[0] == "refactor(validate): name the list of errors"
+    assert "_digit_rule" not in (side.root / "src/kata/__init__.py").read_text(encoding="utf-8")
+    logs = sorted((side.root / ".tdd" / "logs").glob("step-*-refactorer*.json"))
+    assert logs
+    assert '"messages-spread"' in logs[-1].read_text(encoding="utf-8")
