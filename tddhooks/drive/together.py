@@ -41,18 +41,19 @@ def ordered_messages(examples: Iterable[Example]) -> frozenset[str]:
 
 def _rust_holders(text: str, messages: frozenset[str]) -> dict[str, list[str]]:
     blank = blanked_text(text)
+    closing, open_at = {}, []  # each `{` by index -> the index of its `}` (the end if none)
+    for index, char in enumerate(blank):
+        if char == "{":
+            open_at.append(index)
+        elif char == "}" and open_at:
+            closing[open_at.pop()] = index
     ranges: list[tuple[int, int, str]] = []
     for found in _RUST_FN.finditer(blank):
-        brace, semicolon = blank.find("{", found.end()), blank.find(";", found.end())
-        if brace < 0 or 0 <= semicolon < brace:
+        brace = blank.find("{", found.end())
+        semicolon = blank.find(";", found.end(), brace if brace >= 0 else len(blank))
+        if brace < 0 or semicolon >= 0:
             continue  # a declaration without a body (a trait's)
-        depth, index = 0, brace
-        while index < len(blank):
-            depth += {"{": 1, "}": -1}.get(blank[index], 0)
-            if depth == 0:
-                break
-            index += 1
-        ranges.append((found.start(), index, found["name"]))
+        ranges.append((found.start(), closing.get(brace, len(blank)), found["name"]))
     holders: dict[str, list[str]] = {}
     for span in spans(text):
         content = text[span.start : span.end]
