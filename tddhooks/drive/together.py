@@ -15,15 +15,21 @@ functions as before (or fewer) is not read, nor any other kata's.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TypeVar
 
 from tddhooks.agents.examples import Example
 from tddhooks.drive.rustcode import blanked_text, spans
 
 _RUST_FN = re.compile(r"\bfn\s+(?P<name>\w+)")
+_BRACE = re.compile(r"[{}]")
+_HEADER_MARK = re.compile(r"[()\[\]{;]")
 _PY_DEF = re.compile(r"^(?P<indent>[ \t]*)(?:async\s+)?def\s+(?P<name>\w+)", re.MULTILINE)
 MODULE = "(the module)"
+Place = tuple[int, int]  # a line (from 1) and a column
+P = TypeVar("P", int, Place)
 
 
 def ordered_messages(examples: Iterable[Example]) -> frozenset[str]:
@@ -39,33 +45,93 @@ def ordered_messages(examples: Iterable[Example]) -> frozenset[str]:
     return frozenset(message for said in lists for message in said)
 
 
+def _body(blank: str, start: int) -> int | None:
+    """The index of the `{` opening the body of the item whose header starts at `start`; None
+    for a declaration without one (a trait's `fn check(&self) -> bool;`). A `;` inside brackets
+    (`-> [&str; 4]`) ends no header."""
+    depth = 0
+    for mark in _HEADER_MARK.finditer(blank, start):
+        char = mark[0]
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        elif depth <= 0:
+            return mark.start() if char == "{" else None
+    return None
+
+
 def _rust_holders(text: str, messages: frozenset[str]) -> dict[str, list[str]]:
-    blank = blanked_text(text)
+    found = list(spans(text))
+    blank = blanked_text(text, found)
     closing, open_at = {}, []  # each `{` by index -> the index of its `}` (the end if none)
-    for index, char in enumerate(blank):
-        if char == "{":
-            open_at.append(index)
-        elif char == "}" and open_at:
-            closing[open_at.pop()] = index
-    ranges: list[tuple[int, int, str]] = []
-    for found in _RUST_FN.finditer(blank):
-        brace = blank.find("{", found.end())
-        semicolon = blank.find(";", found.end(), brace if brace >= 0 else len(blank))
-        if brace < 0 or semicolon >= 0:
-            continue  # a declaration without a body (a trait's)
-        ranges.append((found.start(), closing.get(brace, len(blank)), found["name"]))
+    for mark in _BRACE.finditer(blank):
+        if mark[0] == "{":
+            open_at.append(mark.start())
+        elif open_at:
+            closing[open_at.pop()] = mark.start()
+    ranges: list[tuple[int, int, str]] = []  # each fn with a body, by where it starts
+    for item in _RUST_FN.finditer(blank):
+        brace = _body(blank, item.end())
+        if brace is not None:
+            ranges.append((item.start(), closing.get(brace, len(blank)), item["name"]))
+    said = [(span.start, text[span.start : span.end]) for span in found if not span.comment]
+    return _held(ranges, [(start, content) for start, content in said if content in messages])
+
+
+def _held(
+    ranges: Sequence[tuple[P, P, str]], said: Iterable[tuple[P, str]]
+) -> dict[str, list[str]]:
+    """The messages `said` (where each starts, in order) by the innermost of the function
+    bodies `ranges` (start, end and name, by start) they are in; `MODULE` for none."""
     holders: dict[str, list[str]] = {}
-    for span in spans(text):
-        content = text[span.start : span.end]
-        if span.comment or content not in messages:
-            continue
-        inside = [r for r in ranges if r[0] <= span.start <= r[1]]
-        name = min(inside, key=lambda r: r[1] - r[0])[2] if inside else MODULE
-        holders.setdefault(name, []).append(content)
+    inside: list[tuple[P, P, str]] = []  # the bodies around the message, the innermost last
+    following = iter(ranges)
+    upcoming = next(following, None)
+    for start, content in said:
+        # the bodies nest (their braces pair up), so the bodies around a message are a stack
+        while upcoming is not None and upcoming[0] <= start:
+            inside.append(upcoming)
+            upcoming = next(following, None)
+            while len(inside) > 1 and inside[-2][1] < inside[-1][0]:
+                del inside[-2]
+        while inside and inside[-1][1] < start:
+            inside.pop()
+        holders.setdefault(inside[-1][2] if inside else MODULE, []).append(content)
     return holders
 
 
 def _python_holders(text: str, messages: frozenset[str]) -> dict[str, list[str]]:
+    """Read from the syntax tree: a docstring or a comment that quotes a message holds none, and
+    a def's signature over several lines, or a string's line at column 0, ends no body (the
+    lines read below took them for the module); a method is its class's (`Rules.check`), so two
+    classes' `check` are two functions."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return _python_lines(text, messages)  # not Python: read line by line
+    prefix: dict[int, str] = {}  # a class's defs and classes by id -> "Class."
+    ranges: list[tuple[Place, Place, str]] = []  # each def's body
+    said: list[tuple[Place, str]] = []
+    dropped: set[int] = set()  # docstrings, strings said and dropped
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, str) and node.value in messages and id(node) not in dropped:
+                said.append(((node.lineno, node.col_offset), node.value))
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            dropped.add(id(node.value))
+        elif isinstance(node, ast.ClassDef):
+            for child in node.body:
+                prefix[id(child)] = f"{prefix.get(id(node), '')}{node.name}."
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            first = node.body[0]
+            end = (node.end_lineno or node.lineno, node.end_col_offset or 0)
+            name = prefix.get(id(node), "") + node.name
+            ranges.append(((first.lineno, first.col_offset), end, name))
+    return _held(sorted(ranges), sorted(said))
+
+
+def _python_lines(text: str, messages: frozenset[str]) -> dict[str, list[str]]:
     lines = text.splitlines()
     holders: dict[str, list[str]] = {}
     stack: list[tuple[int, str]] = []  # (indent, name) of the defs the line is inside
@@ -87,8 +153,9 @@ def _python_holders(text: str, messages: frozenset[str]) -> dict[str, list[str]]
 
 
 def holders(text: str, messages: frozenset[str], language: str) -> dict[str, list[str]]:
-    """The functions of a source file that hold one of `messages` as a string literal (a
-    method or nested function by its own name; outside any, `MODULE`), with what each holds."""
+    """The functions of a source file that hold one of `messages` as a string literal (a nested
+    function by its own name, a Python method by its class's, `Rules.check`; outside any,
+    `MODULE`), with what each holds."""
     if language == "python":
         return _python_holders(text, messages)
     return _rust_holders(text, messages)
