@@ -107,12 +107,13 @@ def disordered_messages(
             continue
         own = own_output(before, case, language)
         had = _shown(own, language)
-        if _unsure(own, had, language) or not _in_order(had or [], said):
+        if _unsure(own, had, language) or _out_of_order(had or [], said):
             continue  # HEAD's order was not the kata's already: not this change's doing
         now = _shown(own_output(after, case, language), language)
-        if now is None or _in_order(now, said):
+        swapped = None if now is None else _out_of_order(now, said)
+        if now is None or swapped is None:
             continue
-        first, second = _swapped(now, said)
+        first, second = swapped
         return (
             f"{DISORDERED}the kata's messages for `{case.call}` in another order than the "
             f"kata's: requirement {example.requirement} says {example.said} (now it gives "
@@ -123,20 +124,20 @@ def disordered_messages(
     return None
 
 
-def _in_order(values: list[str], said: list[str]) -> bool:
-    """Whether the values that are in `said` come in `said`'s order."""
-    places = [said.index(value) for value in values if value in said]
-    return places == sorted(places)
-
-
-def _swapped(values: list[str], said: list[str]) -> tuple[str, str]:
-    """The first pair of `values` out of `said`'s order, as the kata orders them."""
-    known = [value for value in values if value in said]
-    for index, value in enumerate(known):
-        for later in known[index + 1 :]:
-            if said.index(later) < said.index(value):
-                return later, value
-    raise ValueError("values are in order")
+def _out_of_order(values: list[str], said: list[str]) -> tuple[str, str] | None:
+    """The first pair of `values` (those in `said`) out of `said`'s order, as the kata orders
+    them; None when they come in its order. Each value is matched to its first place in `said`
+    at or after the last one's: a message the kata lists twice (`[a, b, a]`), or one the code
+    gives twice in a row, is no disorder (`said.index` took `[a, b, a]` itself for one)."""
+    place = 0
+    for value in values:
+        if value not in said:
+            continue
+        later = [index for index in range(place, len(said)) if said[index] == value]
+        if not later:
+            return value, said[place]
+        place = later[0]
+    return None
 
 
 # pytest's "Full diff" (`-: missing in left side, +: extra in left side`): a line of the left

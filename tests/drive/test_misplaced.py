@@ -304,3 +304,15 @@ def test_the_order_refusal_is_said_twice_of_one_call_in_a_turn_then_the_change_m
     assert tells.heard(refusal) == refusal
     assert tells.heard(refusal) == refusal
     assert tells.heard(refusal) is None
+
+
+def test_a_message_the_kata_lists_twice_or_the_code_repeats_is_no_disorder() -> None:
+    """`said.index` placed both "a"s of a kata's `["a", "b", "a"]` first, so the kata's own list
+    read as out of order and a change that gave it was sent back."""
+    from tddhooks.drive.misplaced import _out_of_order
+
+    assert _out_of_order(["a", "b", "a"], ["a", "b", "a"]) is None
+    assert _out_of_order(["b", "a"], ["a", "b", "a"]) is None  # "b" then the second "a"
+    assert _out_of_order(["a", "a", "b", "x"], ["a", "b"]) is None  # a repeat, a stray string
+    assert _out_of_order([DIGIT, SHORT], [SHORT, DIGIT]) == (SHORT, DIGIT)
+    assert _out_of_order(["b", "a", "b", "a", "b"], ["a", "b", "a"]) == ("b", "a")
