@@ -260,3 +260,19 @@ def test_the_hint_code_escapes_a_message_s_quotes() -> None:
 def test_red_team_values_that_are_no_list_of_messages_get_no_hint(sides: str) -> None:
     failure = f"tests/a.rs::a: panicked at x\n{sides}"
     assert extra_values(failure, {"tests/a.rs": "assert_eq!(f(), g());"}, "rust", PV_KATA) == ""
+
+
+def test_a_rust_implementor_is_told_how_to_count_characters_where_the_kata_says_so() -> None:
+    """r53: `password.len() < 8` landed, though the kata counts characters, not bytes."""
+    from tddhooks.drive.gather import COUNT_CHARACTERS, staged_expectations
+    from tddhooks.policy.settings import PolicySettings
+
+    checks = '    assert!(validate("Abcdef1!").is_empty());\n'
+    test = f"use pv::validate;\n\n#[test]\nfn ok() {{\n{checks}}}\n"
+    texts = {"tests/ok.rs": test, "Cargo.toml": '[package]\nname = "pv"\n'}
+    rust, python = PolicySettings(language="rust"), PolicySettings(language="python")
+    assert COUNT_CHARACTERS in staged_expectations(rust, texts, ["tests/ok.rs"], PV_KATA)
+    no_note = PV_KATA.replace("Characters are counted, not bytes", "Lengths are what they are")
+    assert COUNT_CHARACTERS not in staged_expectations(rust, texts, ["tests/ok.rs"], no_note)
+    # Python's len() counts characters already
+    assert COUNT_CHARACTERS not in staged_expectations(python, texts, ["tests/ok.rs"], PV_KATA)
