@@ -170,8 +170,8 @@ def staged_expectations(
 
 # a kata that says its lengths are characters, not bytes ("Characters are counted, not bytes"):
 # Rust's `str::len` counts bytes. Measured (r53, Password Validation): the length check landed as
-# `password.len() < 8` though the kata's notes say so, and the hidden test of "Äbc1!xy" (7
-# characters, 8 bytes) failed; the implementor reads the notes, but nothing put them in Rust
+# `password.len() < 8`, and the hidden test of "Äbc1!xy" (7 characters, 8 bytes) failed: the
+# implementor does not read the kata's Notes (docs/agents.md, "What an agent sees")
 _NOT_BYTES = re.compile(r"\bcharacters\b[^.]{0,40}\bnot\s+(?:in\s+)?bytes\b", re.IGNORECASE)
 COUNT_CHARACTERS = (
     "The kata counts characters, not bytes: in Rust a length is `text.chars().count()` "

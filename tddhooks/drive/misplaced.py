@@ -141,17 +141,20 @@ def _out_of_order(values: list[str], said: list[str]) -> tuple[str, str] | None:
 
 
 # pytest's "Full diff" (`-: missing in left side, +: extra in left side`): a line of the left
-# side is marked `+` or not at all; a short list is one line, a long one a line per item
-_DIFF_LINE = re.compile(r"^E {9}(?P<mark>[-+ ]) *(?P<rest>.*)$", re.MULTILINE)
+# side is marked `+` or not at all; a short list is one line, a long one a line per item. The
+# mark sits in the column of the "Full diff:" line's text (`E         Full diff:` with pytest's
+# -v; other versions and verbosities indent it otherwise)
+_FULL_DIFF = re.compile(r"^E(?P<indent> +)Full diff:.*$", re.MULTILINE)
 
 
 def _shown(own: str, language: str) -> list[str] | None:
     """The strings the call gave in a case's failed comparison, read from its own output
     (drive/probe.py `own_output`: libtest's `left:`, the left side of pytest's full diff, its
     `assert … == …` line cuts strings short); None when the output shows no whole value."""
-    if language == "python" and "Full diff:" in own:
-        diff = own.split("Full diff:", 1)[1]
-        return [value for line in _DIFF_LINE.finditer(diff) if line["mark"] != "-"
+    header = _FULL_DIFF.search(own) if language == "python" else None
+    if header is not None:
+        marked = re.compile(rf"^E{header['indent']}(?P<mark>[-+ ]) *(?P<rest>.*)$", re.MULTILINE)
+        return [value for line in marked.finditer(own, header.end()) if line["mark"] != "-"
                 for value in literals(line["rest"])]  # fmt: skip
     for left, _right, cut, _empty in comparisons(own):
         return None if cut else left

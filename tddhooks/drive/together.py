@@ -185,8 +185,13 @@ def spread_messages(
     now = held({**before, **after})
     if len(now) <= max(len(was), 1):
         return None
-    new = [name for name in now if name not in was] or list(now)
     home = max(was, key=lambda name: len(was[name])) if was else None
+    new = [name for name in now if name not in was]
+    if home is not None and home not in now and len(new) > 1:
+        # `validate` renamed as well: its successor is the new place holding the most (the first
+        # of equals), and the helper beside it is the spread
+        new.remove(max(new, key=lambda name: len(now[name])))
+    new = new or list(now)
     moved = now[new[0]][0]
     where = "`" + new[0] + "`" if new[0] != MODULE else "the module, outside any function"
     source = f" out of `{home}`" if home and home != MODULE else ""

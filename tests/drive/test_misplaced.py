@@ -316,3 +316,19 @@ def test_a_message_the_kata_lists_twice_or_the_code_repeats_is_no_disorder() -> 
     assert _out_of_order(["a", "a", "b", "x"], ["a", "b"]) is None  # a repeat, a stray string
     assert _out_of_order([DIGIT, SHORT], [SHORT, DIGIT]) == (SHORT, DIGIT)
     assert _out_of_order(["b", "a", "b", "a", "b"], ["a", "b", "a"]) == ("b", "a")
+
+
+@pytest.mark.parametrize("indent", [9, 5])
+def test_pytests_full_diff_is_read_in_the_column_of_its_header(indent: int) -> None:
+    """pytest -v marks a diff line in the column of "Full diff:" (9 spaces after `E`); another
+    version or verbosity indents it otherwise (5): the left side is read the same."""
+    from tddhooks.drive.misplaced import _shown
+
+    pad = " " * indent
+    own = (
+        f"E       AssertionError: assert [...] == [...]\nE{pad}\n"
+        f"E{pad}Full diff: (-: missing in left side, +: extra in left side)\n"
+        f"E{pad}  [\nE{pad}+     '{DIGIT}',\nE{pad}      '{SHORT}',\nE{pad}-     '{UPPER}',\n"
+        f"E{pad}  ]\n"
+    )
+    assert _shown(own, "python") == [DIGIT, SHORT]

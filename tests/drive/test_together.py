@@ -103,6 +103,13 @@ def test_a_refactor_inside_one_function_or_of_another_kata_passes() -> None:
     assert spread_messages({"a": ONE_RUST}, {"a": HELPER_RUST}, _examples(FB), "rust") is None
 
 
+def test_a_helper_beside_a_renamed_function_is_the_one_named() -> None:
+    renamed = HELPER_RUST.replace("pub fn validate(", "pub fn check_password(")
+    why = spread_messages({"a": ONE_RUST}, {"a": renamed}, _examples(PV), "rust")
+    assert why is not None
+    assert f'"{DIGIT}" out of `validate` into `validate_rules`' in why
+
+
 def test_a_message_moved_to_a_new_file_counts_too() -> None:
     rules = f'pub fn digit(password: &str) -> Option<String> {{\n    Some("{DIGIT}".into())\n}}\n'
     why = spread_messages({"src/lib.rs": ONE_RUST},
