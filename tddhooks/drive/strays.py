@@ -150,14 +150,18 @@ def _empty_advice(unwanted: Mapping[str, str]) -> str:
     (r45, Password Validation cycle 1): the first test wanted `validate("Abcdef1!")` to be empty,
     and the 1.5B implementor wrote every rule with a message of its own on all five attempts,
     told each time only that no test asks for two of them. Not "remove the code": measured (r48),
-    the model then answered `"action": "remove"` and a delete of src/lib.rs."""
+    the model then answered `"action": "remove"` and a delete of src/lib.rs. The empty body is
+    named since r55 (21925d2) still wrote rules of its own in all five attempts at its first
+    test."""
     first, *more = unwanted
     places = ", ".join(dict.fromkeys(unwanted.values()))
     others = f" and {len(more)} more" if more else ""
     return (
         f'Hint: the test expects an empty list, and the code gives "{first}"{others} from '
         f"{places}, which no test and no line of the kata asks for: give an empty list for that "
-        "input instead. A message comes with the test that asks for it, in a later cycle.\n"
+        "input instead. A message comes with the test that asks for it, in a later cycle; while "
+        "no test asks for one, the whole body can be the empty list (Rust `Vec::new()`, Python "
+        "`return []`).\n"
     )
 
 

@@ -297,7 +297,9 @@ def test_where_the_test_expects_an_empty_list_the_invented_messages_are_to_go(
     assert hint == (
         f'Hint: the test expects an empty list, and the code gives "{R45[0]}" and 1 more from '
         "src/lib.rs, which no test and no line of the kata asks for: give an empty list for that "
-        "input instead. A message comes with the test that asks for it, in a later cycle.\n"
+        "input instead. A message comes with the test that asks for it, in a later cycle; while "
+        "no test asks for one, the whole body can be the empty list (Rust `Vec::new()`, Python "
+        "`return []`).\n"
     )
 
 
