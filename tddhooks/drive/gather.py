@@ -163,7 +163,7 @@ def staged_expectations(
     if kata:
         requirements = kata_requirements(kata, whole=True)
         lines += kata_values(tests, requirements, settings.language, package, list(named))
-        if rust and _NOT_BYTES.search(kata):
+        if rust and NOT_BYTES.search(kata):
             lines.append(COUNT_CHARACTERS)
     return tuple(dict.fromkeys(lines))
 
@@ -172,7 +172,7 @@ def staged_expectations(
 # Rust's `str::len` counts bytes. Measured (r53, Password Validation): the length check landed as
 # `password.len() < 8`, and the hidden test of "Äbc1!xy" (7 characters, 8 bytes) failed: the
 # implementor does not read the kata's Notes (docs/agents.md, "What an agent sees")
-_NOT_BYTES = re.compile(r"\bcharacters\b[^.]{0,40}\bnot\s+(?:in\s+)?bytes\b", re.IGNORECASE)
+NOT_BYTES = re.compile(r"\bcharacters\b[^.]{0,40}\bnot\s+(?:in\s+)?bytes\b", re.IGNORECASE)
 COUNT_CHARACTERS = (
     "The kata counts characters, not bytes: in Rust a length is `text.chars().count()` "
     "(`text.len()` counts bytes)."

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 # message for some inputs ("x" gives exactly "far too short") reads the same as r52
 MISPLACED = "the change makes the staged test pass, but it gives "
 DISORDERED = "the change makes the staged test pass, but it lists "
+BYTES = "the change makes the staged test pass, but it counts bytes: "  # drive/bytecount.py
 TELLS = 2
 
 
@@ -45,7 +46,7 @@ class Tells:
     def heard(self, refusal: str | None) -> str | None:
         """`refusal`, or None once it was said `TELLS` times in this turn of the same call and
         message (the attempt that keeps it after that lands)."""
-        if refusal is None or not refusal.startswith((MISPLACED, DISORDERED)):
+        if refusal is None or not refusal.startswith((MISPLACED, DISORDERED, BYTES)):
             return refusal
         key = refusal.split(" (now it gives", 1)[0]
         if self.said[key] >= TELLS:

@@ -268,6 +268,19 @@ class SourceTurn(Turn):
         # ":": the index, as the gate judged it (a fake gate's verdict names no tree)
         return broken_examples(crew, probe, head, ":", self.role, invented, held)
 
+    def byte_lengths(self) -> str | None:
+        """Why the Rust change in the index measures a string in bytes where the kata counts
+        characters (drive/bytecount.py); None when it does not, or for another language."""
+        from tddhooks.drive.bytecount import byte_lengths
+
+        if not self.ctx.kata or self.crew.settings.language != "rust":
+            return None
+        workspace, tests = self.crew.workspace, self.test_texts()
+        paths = [path for path in self.written if path.endswith(".rs") and path not in tests]
+        before = {path: workspace.read_blob(self.root, "HEAD", path) or "" for path in paths}
+        after = {path: workspace.read_blob(self.root, ":", path) or "" for path in paths}
+        return byte_lengths(self.ctx.kata, before, after)
+
     def spread_messages(self) -> str | None:
         """Why the refactor in the index spreads the kata's messages over more functions
         (drive/together.py); None when it does not, or when that cannot be told."""

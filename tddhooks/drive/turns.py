@@ -284,6 +284,9 @@ class ImplementorTurn(SourceTurn):
         broken = self.tells.heard(self.broken_examples())
         if broken is not None:
             return Tried(False, "examples-changed", failure=broken)
+        counted = self.tells.heard(self.byte_lengths())
+        if counted is not None:
+            return Tried(False, "counts-bytes", failure=counted)
         return feature_message(
             self.root, self.crew.settings, cycle=self.info.cycle, answer=answer,
             handoff_intent=self.handoff.intent if self.handoff else None, test_names=self.tests,

@@ -1,0 +1,108 @@
+"""A Rust implementor change that measures a string parameter in bytes, in a kata that counts
+characters, is sent back naming its expression (drive/bytecount.py). Measured (r53, r55,
+Password Validation): `password.len() < 8` landed, with the hint in the prompt in r55. The drive
+test runs the real cargo gate."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from drive.test_refactor_probe import _crate
+from support.fake_drive import one_cycle
+from support.fake_model import FakeModel
+
+from tddhooks.drive.bytecount import byte_lengths
+from tddhooks.drive.misplaced import BYTES, Tells
+from tddhooks.resources import read_template
+
+MakeRepo = Callable[..., Path]
+PV = read_template("katas/password-validation.md")
+SHORT = "must be at least 8 characters"
+HEAD = "pub fn validate(_password: &str) -> Vec<String> {\n    Vec::new()\n}\n"
+
+
+def _lib(length: str) -> str:
+    return (
+        "pub fn validate(password: &str) -> Vec<String> {\n    let mut errors = Vec::new();\n"
+        f'    if {length} < 8 {{\n        errors.push("{SHORT}".to_string());\n    }}\n'
+        "    errors\n}\n"
+    )
+
+
+BYTES_LIB, CHARS_LIB = _lib("password.len()"), _lib("password.chars().count()")
+
+
+def test_a_new_len_of_a_string_parameter_is_named_with_what_to_write() -> None:
+    why = byte_lengths(PV, {"src/lib.rs": HEAD}, {"src/lib.rs": BYTES_LIB})
+    assert why == (
+        f"{BYTES}`password.len()` is the length of `password` in bytes, and the kata counts "
+        "characters, not bytes: write `password.chars().count()` there instead, and send the "
+        'whole file with "action": "upsert"'
+    )
+
+
+@pytest.mark.parametrize(
+    "signature",
+    ["password: &str", "password: &'a str", "password: String", "password: &String",
+     "password: &mut str", "mut password: String"],
+)  # fmt: skip
+def test_every_string_parameter_form_counts(signature: str) -> None:
+    lib = BYTES_LIB.replace("password: &str", signature)
+    assert byte_lengths(PV, {}, {"src/lib.rs": lib}) is not None
+
+
+def test_what_is_not_read() -> None:
+    no_note = PV.replace("Characters are counted, not bytes", "Lengths are what they are")
+    assert byte_lengths(no_note, {}, {"src/lib.rs": BYTES_LIB}) is None
+    assert byte_lengths(PV, {}, {"src/lib.rs": CHARS_LIB}) is None
+    # a `.len()` HEAD had already is not this change's
+    assert byte_lengths(PV, {"src/lib.rs": BYTES_LIB}, {"src/lib.rs": BYTES_LIB}) is None
+    # a list's length, a comment, a string, a field of another value
+    others = (
+        "pub fn validate(password: &str) -> Vec<String> {\n    let errors: Vec<String> = "
+        'Vec::new();\n    // password.len() counts bytes\n    let _ = "password.len()";\n'
+        "    let _ = self_check.password.len();\n    let _ = errors.len();\n"
+        "    let _ = password.chars().count();\n    errors\n}\n"
+    )
+    assert byte_lengths(PV, {}, {"src/lib.rs": others}) is None
+
+
+def test_it_is_said_twice_in_a_turn_then_the_change_may_land() -> None:
+    refusal = byte_lengths(PV, {}, {"src/lib.rs": BYTES_LIB})
+    tells = Tells()
+    assert tells.heard(refusal) == refusal
+    assert tells.heard(refusal) == refusal
+    assert tells.heard(refusal) is None
+
+
+@pytest.mark.cargo
+def test_a_drive_sends_len_back_and_the_next_answer_lands(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manifest = '[package]\nname = "pv"\nversion = "0.1.0"\nedition = "2021"\n'
+    test = (
+        "use pv::validate;\n\n#[test]\nfn short() {\n"
+        f'    assert_eq!(validate("Abc1!"), vec!["{SHORT}"]);\n}}\n'
+    )
+    repo = _crate(make_repo, monkeypatch, HEAD, {"kata.md": PV}, manifest)
+    models = {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
+    models["tester"].enqueue({"plan": "short", "edits": [{"path": "tests/short.rs",
+                                                          "content": test}]})  # fmt: skip
+    commit = {"type": "feat", "scope": "validate", "summary": "a short password is refused"}
+    models["implementor"].enqueue(*(
+        {"plan": "length", "edits": [{"path": "src/lib.rs", "content": lib}], "commit": commit}
+        for lib in (BYTES_LIB, CHARS_LIB)
+    ))  # fmt: skip
+    models["refactorer"].enqueue({"plan": "nothing to tidy", "edits": []})
+
+    one_cycle(repo, models)
+
+    asked = models["implementor"].asked
+    assert len(asked) == 2
+    assert f"{BYTES}`password.len()`" in asked[1].user
+    assert (repo / "src/lib.rs").read_text(encoding="utf-8") == CHARS_LIB
+    logs = sorted((repo / ".tdd" / "logs").glob("step-*-implementor*.json"))
+    assert logs
+    assert '"counts-bytes"' in logs[-1].read_text(encoding="utf-8")
