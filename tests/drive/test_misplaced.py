@@ -279,9 +279,17 @@ def test_an_order_head_had_wrong_already_is_not_this_changes(
     assert _judge_rust(make_repo, monkeypatch, head, change, test) is None
 
 
-def test_pytests_cut_diff_is_not_judged_for_order(make_repo: MakeRepo) -> None:
+@pytest.mark.parametrize("on_ci", [False, True])
+def test_pytests_diff_is_judged_for_order_only_where_it_is_whole(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch, on_ci: bool
+) -> None:
     """pytest -v cuts the diff of a four-message list ("Full output truncated"): what the call
-    gives cannot be read whole, so the order is not judged (docs/agents.md)."""
+    gives cannot be read whole, so the order is not judged. On CI (`CI` or `BUILD_NUMBER` set)
+    pytest cuts nothing, and the Python change is sent back as the Rust one (docs/agents.md)."""
+    for name in ("CI", "BUILD_NUMBER"):
+        monkeypatch.delenv(name, raising=False)
+    if on_ci:
+        monkeypatch.setenv("CI", "true")
     repo = _python_repo(make_repo)
     listed = (
         "def validate(password: str) -> list[str]:\n    errors = []\n"
@@ -295,7 +303,15 @@ def test_pytests_cut_diff_is_not_judged_for_order(make_repo: MakeRepo) -> None:
         "from pv import validate\n\n\ndef test_digit():\n"
         f'    assert validate("Abcdefg!") == ["{DIGIT}"]\n'
     )
-    assert _judge(repo, "src/pv/__init__.py", above, "tests/test_digit.py", test) is None
+
+    why = _judge(repo, "src/pv/__init__.py", above, "tests/test_digit.py", test)
+
+    if not on_ci:
+        assert why is None
+        return
+    assert why is not None
+    assert why.startswith(f'{DISORDERED}the kata\'s messages for `validate("abc")`')
+    assert f'(now it gives ["{DIGIT}", "{SHORT}"])' in why
 
 
 def test_the_order_refusal_is_said_twice_of_one_call_in_a_turn_then_the_change_may_land() -> None:
