@@ -1,12 +1,15 @@
-"""A Rust implementor change that measures a string parameter with `.len()` (bytes) in a kata
-that counts characters, not bytes (docs/agents.md, "What the staged test expects").
+"""A Rust implementor change or refactor that measures a string parameter with `.len()` (bytes)
+in a kata that counts characters, not bytes (docs/agents.md, "What the staged test expects").
 
 Measured (r53 at ff1bcfc, r55 at 21925d2, Password Validation): the length check landed as
 `password.len() < 8` both times, and the hidden test of "Äbc1!xy" (7 characters, 8 bytes)
 failed. In r55 the implementor's prompt said how Rust counts characters (drive/gather.py
 `COUNT_CHARACTERS`), and the 1.5B model wrote `.len()` all the same. So a change that adds such
 a `.len()` is sent back naming its own expression, at most twice in a turn (drive/misplaced.py
-`Tells`); the attempt that keeps it after that lands.
+`Tells`); the attempt that keeps it after that lands. A refactor is sent back every time (it
+keeps behaviour, and `.len()` for `.chars().count()` changes it for "Äbc1!xy"): measured (r57 at
+d6398a2) the implementor landed `password.chars().count() < 8`, and the cycle's refactorer made it
+`password.len() < 8`, which no test and no example of the kata tells apart.
 
 Only a parameter declared `&str`, `&mut str`, `&'a str`, `String` or `&String` counts; a
 comment or a string literal is never read; a `.len()` HEAD had already is not this change's.
@@ -38,8 +41,9 @@ def _byte_lengths(text: str) -> Counter[str]:
 
 
 def byte_lengths(kata: str, before: Mapping[str, str], after: Mapping[str, str]) -> str | None:
-    """Why a Rust change from `before` to `after` (path -> text of the files it wrote) measures a
-    string parameter in bytes where the kata counts characters; None when it does not."""
+    """Why a Rust change or refactor from `before` to `after` (path -> text of the files it
+    wrote) measures a string parameter in bytes where the kata counts characters; None when it
+    does not."""
     if not NOT_BYTES.search(kata):
         return None
     for path, text in after.items():

@@ -269,8 +269,9 @@ class SourceTurn(Turn):
         return broken_examples(crew, probe, head, ":", self.role, invented, held)
 
     def byte_lengths(self) -> str | None:
-        """Why the Rust change in the index measures a string in bytes where the kata counts
-        characters (drive/bytecount.py); None when it does not, or for another language."""
+        """Why the Rust change or refactor in the index measures a string in bytes where the
+        kata counts characters (drive/bytecount.py); None when it does not, or for another
+        language."""
         from tddhooks.drive.bytecount import byte_lengths
 
         if not self.ctx.kata or self.crew.settings.language != "rust":

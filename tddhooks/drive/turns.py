@@ -353,6 +353,9 @@ class RefactorerTurn(SourceTurn):
         spread = self.spread_messages()
         if spread is not None:
             return Tried(False, "messages-spread", failure=spread)
+        counted = self.byte_lengths()
+        if counted is not None:
+            return Tried(False, "counts-bytes", failure=counted)
         lines = verdict.verification_lines()
         return refactor_message(self.root, self.crew.settings, cycle=self.info.cycle,
                                 answer=answer, verification=lines,

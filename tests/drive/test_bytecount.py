@@ -106,3 +106,40 @@ def test_a_drive_sends_len_back_and_the_next_answer_lands(
     logs = sorted((repo / ".tdd" / "logs").glob("step-*-implementor*.json"))
     assert logs
     assert '"counts-bytes"' in logs[-1].read_text(encoding="utf-8")
+
+
+@pytest.mark.cargo
+def test_a_refactor_from_chars_count_to_len_is_sent_back(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """r57: the implementor landed `password.chars().count() < 8`, and the cycle's refactorer
+    made it `password.len() < 8`; no test or example of the kata tells them apart."""
+    manifest = '[package]\nname = "pv"\nversion = "0.1.0"\nedition = "2021"\n'
+    test = (
+        "use pv::validate;\n\n#[test]\nfn short() {\n"
+        f'    assert_eq!(validate("Abc1!"), vec!["{SHORT}"]);\n}}\n'
+    )
+    repo = _crate(make_repo, monkeypatch, HEAD, {"kata.md": PV}, manifest)
+    models = {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
+    models["tester"].enqueue({"plan": "short", "edits": [{"path": "tests/short.rs",
+                                                          "content": test}]})  # fmt: skip
+    commit = {"type": "feat", "scope": "validate", "summary": "a short password is refused"}
+    models["implementor"].enqueue(
+        {"plan": "length", "edits": [{"path": "src/lib.rs", "content": CHARS_LIB}],
+         "commit": commit}
+    )  # fmt: skip
+    tidy = {"type": "refactor", "scope": "validate", "summary": "a shorter length"}
+    models["refactorer"].enqueue(
+        {"plan": "len", "edits": [{"path": "src/lib.rs", "content": BYTES_LIB}], "commit": tidy},
+        {"plan": "nothing to tidy", "edits": []},
+    )
+
+    one_cycle(repo, models)
+
+    asked = models["refactorer"].asked
+    assert len(asked) == 2
+    assert f"{BYTES}`password.len()`" in asked[1].user
+    assert (repo / "src/lib.rs").read_text(encoding="utf-8") == CHARS_LIB
+    logs = sorted((repo / ".tdd" / "logs").glob("step-*-refactorer*.json"))
+    assert logs
+    assert '"counts-bytes"' in logs[-1].read_text(encoding="utf-8")
