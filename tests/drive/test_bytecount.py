@@ -77,10 +77,15 @@ def test_it_is_said_twice_in_a_turn_then_the_change_may_land() -> None:
     assert tells.heard(refusal) is None
 
 
-@pytest.mark.cargo
-def test_a_drive_sends_len_back_and_the_next_answer_lands(
-    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _short_cycle(
+    make_repo: MakeRepo,
+    monkeypatch: pytest.MonkeyPatch,
+    implementor: tuple[str, ...],
+    refactorer: tuple[str, ...],
+) -> tuple[Path, dict[str, FakeModel]]:
+    """One real cycle on a Password Validation crate: the tester stages the short-password test,
+    the implementor answers each of `implementor` as src/lib.rs in turn, the refactorer each of
+    `refactorer`, then nothing to tidy."""
     manifest = '[package]\nname = "pv"\nversion = "0.1.0"\nedition = "2021"\n'
     test = (
         "use pv::validate;\n\n#[test]\nfn short() {\n"
@@ -93,19 +98,34 @@ def test_a_drive_sends_len_back_and_the_next_answer_lands(
     commit = {"type": "feat", "scope": "validate", "summary": "a short password is refused"}
     models["implementor"].enqueue(*(
         {"plan": "length", "edits": [{"path": "src/lib.rs", "content": lib}], "commit": commit}
-        for lib in (BYTES_LIB, CHARS_LIB)
+        for lib in implementor
     ))  # fmt: skip
-    models["refactorer"].enqueue({"plan": "nothing to tidy", "edits": []})
-
+    tidy = {"type": "refactor", "scope": "validate", "summary": "a shorter length"}
+    models["refactorer"].enqueue(*(
+        {"plan": "tidy", "edits": [{"path": "src/lib.rs", "content": lib}], "commit": tidy}
+        for lib in refactorer
+    ), {"plan": "nothing to tidy", "edits": []})  # fmt: skip
     one_cycle(repo, models)
+    return repo, models
 
-    asked = models["implementor"].asked
-    assert len(asked) == 2
-    assert f"{BYTES}`password.len()`" in asked[1].user
+
+def _refused(repo: Path, model: FakeModel, role: str) -> None:
+    """`model` was asked twice, told of `password.len()` the second time; CHARS_LIB landed and
+    the role's step file records `counts-bytes`."""
+    assert len(model.asked) == 2
+    assert f"{BYTES}`password.len()`" in model.asked[1].user
     assert (repo / "src/lib.rs").read_text(encoding="utf-8") == CHARS_LIB
-    logs = sorted((repo / ".tdd" / "logs").glob("step-*-implementor*.json"))
+    logs = sorted((repo / ".tdd" / "logs").glob(f"step-*-{role}*.json"))
     assert logs
     assert '"counts-bytes"' in logs[-1].read_text(encoding="utf-8")
+
+
+@pytest.mark.cargo
+def test_a_drive_sends_len_back_and_the_next_answer_lands(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo, models = _short_cycle(make_repo, monkeypatch, (BYTES_LIB, CHARS_LIB), ())
+    _refused(repo, models["implementor"], "implementor")
 
 
 @pytest.mark.cargo
@@ -114,32 +134,5 @@ def test_a_refactor_from_chars_count_to_len_is_sent_back(
 ) -> None:
     """r57: the implementor landed `password.chars().count() < 8`, and the cycle's refactorer
     made it `password.len() < 8`; no test or example of the kata tells them apart."""
-    manifest = '[package]\nname = "pv"\nversion = "0.1.0"\nedition = "2021"\n'
-    test = (
-        "use pv::validate;\n\n#[test]\nfn short() {\n"
-        f'    assert_eq!(validate("Abc1!"), vec!["{SHORT}"]);\n}}\n'
-    )
-    repo = _crate(make_repo, monkeypatch, HEAD, {"kata.md": PV}, manifest)
-    models = {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
-    models["tester"].enqueue({"plan": "short", "edits": [{"path": "tests/short.rs",
-                                                          "content": test}]})  # fmt: skip
-    commit = {"type": "feat", "scope": "validate", "summary": "a short password is refused"}
-    models["implementor"].enqueue(
-        {"plan": "length", "edits": [{"path": "src/lib.rs", "content": CHARS_LIB}],
-         "commit": commit}
-    )  # fmt: skip
-    tidy = {"type": "refactor", "scope": "validate", "summary": "a shorter length"}
-    models["refactorer"].enqueue(
-        {"plan": "len", "edits": [{"path": "src/lib.rs", "content": BYTES_LIB}], "commit": tidy},
-        {"plan": "nothing to tidy", "edits": []},
-    )
-
-    one_cycle(repo, models)
-
-    asked = models["refactorer"].asked
-    assert len(asked) == 2
-    assert f"{BYTES}`password.len()`" in asked[1].user
-    assert (repo / "src/lib.rs").read_text(encoding="utf-8") == CHARS_LIB
-    logs = sorted((repo / ".tdd" / "logs").glob("step-*-refactorer*.json"))
-    assert logs
-    assert '"counts-bytes"' in logs[-1].read_text(encoding="utf-8")
+    repo, models = _short_cycle(make_repo, monkeypatch, (CHARS_LIB,), (BYTES_LIB,))
+    _refused(repo, models["refactorer"], "refactorer")
