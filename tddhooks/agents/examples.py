@@ -96,6 +96,15 @@ class Example:
     values: tuple[Value, ...] | None
     whole: bool
 
+    @property
+    def messages(self) -> list[str] | None:
+        """The strings of an example the kata gives whole as a non-empty list of strings (its
+        messages, drive/misplaced.py); None for any other (a number among them, a refusal)."""
+        if not self.whole or not self.values:
+            return None
+        said = [value[1] for value in self.values if value[0] == "str"]
+        return said if len(said) == len(self.values) else None
+
 
 def _value(literal: str) -> Value | None:
     """A kata's or a test's literal as a comparable value; None when it is no plain literal."""

@@ -62,12 +62,9 @@ def misplaced_message(
     gives none, or when the output does not show the value."""
     messages = probe.strings  # a staged test's own example too: its message is the likeliest
     for case in probe.cases:
-        example = case.example
-        if case.name not in failing or not example.whole or not example.values:
-            continue
-        said = [value[1] for value in example.values if value[0] == "str"]
-        if len(said) != len(example.values):
-            continue  # a list of numbers: no messages
+        example, said = case.example, case.example.messages
+        if case.name not in failing or said is None:
+            continue  # not a whole list of strings (a list of numbers: no messages)
         own = own_output(before, case, language)
         had = _shown(own, language)
         if _unsure(own, had, language):
@@ -100,19 +97,15 @@ def disordered_messages(
     failed. No later requirement's check can set that right, so it is said while the check is
     the newest one."""
     for case in probe.cases:
-        example = case.example
-        said = [value[1] for value in example.values or () if value[0] == "str"]
-        if case.name not in failing or not example.whole or len(said) < 2:
-            continue
-        if len(said) != len(example.values or ()):
+        example, said = case.example, case.example.messages
+        if case.name not in failing or said is None or len(said) < 2:
             continue
         own = own_output(before, case, language)
         had = _shown(own, language)
         if _unsure(own, had, language) or _out_of_order(had or [], said):
             continue  # HEAD's order was not the kata's already: not this change's doing
         now = _shown(own_output(after, case, language), language)
-        swapped = None if now is None else _out_of_order(now, said)
-        if now is None or swapped is None:
+        if now is None or (swapped := _out_of_order(now, said)) is None:
             continue
         first, second = swapped
         return (

@@ -35,11 +35,7 @@ P = TypeVar("P", int, Place)
 def ordered_messages(examples: Iterable[Example]) -> frozenset[str]:
     """The strings the kata gives as whole lists of messages, when one of its examples lists two
     or more in a set order; empty for any other kata."""
-    lists = []
-    for example in examples:
-        said = [value[1] for value in example.values or () if value[0] == "str"]
-        if example.whole and example.values and len(said) == len(example.values):
-            lists.append(said)
+    lists = [said for said in (example.messages for example in examples) if said is not None]
     if not any(len(said) >= 2 for said in lists):
         return frozenset()
     return frozenset(message for said in lists for message in said)

@@ -268,6 +268,22 @@ class SourceTurn(Turn):
         # ":": the index, as the gate judged it (a fake gate's verdict names no tree)
         return broken_examples(crew, probe, head, ":", self.role, invented, held)
 
+    def source_versions(self) -> tuple[dict[str, str], dict[str, str]]:
+        """The turn's code files (not tests) as HEAD has them, and those the attempt wrote as
+        the index has them (path -> text): what drive/together.py and drive/bytecount.py
+        compare."""
+        from tddhooks.vocabulary import CODE_SUFFIXES
+
+        workspace = self.crew.workspace
+        suffixes = tuple(CODE_SUFFIXES.get(self.crew.settings.language, ()))
+        tests = self.test_texts()
+        paths = [path for path in {*self.ctx.file_texts, *self.written}
+                 if path.endswith(suffixes) and path not in tests]  # fmt: skip
+        before = {path: workspace.read_blob(self.root, "HEAD", path) or "" for path in paths}
+        after = {path: workspace.read_blob(self.root, ":", path) or "" for path in self.written
+                 if path in paths}  # fmt: skip
+        return before, after
+
     def byte_lengths(self) -> str | None:
         """Why the Rust change or refactor in the index measures a string in bytes where the
         kata counts characters (drive/bytecount.py); None when it does not, or for another
@@ -276,11 +292,7 @@ class SourceTurn(Turn):
 
         if not self.ctx.kata or self.crew.settings.language != "rust":
             return None
-        workspace, tests = self.crew.workspace, self.test_texts()
-        paths = [path for path in self.written if path.endswith(".rs") and path not in tests]
-        before = {path: workspace.read_blob(self.root, "HEAD", path) or "" for path in paths}
-        after = {path: workspace.read_blob(self.root, ":", path) or "" for path in paths}
-        return byte_lengths(self.ctx.kata, before, after)
+        return byte_lengths(self.ctx.kata, *self.source_versions())
 
     def spread_messages(self) -> str | None:
         """Why the refactor in the index spreads the kata's messages over more functions
@@ -288,20 +300,12 @@ class SourceTurn(Turn):
         from tddhooks.agents.examples import kata_examples
         from tddhooks.drive.together import spread_messages
         from tddhooks.policy.compose import kata_requirements
-        from tddhooks.vocabulary import CODE_SUFFIXES
 
         if not self.ctx.kata:
             return None
-        workspace, language = self.crew.workspace, self.crew.settings.language
-        suffixes = tuple(CODE_SUFFIXES.get(language, ()))
-        tests = self.test_texts()
-        paths = [path for path in {*self.ctx.file_texts, *self.written}
-                 if path.endswith(suffixes) and path not in tests]  # fmt: skip
-        before = {path: workspace.read_blob(self.root, "HEAD", path) or "" for path in paths}
-        after = {path: workspace.read_blob(self.root, ":", path) or "" for path in self.written
-                 if path in paths}  # fmt: skip
         examples = kata_examples(kata_requirements(self.ctx.kata, whole=True))
-        return spread_messages(before, after, examples, language)
+        before, after = self.source_versions()
+        return spread_messages(before, after, examples, self.crew.settings.language)
 
     def tested_requirements(self) -> set[int]:
         """The kata's requirements (numbered from 1) that a test of the turn's files is about,
