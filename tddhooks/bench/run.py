@@ -158,9 +158,17 @@ def drive_command(spec: RunSpec) -> tuple[list[str], dict[str, str]]:
     cmd = _tddhooks(
         "drive", "-C", str(spec.work_dir), "--kata", spec.kata.init_argument,
         "--language", spec.language, "--steps", str(spec.steps), "--json",
+        "--record", str(session_file(spec)),
         "--model", spec.model, *spec.llm_args, *key_args,
     )  # fmt: skip
     return cmd, _child_env(spec)
+
+
+def session_file(spec: RunSpec) -> Path:
+    """Where a run's drive records every request and answer (`run-N.session.jsonl` beside the
+    run): what the model was asked, for reading a low score, and a session `--model replay:`
+    drives again."""
+    return spec.work_dir.parent / f"{spec.work_dir.name}.session.jsonl"
 
 
 def drive_error(stderr: str, code: int) -> str:

@@ -1,8 +1,10 @@
 """The `replay` provider: answers from a recorded session (JSONL), and the recorder that writes one.
 
-One line per answer: {"role", "messages_sha", "answer", "prompt_tokens", "completion_tokens"}.
-Answers are served per role, in order; a different request only warns (prompts may drift a
-little between versions while the recorded answers stay valid).
+One line per answer: {"role", "messages_sha", "answer", "prompt_tokens", "completion_tokens",
+"messages"}; "messages" is the whole request the answer was given to, so a recording says what
+the model was asked as well as what it answered (docs/llm.md, "Record and replay"). Answers are
+served per role, in order; "messages" is never read back, and a different request only warns
+(prompts may drift a little between versions while the recorded answers stay valid).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import IO
 
 from tddhooks.errors import ConfigError, LLMAnswerError
+from tddhooks.keys import redact_data
 from tddhooks.llm.cache import canonical_json, sha256_hex
 
 SESSION_SUFFIX = ".jsonl"
@@ -267,8 +270,11 @@ class Recorder:
         completion_tokens: int = 0,
     ) -> None:
         entry = ReplayEntry(role, messages_sha(messages), answer, prompt_tokens, completion_tokens)
+        # the request last, so the start of a line reads as before; redacted like every other
+        # record, though a prompt holds the kata's files and the gate's output, never a key
+        line = {**asdict(entry), "messages": redact_data(messages)}
         # flushed per line so an interrupted drive still leaves a usable recording
-        self._file.write(json.dumps(asdict(entry), ensure_ascii=False) + "\n")
+        self._file.write(json.dumps(line, ensure_ascii=False) + "\n")
         self._file.flush()
 
     def close(self) -> None:

@@ -83,6 +83,12 @@ def test_a_scripted_bench_scores_what_the_script_does(
     assert "acceptance" not in committed
     assert (run_dir / "tests" / "acceptance_string_calculator.rs").is_file()
     assert not any("separator_of_any_length_in_brackets" in prompt for prompt in script.prompts)
+    # each run's session holds every request its drive made, whole, with the answer it got
+    session = run_dir.parent / "run-1.session.jsonl"
+    lines = [json.loads(line) for line in session.read_text("utf-8").splitlines()]
+    asked = [prompt for prompt in script.prompts if "Crate: `run_1`" in prompt]
+    assert [line["messages"][1]["content"] for line in lines] == asked
+    assert sum(line["role"] == "implementor" for line in lines) == 3
     # the key went to the server and nowhere on disk
     assert all(r.headers["authorization"] == f"Bearer {SECRET}" for r in fake_openai.chat_requests)
     for path in tmp_path.rglob("*"):

@@ -147,9 +147,39 @@ def test_the_recorder_writes_what_replay_reads(tmp_path: Path) -> None:
     rows = [json.loads(row) for row in path.read_text(encoding="utf-8").splitlines()]
     assert rows[0] == {"role": "tester", "messages_sha": messages_sha(TESTER),
                        "answer": '{"plan": "ü"}', "prompt_tokens": 10,
-                       "completion_tokens": 3}  # fmt: skip
+                       "completion_tokens": 3, "messages": TESTER}  # fmt: skip
+    assert rows[1]["messages"] == IMPLEMENTOR  # what the model was asked, whole
     entry = ReplaySession.from_file(path).next_entry("tester", TESTER)
     assert entry == ReplayEntry("tester", messages_sha(TESTER), '{"plan": "ü"}', 10, 3)
+
+
+def test_a_key_inside_a_request_never_reaches_the_recording(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A prompt quotes the gate's output, and a test may print the environment: the request is
+    redacted like every other record before it is written."""
+    secret = "sk-proj-RECORDED-7c1e0b9a-never-written"
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    asked = [{"role": "user", "content": f"the test printed OPENAI_API_KEY={secret} and failed"}]
+    path = tmp_path / "session.jsonl"
+    with Recorder(path) as recorder:
+        recorder.write("implementor", asked, "fix")
+    text = path.read_text(encoding="utf-8")
+    assert secret not in text
+    assert secret[:12] not in text
+    assert "the test printed OPENAI_API_KEY=[key] and failed" in text
+
+
+def test_a_recording_without_the_requests_still_replays(tmp_path: Path) -> None:
+    """Recordings made before the requests were written (and the shipped sessions) have only
+    the fingerprint; replay never needed more."""
+    path = tmp_path / "old.jsonl"
+    path.write_text(
+        json.dumps({"role": "tester", "messages_sha": messages_sha(TESTER), "answer": "old"})
+        + "\n",
+        encoding="utf-8",
+    )
+    assert ReplaySession.from_file(path).next_answer("tester", TESTER) == "old"
 
 
 def test_recorder_truncates_unless_appending(tmp_path: Path) -> None:
