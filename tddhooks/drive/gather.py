@@ -13,6 +13,7 @@ from tddhooks.agents.edits import matches_any
 from tddhooks.agents.expectations import expectations
 from tddhooks.agents.offers import offered_paths
 from tddhooks.agents.roles import path_policy
+from tddhooks.drive.startlines import CALLS
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.policy.verdicts import FAILING_TESTS
 from tddhooks.runners import get_runner
@@ -147,9 +148,11 @@ def staged_expectations(
     the kata's Interface section fixes for a function it names (drive/interface.py), unless the
     Rust library already declares it otherwise (changed on purpose: the tests follow the code);
     then what the kata says a call gives where the test compares less (agents/examples.py
-    `kata_values`)."""
+    `kata_values`); the kata's characters-not-bytes note where a length is in view, and the
+    empty body where the kata's first test asks for nothing (drive/startlines.py)."""
     from tddhooks.agents.examples import kata_values
     from tddhooks.drive.interface import LIB, interface_functions, kept_interface
+    from tddhooks.drive.startlines import empty_start, length_in_view
     from tddhooks.policy.compose import kata_requirements
 
     if not staged:
@@ -163,8 +166,10 @@ def staged_expectations(
     if kata:
         requirements = kata_requirements(kata, whole=True)
         lines += kata_values(tests, requirements, settings.language, package, list(named))
-        if rust and NOT_BYTES.search(kata):
+        if rust and NOT_BYTES.search(kata) and length_in_view(tests, lines, texts.get(LIB, "")):
             lines.append(COUNT_CHARACTERS)
+    others = {path: text for path, text in texts.items() if path not in tests}
+    lines += empty_start(settings.language, lines, test_names(settings, others))
     return tuple(dict.fromkeys(lines))
 
 
@@ -180,7 +185,7 @@ COUNT_CHARACTERS = (
 
 
 _FAILING = re.compile(rf"^{re.escape(FAILING_TESTS)}(.+)$", re.MULTILINE)
-_CALLS = "The test calls "
+_CALLS = CALLS
 
 
 def broken_expectations(

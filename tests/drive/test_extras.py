@@ -267,12 +267,47 @@ def test_a_rust_implementor_is_told_how_to_count_characters_where_the_kata_says_
     from tddhooks.drive.gather import COUNT_CHARACTERS, staged_expectations
     from tddhooks.policy.settings import PolicySettings
 
-    checks = '    assert!(validate("Abcdef1!").is_empty());\n'
-    test = f"use pv::validate;\n\n#[test]\nfn ok() {{\n{checks}}}\n"
-    texts = {"tests/ok.rs": test, "Cargo.toml": '[package]\nname = "pv"\n'}
+    checks = '    assert_eq!(validate("Abc1!"), vec!["must be at least 8 characters"]);\n'
+    test = f"use pv::validate;\n\n#[test]\nfn short() {{\n{checks}}}\n"
+    texts = {"tests/short.rs": test, "Cargo.toml": '[package]\nname = "pv"\n'}
     rust, python = PolicySettings(language="rust"), PolicySettings(language="python")
-    assert COUNT_CHARACTERS in staged_expectations(rust, texts, ["tests/ok.rs"], PV_KATA)
+    assert COUNT_CHARACTERS in staged_expectations(rust, texts, ["tests/short.rs"], PV_KATA)
     no_note = PV_KATA.replace("Characters are counted, not bytes", "Lengths are what they are")
-    assert COUNT_CHARACTERS not in staged_expectations(rust, texts, ["tests/ok.rs"], no_note)
+    assert COUNT_CHARACTERS not in staged_expectations(rust, texts, ["tests/short.rs"], no_note)
     # Python's len() counts characters already
-    assert COUNT_CHARACTERS not in staged_expectations(python, texts, ["tests/ok.rs"], PV_KATA)
+    assert COUNT_CHARACTERS not in staged_expectations(python, texts, ["tests/short.rs"], PV_KATA)
+
+
+LENGTH_LIB = (
+    "pub fn validate(password: &str) -> Vec<String> {\n"
+    "    let mut errors = Vec::new();\n"
+    "    if password.chars().count() < 8 {\n"
+    '        errors.push("must be at least 8 characters".to_string());\n'
+    "    }\n    errors\n}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("check", "library", "said"),
+    [
+        ('assert!(validate("Abcdef1!").is_empty());', "", False),  # nothing about a length yet
+        ('assert_eq!(validate("Abcdefg!"), vec!["must contain a digit"]);', "", False),
+        # the library counts already: the note keeps the count right in every later turn
+        ('assert_eq!(validate("Abcdefg!"), vec!["must contain a digit"]);', LENGTH_LIB, True),
+        ('assert_eq!(validate("Äbc1!xy").len(), 1);', "", True),  # a non-ASCII input
+        # the test compares less; the kata's value for its input speaks of characters
+        ('assert_eq!(validate("Abc1!").len(), 1);', "", True),
+    ],
+)
+def test_the_characters_note_comes_where_a_length_is_in_view(
+    check: str, library: str, said: bool
+) -> None:
+    """r59 (b013b48): the first test asked only for an empty list, the prompt spoke of lengths,
+    and the 1.5B implementor wrote a whole validator. The note waits for a length."""
+    from tddhooks.drive.gather import COUNT_CHARACTERS, staged_expectations
+    from tddhooks.policy.settings import PolicySettings
+
+    test = f"use pv::validate;\n\n#[test]\nfn t() {{\n    {check}\n}}\n"
+    texts = {"tests/t.rs": test, "Cargo.toml": '[package]\nname = "pv"\n', "src/lib.rs": library}
+    found = staged_expectations(PolicySettings(language="rust"), texts, ["tests/t.rs"], PV_KATA)
+    assert (COUNT_CHARACTERS in found) is said, found

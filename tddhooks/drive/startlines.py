@@ -1,0 +1,66 @@
+"""Two lines of the implementor's "What the staged test expects" that depend on where the kata
+stands (docs/agents.md, "What the staged test expects"):
+
+- the empty start: when the staged test is the kata's only test and every call it makes expects
+  an empty list, the line says the whole body can be that empty list. Measured (Password
+  Validation, r45, r55 and r59 at b013b48): the first test asked only that "Abcdef1!" give no
+  errors, and the 1.5B implementor wrote a whole validator of invented messages, was refused
+  five times and the test was set aside; the hint that names the empty body came only after a
+  failure (drive/strays.py `_empty_advice`).
+- counting characters: the kata's note that lengths are characters, not bytes, is passed on only
+  where a length is in view (the staged test or its expectations speak of characters, or hold a
+  non-ASCII literal, or the library counts already). Before that it invites a length check no
+  test asks for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+CALLS = "The test calls "
+
+EMPTY_START = {
+    "rust": "Every call of the test expects an empty list, and no other test exists yet: the "
+    "whole body can be `Vec::new()`. Each message comes with the test that asks for it.",
+    "python": "Every call of the test expects an empty list, and no other test exists yet: the "
+    "whole body can be `return []`. Each message comes with the test that asks for it.",
+}
+
+_EXPECTS = re.compile(r" and expects `(?P<value>.+)`\.$")
+_EMPTY_LIST = re.compile(
+    r"Vec(?:::<[^<>]*(?:<[^<>]*>)?[^<>]*>)?::new\(\)|vec!\[\s*\]|\[\s*\]|list\(\)"
+)
+_LENGTH_IN_CODE = re.compile(r"\.\s*len\s*\(\s*\)|\.\s*chars\s*\(\s*\)\s*\.\s*count\s*\(")
+
+
+def asks_for_nothing(lines: Sequence[str]) -> bool:
+    """Whether the staged test makes at least one call and every call expects an empty list."""
+    calls = [line for line in lines if line.startswith(CALLS)]
+    if not calls:
+        return False
+    for line in calls:
+        if line.endswith(" and expects it to be empty."):
+            continue
+        found = _EXPECTS.search(line)
+        if found is None or not _EMPTY_LIST.fullmatch(found.group("value").strip()):
+            return False
+    return True
+
+
+def empty_start(language: str, lines: Sequence[str], other_tests: Sequence[str]) -> tuple[str, ...]:
+    """The empty-start line, when the staged test is the only one and asks for nothing."""
+    if other_tests or language not in EMPTY_START or not asks_for_nothing(lines):
+        return ()
+    return (EMPTY_START[language],)
+
+
+def length_in_view(tests: Mapping[str, str], lines: Sequence[str], library: str) -> bool:
+    """Whether a length is what the turn is about: the staged tests or what they expect speak of
+    characters or hold a non-ASCII character, or the library measures a length already."""
+    said = "\n".join((*tests.values(), *lines))
+    return (
+        "character" in said.casefold()
+        or not said.isascii()
+        or bool(_LENGTH_IN_CODE.search(library))
+    )
