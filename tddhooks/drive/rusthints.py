@@ -5,7 +5,8 @@ rustc's own machine-applicable fixes are applied before the gate (drive/workspac
 --fix --broken-code`); these are the ones it only explains. Measured on the 1.5B implementor: with
 rustc's words alone, `Ok("0:0:N")` for a `Result<String, String>` came back four attempts of five,
 and `if grid.is_empty() { return String::new(); }` as a whole function body (E0317) five of five;
-`password.chars().any(char::is_digit)` (E0593) five of five. A Password Validation refactor
+`password.chars().any(char::is_digit)` (E0593) five of five; a `match` in statement position
+giving `&str` (expected `()`) three of five. A Password Validation refactor
 committed `let mut errors = vec![]; … errors.push(…); … vec![]`, and the implementor then added a
 check to `errors` in every attempt of the next turn, five of five, the tests saying only `left: []`
 (a trial drive at 5dccecf): the scaffold's clippy lint `collection_is_never_read` now stops that
@@ -33,6 +34,14 @@ _HINTS: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(r"error\[E0317\]"),
         "an `if` without `else` gives `()`: after `if … { return …; }` end the function with the "
         "value it returns otherwise, or write `if … { a } else { b }` as its last expression",
+    ),
+    (
+        # measured (r58, FizzBuzz cycle 1 at b013b48): `match n % 3 { 0 => "Fizz", _ => … }`
+        # followed by `match n % 5 { … }`, three attempts of five
+        re.compile(r"expected `\(\)`, found `(?!\(\))"),
+        "a `match` or `if … else` before the function's last line is a statement, and its "
+        'arms must give `()`: return from them (`0 => return "Fizz".to_string(),`), or make one '
+        "`match` or `if … else if … else` the last expression, the value the function returns",
     ),
     (
         re.compile(

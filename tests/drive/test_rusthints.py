@@ -43,6 +43,8 @@ def test_no_hint_for_other_errors_and_each_hint_once() -> None:
     # a closure of the wrong arity that has nothing to do with `is_digit`
     assert rust_hints(_verdict("error[E0593]: closure is expected to take 1 argument")) == ""
     assert rust_hints(_verdict("error[E0631]: type mismatch\nfound signature `fn(u8) -> _`")) == ""
+    # a unit compared with a unit is no statement giving a value
+    assert rust_hints(_verdict("expected `()`, found `()`")) == ""
     # a Result compared with a Result is not a missing Ok(…)
     assert rust_hints(_verdict("expected `Result<String, String>`, found `Result<&str, _>`")) == ""
     twice = "expected `&str`, found `String`\nexpected `&str`, found `String`\n"
@@ -62,6 +64,10 @@ def test_no_hint_for_other_errors_and_each_hint_once() -> None:
         # measured: its Password Validation answer, five of five
         ("pub fn digit(password: &str) -> bool {\n    password.chars().any(char::is_digit)\n}\n",
          "pass a closure, `|c| c.is_ascii_digit()`"),
+        # measured: its FizzBuzz answer (r58), three of five
+        ('pub fn say(n: u32) -> String {\n    match n % 3 {\n        0 => "Fizz",\n'
+         "        _ => \"\",\n    }\n    n.to_string()\n}\n",
+         '`0 => return "Fizz".to_string(),`'),
         ("pub fn upper(password: &str) -> bool {\n"
          "    password.chars().any(char::is_ascii_uppercase)\n}\n",
          "pass a closure, `|c| c.is_ascii_uppercase()`"),
