@@ -40,7 +40,12 @@ def _byte_lengths(text: str) -> Counter[str]:
     return counted
 
 
-def byte_lengths(kata: str, before: Mapping[str, str], after: Mapping[str, str]) -> str | None:
+REFACTOR_BYTES = "the refactor counts bytes: "  # a refactorer has no staged test to pass
+
+
+def byte_lengths(
+    kata: str, before: Mapping[str, str], after: Mapping[str, str], *, refactor: bool = False
+) -> str | None:
     """Why a Rust change or refactor from `before` to `after` (path -> text of the files it
     wrote) measures a string parameter in bytes where the kata counts characters; None when it
     does not."""
@@ -48,9 +53,10 @@ def byte_lengths(kata: str, before: Mapping[str, str], after: Mapping[str, str])
         return None
     for path, text in after.items():
         added = _byte_lengths(text) - _byte_lengths(before.get(path, ""))
+        lead = REFACTOR_BYTES if refactor else BYTES
         for name in sorted(added):
             return (
-                f"{BYTES}`{name}.len()` is the length of `{name}` in bytes, and the kata counts "
+                f"{lead}`{name}.len()` is the length of `{name}` in bytes, and the kata counts "
                 f"characters, not bytes: write `{name}.chars().count()` there instead, and send "
                 'the whole file with "action": "upsert"'
             )

@@ -292,7 +292,9 @@ class SourceTurn(Turn):
 
         if not self.ctx.kata or self.crew.settings.language != "rust":
             return None
-        return byte_lengths(self.ctx.kata, *self.source_versions())
+        return byte_lengths(
+            self.ctx.kata, *self.source_versions(), refactor=self.role == "refactorer"
+        )
 
     def spread_messages(self) -> str | None:
         """Why the refactor in the index spreads the kata's messages over more functions

@@ -13,7 +13,7 @@ from drive.test_refactor_probe import _crate
 from support.fake_drive import one_cycle
 from support.fake_model import FakeModel
 
-from tddhooks.drive.bytecount import byte_lengths
+from tddhooks.drive.bytecount import REFACTOR_BYTES, byte_lengths
 from tddhooks.drive.misplaced import BYTES, Tells
 from tddhooks.resources import read_template
 
@@ -113,7 +113,8 @@ def _refused(repo: Path, model: FakeModel, role: str) -> None:
     """`model` was asked twice, told of `password.len()` the second time; CHARS_LIB landed and
     the role's step file records `counts-bytes`."""
     assert len(model.asked) == 2
-    assert f"{BYTES}`password.len()`" in model.asked[1].user
+    lead = REFACTOR_BYTES if role == "refactorer" else BYTES  # a refactor has no staged test
+    assert f"{lead}`password.len()`" in model.asked[1].user
     assert (repo / "src/lib.rs").read_text(encoding="utf-8") == CHARS_LIB
     logs = sorted((repo / ".tdd" / "logs").glob(f"step-*-{role}*.json"))
     assert logs
