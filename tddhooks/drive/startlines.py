@@ -48,9 +48,32 @@ def asks_for_nothing(lines: Sequence[str]) -> bool:
     return True
 
 
-def empty_start(language: str, lines: Sequence[str], other_tests: Sequence[str]) -> tuple[str, ...]:
-    """The empty-start line, when the staged test is the only one and asks for nothing."""
+_CALLED = re.compile(r"^" + re.escape(CALLS) + r"`(?P<name>\w+)\s*\(")
+
+
+def called_through_a_path(lines: Sequence[str], tests: Mapping[str, str]) -> bool:
+    """Whether the tests also call a function the lines name through a path (`pv::validate(…)`,
+    `pv.validate(…)`): the expectation reader lists only calls by the imported name, so what
+    such a call expects is unknown."""
+    names = {found["name"] for line in lines if (found := _CALLED.match(line))}
+    if not names:
+        return False
+    path = re.compile(r"(?:::|\.)\s*(?:" + "|".join(sorted(names)) + r")\s*\(")
+    return any(path.search(text) for text in tests.values())
+
+
+def empty_start(
+    language: str,
+    lines: Sequence[str],
+    other_tests: Sequence[str],
+    tests: Mapping[str, str] | None = None,
+) -> tuple[str, ...]:
+    """The empty-start line, when the staged test is the only one and asks for nothing: `lines`
+    are every call the staged `tests` make (not only those the prompt shows), and a call of
+    the same function through a path is one that may ask for something."""
     if other_tests or language not in EMPTY_START or not asks_for_nothing(lines):
+        return ()
+    if called_through_a_path(lines, tests or {}):
         return ()
     return (EMPTY_START[language],)
 
