@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from tddhooks.drive.rustcode import blanked_text, without_comments
+
 CALLS = "The test calls "
 
 EMPTY_START = {
@@ -79,11 +81,13 @@ def empty_start(
 
 
 def length_in_view(tests: Mapping[str, str], lines: Sequence[str], library: str) -> bool:
-    """Whether a length is what the turn is about: the staged tests or what they expect speak of
-    characters or hold a non-ASCII character, or the library measures a length already."""
-    said = "\n".join((*tests.values(), *lines))
+    """Whether a length is what the turn is about: the staged (Rust) tests or what they expect
+    speak of characters or hold a non-ASCII character, or the library measures a length already.
+    Comments are left out, the library's strings too: `// a good password — no errors` or a
+    `// later: .len()` is no length, and the note before one invites a length check (r59)."""
+    said = "\n".join((*map(without_comments, tests.values()), *lines))
     return (
         "character" in said.casefold()
         or not said.isascii()
-        or bool(_LENGTH_IN_CODE.search(library))
+        or bool(_LENGTH_IN_CODE.search(blanked_text(library)))
     )
