@@ -161,11 +161,14 @@ def expectations(
     language: str,
     package: str | None = None,
     interface: Mapping[str, str] | None = None,
+    limit: int | None = MAX_LINES,
 ) -> list[str]:
     """Lines for the prompt: each imported function's calls, expected values and a signature:
     the one `interface` (name -> signature, the kata's Interface section) gives, else one guessed
     from the literals. Measured: guessed from `vec!["…"]`, the signature said `Vec<&str>` where
-    the kata says `Vec<String>`, and the 1.5B implementor used exactly the guess."""
+    the kata says `Vec<String>`, and the 1.5B implementor used exactly the guess. The prompt
+    shows the first `limit`; None keeps every line, for a reader that must see each call (the
+    empty start, drive/startlines.py)."""
     interface = interface or {}
     lines: list[str] = []
     for text in test_texts.values():
@@ -195,7 +198,7 @@ def expectations(
                 lines.append(f"The kata's Interface section fixes its signature: `{fixed}`")
             elif signature:
                 lines.append(f"A signature that fits (types guessed from the test): `{signature}`")
-    return list(dict.fromkeys(lines))[:MAX_LINES]
+    return list(dict.fromkeys(lines))[:limit]
 
 
 # `let password = "Abc1!";` (not `mut`), Python's `password = "Abc1!"`: a name bound to a literal

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from tddhooks.agents.context import TurnContext, crate_name, requirement_in_focus
 from tddhooks.agents.edits import matches_any
-from tddhooks.agents.expectations import expectations
+from tddhooks.agents.expectations import MAX_LINES, expectations
 from tddhooks.agents.offers import offered_paths
 from tddhooks.agents.roles import path_policy
 from tddhooks.drive.startlines import CALLS
@@ -162,14 +162,17 @@ def staged_expectations(
     named = interface_functions(kata, settings.language)
     rust = settings.language == "rust"
     interface = kept_interface(named, texts.get(LIB, "")) if rust else named
-    lines = expectations(tests, settings.language, package, interface)
+    # every call, for the empty start: the prompt shows the first MAX_LINES, and a ninth call that
+    # asks for a message still rules out the empty body
+    every = expectations(tests, settings.language, package, interface, limit=None)
+    lines = every[:MAX_LINES]
     if kata:
         requirements = kata_requirements(kata, whole=True)
         lines += kata_values(tests, requirements, settings.language, package, list(named))
         if rust and NOT_BYTES.search(kata) and length_in_view(tests, lines, texts.get(LIB, "")):
             lines.append(COUNT_CHARACTERS)
     others = {path: text for path, text in texts.items() if path not in tests}
-    lines += empty_start(settings.language, lines, test_names(settings, others))
+    lines += empty_start(settings.language, every, test_names(settings, others), tests)
     return tuple(dict.fromkeys(lines))
 
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from tddhooks.drive.rustcode import blanked_text, without_comments
+
 CALLS = "The test calls "
 
 EMPTY_START = {
@@ -48,19 +50,44 @@ def asks_for_nothing(lines: Sequence[str]) -> bool:
     return True
 
 
-def empty_start(language: str, lines: Sequence[str], other_tests: Sequence[str]) -> tuple[str, ...]:
-    """The empty-start line, when the staged test is the only one and asks for nothing."""
+_CALLED = re.compile(r"^" + re.escape(CALLS) + r"`(?P<name>\w+)\s*\(")
+
+
+def called_through_a_path(lines: Sequence[str], tests: Mapping[str, str]) -> bool:
+    """Whether the tests also call a function the lines name through a path (`pv::validate(…)`,
+    `pv.validate(…)`): the expectation reader lists only calls by the imported name, so what
+    such a call expects is unknown."""
+    names = {found["name"] for line in lines if (found := _CALLED.match(line))}
+    if not names:
+        return False
+    path = re.compile(r"(?:::|\.)\s*(?:" + "|".join(sorted(names)) + r")\s*\(")
+    return any(path.search(text) for text in tests.values())
+
+
+def empty_start(
+    language: str,
+    lines: Sequence[str],
+    other_tests: Sequence[str],
+    tests: Mapping[str, str] | None = None,
+) -> tuple[str, ...]:
+    """The empty-start line, when the staged test is the only one and asks for nothing: `lines`
+    are every call the staged `tests` make (not only those the prompt shows), and a call of
+    the same function through a path is one that may ask for something."""
     if other_tests or language not in EMPTY_START or not asks_for_nothing(lines):
+        return ()
+    if called_through_a_path(lines, tests or {}):
         return ()
     return (EMPTY_START[language],)
 
 
 def length_in_view(tests: Mapping[str, str], lines: Sequence[str], library: str) -> bool:
-    """Whether a length is what the turn is about: the staged tests or what they expect speak of
-    characters or hold a non-ASCII character, or the library measures a length already."""
-    said = "\n".join((*tests.values(), *lines))
+    """Whether a length is what the turn is about: the staged (Rust) tests or what they expect
+    speak of characters or hold a non-ASCII character, or the library measures a length already.
+    Comments are left out, the library's strings too: `// a good password — no errors` or a
+    `// later: .len()` is no length, and the note before one invites a length check (r59)."""
+    said = "\n".join((*map(without_comments, tests.values()), *lines))
     return (
         "character" in said.casefold()
         or not said.isascii()
-        or bool(_LENGTH_IN_CODE.search(library))
+        or bool(_LENGTH_IN_CODE.search(blanked_text(library)))
     )

@@ -297,6 +297,15 @@ LENGTH_LIB = (
         ('assert_eq!(validate("Äbc1!xy").len(), 1);', "", True),  # a non-ASCII input
         # the test compares less; the kata's value for its input speaks of characters
         ('assert_eq!(validate("Abc1!").len(), 1);', "", True),
+        # a comment is not the test: a dash or the word in one is no length
+        (
+            '// a good password — no errors\n    assert!(validate("Abcdef1!").is_empty());',
+            "",
+            False,
+        ),
+        ('assert!(validate("Abcdef1!").is_empty()); // no characters missing', "", False),
+        ('assert!(validate("Abcdef1!").is_empty());', "// later: password.len()\n", False),
+        ('assert!(validate("Abcdef1!").is_empty());', 'const S: &str = "s.len()";\n', False),
     ],
 )
 def test_the_characters_note_comes_where_a_length_is_in_view(

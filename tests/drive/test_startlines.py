@@ -55,6 +55,16 @@ def test_the_only_test_asking_for_an_empty_list_gets_the_empty_body(check: str) 
         ),
         ('assert!(!validate("abc").is_empty());',),  # asserted NOT empty
         ('validate("Abcdef1!");',),  # a call that expects nothing in particular
+        # more calls than the section shows (MAX_LINES): the last one asks for a message
+        (
+            *(f'assert!(validate("Abcdef1!{n}").is_empty());' for n in range(8)),
+            'assert_eq!(validate("abc"), vec!["must be at least 8 characters"]);',
+        ),
+        # a call through its path the section does not list
+        (
+            'assert!(validate("Abcdef1!").is_empty());',
+            'assert_eq!(pv::validate("abc"), vec!["must be at least 8 characters"]);',
+        ),
     ],
 )
 def test_a_test_that_asks_for_something_gets_no_empty_body(checks: tuple[str, ...]) -> None:
@@ -87,6 +97,17 @@ def test_python_gets_its_own_empty_body() -> None:
     found = staged_expectations(PYTHON, texts, ["tests/test_ok.py"], PV_KATA)
     assert EMPTY_START["python"] in found, found
     assert "`return []`" in EMPTY_START["python"]
+
+
+def test_a_python_call_through_the_module_is_a_call_too() -> None:
+    """`pv.validate("abc")` is no line of the section, and it asks for a message."""
+    test = (
+        "import pv\nfrom pv import validate\n\n\ndef test_ok():\n"
+        '    assert validate("Abcdef1!") == []\n    assert pv.validate("abc") == ["short"]\n'
+    )
+    texts = {"tests/test_ok.py": test, "src/pv/__init__.py": '"""pv"""\n'}
+    found = staged_expectations(PYTHON, texts, ["tests/test_ok.py"], PV_KATA)
+    assert EMPTY_START["python"] not in found, found
 
 
 @pytest.mark.parametrize(
