@@ -20,7 +20,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from tddhooks.drive.probe import own_output
+from tddhooks.drive.probe import own_output, ran
 from tddhooks.drive.strays import comparisons, literals
 
 if TYPE_CHECKING:
@@ -61,13 +61,14 @@ def misplaced_message(
     """Why the change gives an example of the kata another example's message; None when it
     gives none, or when the output does not show the value."""
     messages = probe.strings  # a staged test's own example too: its message is the likeliest
+    unseen = _unseen(before, probe, language)
     for case in probe.cases:
         example, said = case.example, case.example.messages
         if case.name not in failing or said is None:
             continue  # not a whole list of strings (a list of numbers: no messages)
         own = own_output(before, case, language)
         had = _shown(own, language)
-        if _unsure(own, had, language):
+        if case.name in unseen or _unsure(own, had, language):
             continue  # HEAD may have given it already: its output does not show all it gave
         now = _shown(own_output(after, case, language), language)
         wrong = [m for m in now or () if m in messages and m not in said and m not in (had or ())]
@@ -96,13 +97,14 @@ def disordered_messages(
     kata lists every broken rule in the order of its rules, and the hidden test of that order
     failed. No later requirement's check can set that right, so it is said while the check is
     the newest one."""
+    unseen = _unseen(before, probe, language)
     for case in probe.cases:
         example, said = case.example, case.example.messages
         if case.name not in failing or said is None or len(said) < 2:
             continue
         own = own_output(before, case, language)
         had = _shown(own, language)
-        if _unsure(own, had, language) or _out_of_order(had or [], said):
+        if case.name in unseen or _unsure(own, had, language) or _out_of_order(had or [], said):
             continue  # HEAD's order was not the kata's already: not this change's doing
         now = _shown(own_output(after, case, language), language)
         if now is None or (swapped := _out_of_order(now, said)) is None:
@@ -158,6 +160,21 @@ def _shown(own: str, language: str) -> list[str] | None:
 # pytest -v cuts a long explanation (docs/agents.md, "A refactor that changes what the kata
 # says"): the diff's hidden lines may hold what HEAD gave
 _TRUNCATED = "Full output truncated"
+
+
+def _unseen(before: Verdict, probe: Probe, language: str) -> set[str]:
+    """The cases that failed on HEAD's tree with no output of their own in what the gate kept:
+    the gate keeps the output's end (policy/gate.py `OUTPUT_TAIL_CHARS`), and many examples that
+    HEAD does not build yet push the first failures out of it. What HEAD gave there is unknown,
+    so no message of theirs is this change's doing (found when Password Validation got an
+    eleventh example, "Abcdefg1?": on CI, where pytest cuts no diff, "Abcdefg!"'s block fell out
+    of HEAD's output)."""
+    _, head_failing = ran(before, probe)
+    return {
+        case.name
+        for case in probe.cases
+        if case.name in head_failing and not own_output(before, case, language).strip()
+    }
 
 
 def _unsure(own: str, shown: list[str] | None, language: str) -> bool:

@@ -258,7 +258,7 @@ def _file(path: str, project: str, cases: Sequence[Case]) -> Probe:
     return Probe(path, "\n".join(lines), tuple(cases), project, frozenset(strings))
 
 
-def _ran(verdict: Verdict, probe: Probe) -> tuple[set[str], set[str]]:
+def ran(verdict: Verdict, probe: Probe) -> tuple[set[str], set[str]]:
     """The probe's cases that passed and that failed in `verdict` (`tests/….rs::example_1`,
     pytest's `tests/….py::test_example_1`)."""
     report = verdict.report
@@ -380,12 +380,12 @@ def broken_examples(
         probe = reduced
         before = gate.tree(root, workspace.tree_with_file(root, head_tree, probe.path,
                                                           probe.text), settings)  # fmt: skip
-    kept, _ = _ran(before, probe)
+    kept, _ = ran(before, probe)
     if not kept and invented is None:
         return None
     after_tree = workspace.tree_with_file(root, refactored_tree, probe.path, probe.text)
     after = gate.tree(root, after_tree, settings)
-    passing, failing = _ran(after, probe)
+    passing, failing = ran(after, probe)
     if after.report.compile_errors or not (passing or failing):
         return None  # it does not build against the refactored code: the gate's tests say so
     refactor = role == "refactorer"
