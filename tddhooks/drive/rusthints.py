@@ -44,6 +44,12 @@ _HINTS: tuple[tuple[re.Pattern[str], str], ...] = (
         "`match` or `if … else if … else` the last expression, the value the function returns",
     ),
     (
+        # measured (r60, FizzBuzz cycle 2 at 34c962a): `else => n.to_string(),` as a match's
+        # last arm, three attempts in a row
+        re.compile(r"expected identifier, found keyword `else`[\s\S]{0,300}?\belse\s*=>"),
+        "a `match` has no `else` arm: its last arm is `_ => …` (`_ => n.to_string(),`)",
+    ),
+    (
         re.compile(
             r"expected `(?:std::result::)?Result<[^`]*`, found `(?!(?:std::result::)?Result)"
         ),

@@ -43,6 +43,10 @@ def test_no_hint_for_other_errors_and_each_hint_once() -> None:
     # a closure of the wrong arity that has nothing to do with `is_digit`
     assert rust_hints(_verdict("error[E0593]: closure is expected to take 1 argument")) == ""
     assert rust_hints(_verdict("error[E0631]: type mismatch\nfound signature `fn(u8) -> _`")) == ""
+    # an `else` out of place that is no match arm
+    assert (
+        rust_hints(_verdict("error: expected identifier, found keyword `else`\n  let else")) == ""
+    )
     # a unit compared with a unit is no statement giving a value
     assert rust_hints(_verdict("expected `()`, found `()`")) == ""
     # a Result compared with a Result is not a missing Ok(…)
@@ -68,6 +72,10 @@ def test_no_hint_for_other_errors_and_each_hint_once() -> None:
         ('pub fn say(n: u32) -> String {\n    match n % 3 {\n        0 => "Fizz",\n'
          "        _ => \"\",\n    }\n    n.to_string()\n}\n",
          '`0 => return "Fizz".to_string(),`'),
+        # measured: its FizzBuzz answer (r60), three attempts in a row
+        ("pub fn say(n: u32) -> String {\n    match n {\n"
+         '        _ if n % 3 == 0 => "Fizz".to_string(),\n        else => n.to_string(),\n'
+         "    }\n}\n", "its last arm is `_ => …`"),
         ("pub fn upper(password: &str) -> bool {\n"
          "    password.chars().any(char::is_ascii_uppercase)\n}\n",
          "pass a closure, `|c| c.is_ascii_uppercase()`"),
