@@ -3,8 +3,10 @@ committed), run once, counted. A suite that does not compile scores 0 of its tes
 
 from __future__ import annotations
 
+import os
 import re
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,6 +70,14 @@ def parse_ran(output: str, language: str) -> int:
     return sum(int(count) for count, _ in _PYTEST_RAN.findall(lines[-1])) if lines else 0
 
 
+def own_cargo(environ: Mapping[str, str]) -> dict[str, str]:
+    """`environ` without CARGO_TARGET_DIR: every bench run's crate is `run_<N>`, and in one shared
+    cargo folder a run built second took the first run's fresh build for its own (cargo's
+    fingerprints do not name the package folder; measured with cargo 1.95, docs/runners.md).
+    Without it each run builds in its own folders: the gate's, the audit's, its `target/`."""
+    return {name: value for name, value in environ.items() if name != "CARGO_TARGET_DIR"}
+
+
 def score(
     root: Path, files: tuple[AcceptanceFile, ...], language: str, log: Path | None = None
 ) -> AcceptanceScore:
@@ -85,7 +95,7 @@ def score(
     else:
         cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                *(str(path.relative_to(root)) for path in paths)]  # fmt: skip
-    result = proc.run(cmd, cwd=root, timeout_s=ACCEPTANCE_TIMEOUT_S)
+    result = proc.run(cmd, cwd=root, env=own_cargo(os.environ), timeout_s=ACCEPTANCE_TIMEOUT_S)
     if log is not None:
         log.write_text(f"$ {' '.join(cmd)}\n{result.output}", encoding="utf-8")
     # what ran, when more than the files show (a parametrized or class-based test): the total

@@ -124,7 +124,11 @@ def _tddhooks(*args: str) -> list[str]:
 
 
 def _child_env(spec: RunSpec) -> dict[str, str]:
-    env = dict(os.environ)
+    """What a run's drive and audit see: ours, less a shared cargo folder (bench/acceptance.py
+    `own_cargo`), plus the key by environment only."""
+    from tddhooks.bench.acceptance import own_cargo
+
+    env = own_cargo(os.environ)
     if spec.api_key:
         env[KEY_VARIABLE] = spec.api_key
     return env

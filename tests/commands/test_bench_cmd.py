@@ -520,3 +520,35 @@ def test_the_answer_limits_reach_every_child_drive() -> None:
     assert args[args.index("--response-format") + 1] == "text"
     assert "--timeout" not in BenchLLM().args()
     assert "--response-format" not in BenchLLM().args()
+
+
+@pytest.mark.cargo
+def test_runs_of_one_crate_name_never_share_a_cargo_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every bench run's crate is `run_<N>`. In one CARGO_TARGET_DIR cargo took the first run's
+    fresh build for the second's (its fingerprints do not name the package folder) and scored
+    another kata's tests (measured with cargo 1.95 while scoring r61 by hand). A bench keeps
+    the variable from its drives, audits and hidden suites: each run builds in its own."""
+    from tddhooks.bench.run import _child_env
+
+    shared = tmp_path / "shared-target"
+    monkeypatch.setenv("CARGO_TARGET_DIR", str(shared))
+    suite = (AcceptanceFile("acceptance_one.rs", "use {crate}::one;\n\n#[test]\nfn is_one() {\n"
+                            "    assert_eq!(one(), 1);\n}\n"),)  # fmt: skip
+    roots = []
+    for kata, value in (("first", 1), ("second", 2)):  # both written before either builds,
+        root = tmp_path / kata / "run-1"  # as runs that drive side by side are
+        (root / "src").mkdir(parents=True)
+        (root / "Cargo.toml").write_text(
+            '[package]\nname = "run_1"\nversion = "0.1.0"\nedition = "2021"\n', encoding="utf-8"
+        )
+        lib = f"pub fn one() -> u32 {{\n    {value}\n}}\n"
+        (root / "src" / "lib.rs").write_text(lib, encoding="utf-8")
+        roots.append(root)
+    scores = [acceptance.score(root, suite, "rust").passed for root in roots]
+    assert scores == [1, 0]
+    assert not shared.exists()
+    llm = BenchLLM(provider="custom", base_url="http://127.0.0.1:9/v1")
+    (spec,) = plan(["bowling"], ["custom:m"], 1, 1, "rust", tmp_path / "r", llm)
+    assert "CARGO_TARGET_DIR" not in _child_env(spec)
