@@ -51,9 +51,9 @@ def byte_lengths(
     does not."""
     if not NOT_BYTES.search(kata):
         return None
+    lead = REFACTOR_BYTES if refactor else BYTES
     for path, text in after.items():
         added = _byte_lengths(text) - _byte_lengths(before.get(path, ""))
-        lead = REFACTOR_BYTES if refactor else BYTES
         for name in sorted(added):
             return (
                 f"{lead}`{name}.len()` is the length of `{name}` in bytes, and the kata counts "

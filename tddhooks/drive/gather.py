@@ -188,7 +188,6 @@ COUNT_CHARACTERS = (
 
 
 _FAILING = re.compile(rf"^{re.escape(FAILING_TESTS)}(.+)$", re.MULTILINE)
-_CALLS = CALLS
 
 
 def broken_expectations(
@@ -211,8 +210,8 @@ def broken_expectations(
         if path in staged or path not in texts:
             continue
         for line in staged_expectations(settings, texts, [path], kata):
-            if line.startswith(_CALLS):
-                lines.append(f"{path}, which the last attempt broke, calls {line[len(_CALLS) :]}")
+            if line.startswith(CALLS):
+                lines.append(f"{path}, which the last attempt broke, calls {line[len(CALLS) :]}")
     return tuple(lines)
 
 

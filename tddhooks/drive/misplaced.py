@@ -61,14 +61,14 @@ def misplaced_message(
     """Why the change gives an example of the kata another example's message; None when it
     gives none, or when the output does not show the value."""
     messages = probe.strings  # a staged test's own example too: its message is the likeliest
-    unseen = _unseen(before, probe, language)
+    _, head_failing = ran(before, probe)
     for case in probe.cases:
         example, said = case.example, case.example.messages
         if case.name not in failing or said is None:
             continue  # not a whole list of strings (a list of numbers: no messages)
         own = own_output(before, case, language)
         had = _shown(own, language)
-        if case.name in unseen or _unsure(own, had, language):
+        if _unsure(own, had, language, failed=case.name in head_failing):
             continue  # HEAD may have given it already: its output does not show all it gave
         now = _shown(own_output(after, case, language), language)
         wrong = [m for m in now or () if m in messages and m not in said and m not in (had or ())]
@@ -97,14 +97,15 @@ def disordered_messages(
     kata lists every broken rule in the order of its rules, and the hidden test of that order
     failed. No later requirement's check can set that right, so it is said while the check is
     the newest one."""
-    unseen = _unseen(before, probe, language)
+    _, head_failing = ran(before, probe)
     for case in probe.cases:
         example, said = case.example, case.example.messages
         if case.name not in failing or said is None or len(said) < 2:
             continue
         own = own_output(before, case, language)
         had = _shown(own, language)
-        if case.name in unseen or _unsure(own, had, language) or _out_of_order(had or [], said):
+        failed = case.name in head_failing
+        if _unsure(own, had, language, failed=failed) or _out_of_order(had or [], said):
             continue  # HEAD's order was not the kata's already: not this change's doing
         now = _shown(own_output(after, case, language), language)
         if now is None or (swapped := _out_of_order(now, said)) is None:
@@ -162,24 +163,16 @@ def _shown(own: str, language: str) -> list[str] | None:
 _TRUNCATED = "Full output truncated"
 
 
-def _unseen(before: Verdict, probe: Probe, language: str) -> set[str]:
-    """The cases that failed on HEAD's tree with no output of their own in what the gate kept:
-    the gate keeps the output's end (policy/gate.py `OUTPUT_TAIL_CHARS`), and many examples that
-    HEAD does not build yet push the first failures out of it. What HEAD gave there is unknown,
-    so no message of theirs is this change's doing (found when Password Validation got an
-    eleventh example, "Abcdefg1?": on CI, where pytest cuts no diff, "Abcdefg!"'s block fell out
-    of HEAD's output)."""
-    _, head_failing = ran(before, probe)
-    return {
-        case.name
-        for case in probe.cases
-        if case.name in head_failing and not own_output(before, case, language).strip()
-    }
-
-
-def _unsure(own: str, shown: list[str] | None, language: str) -> bool:
+def _unsure(own: str, shown: list[str] | None, language: str, *, failed: bool) -> bool:
     """Whether a case's own output (with `shown`, what `_shown` read of it) shows a comparison
-    without all the call gave (pytest's cut diff or `assert` line, a `left:` with `...`)."""
+    without all the call gave (pytest's cut diff or `assert` line, a `left:` with `...`), or,
+    for a case that `failed`, shows nothing at all: the gate keeps the output's end
+    (policy/gate.py `OUTPUT_TAIL_CHARS`), and many examples HEAD does not build yet push the
+    first failures out of it (found when Password Validation got an eleventh example,
+    "Abcdefg1?": on CI, where pytest cuts no diff, "Abcdefg!"'s block fell out of HEAD's
+    output)."""
+    if failed and not own.strip():
+        return True
     if language == "python" and _TRUNCATED in own:
         return True
     return shown is None and bool(comparisons(own))

@@ -68,14 +68,14 @@ def empty_start(
     language: str,
     lines: Sequence[str],
     other_tests: Sequence[str],
-    tests: Mapping[str, str] | None = None,
+    tests: Mapping[str, str],
 ) -> tuple[str, ...]:
     """The empty-start line, when the staged test is the only one and asks for nothing: `lines`
     are every call the staged `tests` make (not only those the prompt shows), and a call of
     the same function through a path is one that may ask for something."""
     if other_tests or language not in EMPTY_START or not asks_for_nothing(lines):
         return ()
-    if called_through_a_path(lines, tests or {}):
+    if called_through_a_path(lines, tests):
         return ()
     return (EMPTY_START[language],)
 
