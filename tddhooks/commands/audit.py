@@ -208,7 +208,6 @@ def run(
         MAX_JOBS,
         AuditGate,
         default_jobs,
-        shared_cargo_target,
     )
     from tddhooks.commands.audit_report import AuditRun, render
 
@@ -222,14 +221,7 @@ def run(
     plan = [(commit, commit_policy(root, commit, joined)) for commit in commits]
     reused = 0
     findings: list[Finding] = []
-    shared = shared_cargo_target({settings.language for _, settings in plan})
-    if shared and jobs > 1:
-        output.err_console().print(
-            "[dim]CARGO_TARGET_DIR is set: one tree at a time (lanes sharing one cargo target "
-            "folder would run each other's builds)[/dim]",
-            markup=True,
-        )
-    with AuditGate(root, jobs=jobs, reuse=not fresh, shared_target=shared) as gate:
+    with AuditGate(root, jobs=jobs, reuse=not fresh) as gate:
         trees = {commit.sha: git.tree_of(root, commit.sha) for commit, _ in plan}
         for commit, settings in plan:  # queued in history order: each lane stays incremental
             if settings.enabled("green"):

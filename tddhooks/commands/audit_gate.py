@@ -41,11 +41,6 @@ def default_jobs() -> int:
     return max(1, min(4, cores or 1))
 
 
-def shared_cargo_target(languages: set[str]) -> bool:
-    """Rust lanes would share the CARGO_TARGET_DIR the environment sets (runners/rust.py)."""
-    return "rust" in languages and "CARGO_TARGET_DIR" in os.environ
-
-
 def lane_name(number: int) -> str:
     from tddhooks.policy.snapshot import AUDIT_TREE
 
@@ -55,10 +50,9 @@ def lane_name(number: int) -> str:
 class AuditGate:
     """Verdicts for (tree, policy) pairs, gated `jobs` at a time; use as a context manager."""
 
-    def __init__(self, root: Path, *, jobs: int, reuse: bool, shared_target: bool = False) -> None:
-        """`shared_target`: every lane would build into one cargo target folder (CARGO_TARGET_DIR
-        is set), where one lane's build passes for another's: then one lane judges everything."""
-        jobs = 1 if shared_target else jobs
+    def __init__(self, root: Path, *, jobs: int, reuse: bool) -> None:
+        """Each lane builds in a snapshot and cargo target folder of its own (policy/snapshot.py
+        `gate_dirs`), whatever CARGO_TARGET_DIR says (runners/rust.py `env`)."""
         self.root = root
         self.jobs = jobs
         self._pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="tddhooks-audit")

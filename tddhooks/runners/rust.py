@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Mapping
 from functools import cache
@@ -145,9 +144,12 @@ class RustRunner:
         )
 
     def env(self, target_dir: Path | None) -> dict[str, str]:
-        """Plain, parseable output; a shared target dir unless the caller already chose one."""
+        """Plain, parseable output, built into `target_dir` whatever CARGO_TARGET_DIR says: cargo's
+        fingerprints do not name the package's folder, so in a folder shared with the work tree
+        (or another kata) the snapshot's older sources counted as built, and the person's own
+        `cargo test` of unstaged code passed for the staged tree (docs/runners.md)."""
         extra = {"CARGO_TERM_COLOR": "never", "RUST_BACKTRACE": "0"}
-        if target_dir is not None and "CARGO_TARGET_DIR" not in os.environ:
+        if target_dir is not None:
             extra["CARGO_TARGET_DIR"] = str(target_dir)
         return extra
 

@@ -185,15 +185,22 @@ def test_a_python_import_error_is_worded_as_one(make_repo: MakeRepo) -> None:
 
 
 @pytest.mark.cargo
-def test_a_shared_cargo_target_dir_means_one_lane(tmp_path: Path) -> None:
-    """CARGO_TARGET_DIR set (the tests' shared one): lanes would share it, so audit uses one."""
+def test_a_user_cargo_target_dir_still_gives_every_lane_its_own_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CARGO_TARGET_DIR set: the lanes still build in their own folders (runners/rust.py `env`),
+    so they run at once, agree with one lane, and build nothing in the user's folder."""
     from bench.bench_audit import build_history
 
-    assert "CARGO_TARGET_DIR" in os.environ
+    user = tmp_path / "user-target"
+    monkeypatch.setenv("CARGO_TARGET_DIR", str(user))
     repo = build_history(tmp_path, commits=4)
+    sequential = report(repo, "--jobs", "1", "--fresh")
     result = audit(repo, "--jobs", "2", "--fresh")
-    assert "CARGO_TARGET_DIR is set: one tree at a time" in result.output
+    assert "one tree at a time" not in result.output
     assert result.exit_code == 1  # the history has a fmt-only red commit
+    assert per_commit(report(repo, "--jobs", "2", "--fresh")) == per_commit(sequential)
+    assert not user.exists()
 
 
 def test_every_snapshot_kind_builds_into_its_own_target_folder(make_repo: MakeRepo) -> None:

@@ -109,7 +109,7 @@ def test_skip_markers(line: str, skips: bool) -> None:
     assert any(marker.search(line) for marker in RustRunner.skip_markers) is skips
 
 
-def test_env_sets_target_dir_only_when_the_environment_has_none(
+def test_env_builds_in_the_callers_folder_whatever_cargo_target_dir_says(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     runner = RustRunner()
@@ -121,7 +121,8 @@ def test_env_sets_target_dir_only_when_the_environment_has_none(
     }
     assert "CARGO_TARGET_DIR" not in runner.env(None)
     monkeypatch.setenv("CARGO_TARGET_DIR", "/shared/target")
-    assert "CARGO_TARGET_DIR" not in runner.env(tmp_path)
+    assert runner.env(tmp_path)["CARGO_TARGET_DIR"] == str(tmp_path)
+    assert "CARGO_TARGET_DIR" not in runner.env(None)  # the environment's own stays in force
 
 
 def test_default_commands_name_every_test_and_treat_warnings_as_errors() -> None:

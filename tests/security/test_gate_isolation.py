@@ -262,3 +262,28 @@ def test_a_committed_conftest_that_collects_nothing_cannot_make_python_green(
     assert result.returncode == 1
     assert "no test ran, though the tree defines" in result.stderr
     assert head(repo) == before
+
+
+def test_a_user_cargo_target_dir_cannot_lend_the_work_trees_build_to_the_staged_tree(
+    kata: Path, tmp_path: Path
+) -> None:
+    """With CARGO_TARGET_DIR set (many Rust users set it globally), the gate once built the
+    staged snapshot into that folder, where the person's own `cargo test` of the work tree had
+    built the same crate: cargo's fingerprints do not name the package folder, so the snapshot's
+    older sources counted as built, and the work tree's unstaged fix made the staged red tree
+    green."""
+    shared = {"CARGO_TARGET_DIR": str(tmp_path / "user-target")}
+    red_code = {"src/lib.rs": SUB_CODE["src/lib.rs"].replace("a - b", "a + b")}
+    write(kata, {**SUB_TEST, **red_code})
+    git(kata, "add", "-A")
+    before = head(kata)
+    _assert_rejected_red(kata, before, commit(kata, FEAT, env=shared))
+    write(kata, SUB_CODE)  # the fix, left unstaged, built and run in the work tree
+    assert run(kata, "cargo", "test", "--quiet", env=shared).returncode == 0
+    write(kata, {"kata.md": CRATE["kata.md"] + "\n- Subtract too.\n"})
+    git(kata, "add", "kata.md")  # a new staged tree: no stored verdict answers for it
+
+    result = commit(kata, FEAT, env=shared)
+
+    _assert_rejected_red(kata, before, result)
+    assert "subtracts" in result.stderr
