@@ -147,10 +147,13 @@ class RustRunner:
         """Plain, parseable output, built into `target_dir` whatever CARGO_TARGET_DIR says: cargo's
         fingerprints do not name the package's folder, so in a folder shared with the work tree
         (or another kata) the snapshot's older sources counted as built, and the person's own
-        `cargo test` of unstaged code passed for the staged tree (docs/runners.md)."""
+        `cargo test` of unstaged code passed for the staged tree (docs/runners.md). Cargo's
+        `build.build-dir` (stable since 1.91; the variable or a config file) keeps the
+        fingerprints, so it goes to the same folder (its default), overriding any setting."""
         extra = {"CARGO_TERM_COLOR": "never", "RUST_BACKTRACE": "0"}
         if target_dir is not None:
             extra["CARGO_TARGET_DIR"] = str(target_dir)
+            extra["CARGO_BUILD_BUILD_DIR"] = str(target_dir)
         return extra
 
     def parse_test_output(self, output: str, exit_code: int) -> TestReport:

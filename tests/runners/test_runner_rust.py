@@ -118,10 +118,13 @@ def test_env_builds_in_the_callers_folder_whatever_cargo_target_dir_says(
         "CARGO_TERM_COLOR": "never",
         "RUST_BACKTRACE": "0",
         "CARGO_TARGET_DIR": str(tmp_path),
+        "CARGO_BUILD_BUILD_DIR": str(tmp_path),
     }
     assert "CARGO_TARGET_DIR" not in runner.env(None)
     monkeypatch.setenv("CARGO_TARGET_DIR", "/shared/target")
+    monkeypatch.setenv("CARGO_BUILD_BUILD_DIR", "/shared/build")
     assert runner.env(tmp_path)["CARGO_TARGET_DIR"] == str(tmp_path)
+    assert runner.env(tmp_path)["CARGO_BUILD_BUILD_DIR"] == str(tmp_path)
     assert "CARGO_TARGET_DIR" not in runner.env(None)  # the environment's own stays in force
 
 

@@ -264,15 +264,16 @@ def test_a_committed_conftest_that_collects_nothing_cannot_make_python_green(
     assert head(repo) == before
 
 
-def test_a_user_cargo_target_dir_cannot_lend_the_work_trees_build_to_the_staged_tree(
-    kata: Path, tmp_path: Path
+@pytest.mark.parametrize("variable", ["CARGO_TARGET_DIR", "CARGO_BUILD_BUILD_DIR"])
+def test_a_user_cargo_folder_cannot_lend_the_work_trees_build_to_the_staged_tree(
+    kata: Path, tmp_path: Path, variable: str
 ) -> None:
     """With CARGO_TARGET_DIR set (many Rust users set it globally), the gate once built the
     staged snapshot into that folder, where the person's own `cargo test` of the work tree had
     built the same crate: cargo's fingerprints do not name the package folder, so the snapshot's
     older sources counted as built, and the work tree's unstaged fix made the staged red tree
-    green."""
-    shared = {"CARGO_TARGET_DIR": str(tmp_path / "user-target")}
+    green. Cargo's `build.build-dir` (stable since 1.91) holds the fingerprints too."""
+    shared = {variable: str(tmp_path / "user-target")}
     red_code = {"src/lib.rs": SUB_CODE["src/lib.rs"].replace("a - b", "a + b")}
     write(kata, {**SUB_TEST, **red_code})
     git(kata, "add", "-A")
