@@ -7,6 +7,7 @@ missing, else 2 when the configuration is broken, else 0.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,7 +101,7 @@ def run(work_dir: Path, *, offline: bool) -> int:
     if root is not None:
         checks += _hook_checks(root)
         checks += _gate_check(root)
-    checks.append(_on_path_check())
+    checks.append(_on_path_check(root))
     if config is not None:
         checks += _llm_checks(base, config, offline=offline)
     _print(checks)
@@ -303,14 +304,36 @@ def _text(path: Path | None) -> str | None:
     return path.read_text(encoding="utf-8", errors="replace") if path is not None else None
 
 
-def _on_path_check() -> Check:
+def _on_path_check(root: Path | None) -> Check:
+    """Our direct shims fall back to the Python that wrote them (docs/hooks.md), so a missing
+    `tddhooks` on PATH only matters when they are not all this Python's, or pre-commit runs them."""
     from tddhooks.commands.install import tddhooks_on_path
 
     found = tddhooks_on_path()
     if found:
         return Check("tddhooks on PATH", "ok", found)
-    fix = "activate the environment tddhooks is installed in (the pre-commit hooks call it)"
+    if root is not None and _shims_record_this_python(root):
+        detail = (
+            f"`tddhooks` is not on PATH; the hooks run `{sys.executable} -m tddhooks` instead "
+            "(recorded in them), so commits are judged; activate that environment to type "
+            "`tddhooks` yourself"
+        )
+        return Check("tddhooks on PATH", "ok", detail)
+    fix = (
+        "activate the environment tddhooks is installed in (hooks run from pre-commit's "
+        "configuration, or shims written by another Python, call the `tddhooks` on PATH)"
+    )
     return Check("tddhooks on PATH", "warn", "`tddhooks` is not on PATH", fix)
+
+
+def _shims_record_this_python(root: Path) -> bool:
+    """True when all three hooks are our direct shims, as this tddhooks writes them now."""
+    from tddhooks.commands.hook_files import slots
+    from tddhooks.commands.install import current_shim, hooks_status
+
+    if set(hooks_status(root).values()) != {"direct"}:
+        return False
+    return all(_text(slot.shim()) == current_shim(t) for t, slot in slots(root).items())
 
 
 def _llm_checks(root: Path, config: TddConfig, *, offline: bool) -> list[Check]:

@@ -343,3 +343,28 @@ def test_outside_a_repository_the_kata_checks_find_the_package_in_the_work_tree(
     result, rows = doctor(tmp_path)
     assert result.exit_code != 0  # no repository
     assert "interface `say`; 1 of 1 examples run as checks" in row(rows, "kata checks")
+
+
+def test_without_tddhooks_on_path_our_shims_still_judge_commits_so_it_is_no_warning(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = installed_repo(make_repo)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")  # git, and no tddhooks: `.venv/bin/tddhooks doctor`
+    result, rows = doctor(repo)
+    line = row(rows, "tddhooks on PATH")
+    assert "✔ ok" in line, result.output
+    assert "-m tddhooks" in line  # what the hooks run instead
+
+
+def test_without_tddhooks_on_path_shims_of_another_python_are_a_warning(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = installed_repo(make_repo)
+    shim = repo / ".git/hooks/commit-msg"
+    text = shim.read_text(encoding="utf-8")
+    shim.write_text(text.replace("INSTALL_PYTHON=", "INSTALL_PYTHON=/gone/python3 #"), "utf-8")
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    result, rows = doctor(repo)
+    line = row(rows, "tddhooks on PATH")
+    assert "! warn" in line, result.output
+    assert "activate the environment" in line
