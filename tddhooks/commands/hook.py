@@ -169,7 +169,8 @@ def _left_out_notes(root: Path, index_file: str | None) -> list[str]:
     changed = [path for path in unstaged.split("\0") if path]
     if changed:
         shown = ", ".join(changed[:8]) + (" …" if len(changed) > 8 else "")
-        notes.append(f"note: unstaged changes were left out of the check: {shown}")
+        notes.append(f"note: unstaged changes were left out of the check: {shown} (`git add -u` "
+                     "stages them if they belong in this commit)")  # fmt: skip
     return ["", *notes] if notes else []
 
 

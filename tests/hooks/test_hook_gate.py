@@ -125,6 +125,23 @@ def test_an_untracked_file_the_staged_code_needs_makes_it_red(kata: Path) -> Non
     assert (kata / "src/helper.rs").exists()
 
 
+def test_code_left_unstaged_is_named_with_the_command_that_stages_it(kata: Path) -> None:
+    write(kata, {
+        "src/lib.rs": "pub fn double(x: i32) -> i32 {\n    x * 2\n}\n" + SUB_CODE["src/lib.rs"],
+        "tests/double.rs": "#[test]\nfn doubles() {\n    assert_eq!(hookkata::double(2), 4);\n}\n",
+    })  # fmt: skip
+    git(kata, "add", "tests/double.rs")  # the code that makes it pass stays unstaged
+
+    rejected = commit(kata, FEAT)
+
+    assert rejected.returncode == 1
+    assert "[green]" in rejected.stderr
+    assert (
+        "unstaged changes were left out of the check: src/lib.rs (`git add -u` stages them"
+        in rejected.stderr
+    )
+
+
 def test_a_partial_commit_is_judged_on_its_temporary_index(kata: Path) -> None:
     write(
         kata,
