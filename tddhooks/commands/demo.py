@@ -11,6 +11,7 @@ import contextlib
 import io
 import json
 import shlex
+import sys
 from pathlib import Path
 
 from rich.markup import escape
@@ -93,10 +94,26 @@ def run(directory: Path | None, *, steps: int | None, quiet: bool) -> int:
         work_dir=target, steps=min(steps or cycles, cycles), provider="replay",
         model=DEMO_SESSION, no_cache=True, quiet=quiet,
     )  # fmt: skip
+    me = escape(_tddhooks_as_typed())
     output.say(
-        f"\nSee what happened: `git -C {shown} log --stat`, `tddhooks audit -C {shown}`.\n"
-        f"Drive it on with a live model, e.g.: `tddhooks drive -C {shown} --steps 3 "
+        f"\nSee what happened: `git -C {shown} log --stat`, `{me} audit -C {shown}`.\n"
+        f"Drive it on with a live model, e.g.: `{me} drive -C {shown} --steps 3 "
         "--model deepseek:deepseek-chat` (key in DEEPSEEK_API_KEY), or a local one: "
-        "`--model ollama:qwen2.5-coder:7b`."
+        "`--model ollama:qwen2.5-coder:7b`.\n"
+        f"Or practise a kata by hand under the same hooks: `{me} init my-kata --kata bowling` "
+        '(README.md, "Practise a kata by hand").'
     )
     return code
+
+
+def _tddhooks_as_typed() -> str:
+    """`tddhooks` when it is on PATH, else the path of this install's script (`.venv/bin/tddhooks
+    demo` from the README's quickstart, without the venv activated)."""
+    from tddhooks.commands.install import tddhooks_on_path
+
+    if tddhooks_on_path():
+        return "tddhooks"
+    script = Path(sys.executable).parent / "tddhooks"
+    if script.is_file():
+        return shlex.quote(str(script))
+    return f"{shlex.quote(sys.executable)} -m tddhooks"

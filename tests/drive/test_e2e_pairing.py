@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -229,7 +230,8 @@ def test_demo_replays_the_recorded_session_to_a_green_history(tmp_path: Path) ->
     assert "replaying a recorded session" in result.output
     assert "--model" in result.output  # how to point it at a live model
     assert "drive summary" in result.output
-    assert "tddhooks init" not in result.output  # --quiet: the summary only
+    assert "tddhooks init" not in [line.strip() for line in result.output.splitlines()]  # --quiet
+    assert "created" not in result.output  # init's table: the summary only
     assert "cycle 1 · tester" not in result.output
     assert subjects(target) == [
         "feat(add): an empty string sums to 0",
@@ -273,6 +275,23 @@ def test_demo_names_its_directory_as_a_shell_takes_it(
     assert f"in {quoted}:" in result.output
     assert f"`git -C {quoted} log --stat`" in result.output
     assert f"`tddhooks drive -C {quoted} --steps 3" in result.output
+
+
+def test_demo_names_tddhooks_as_it_can_be_typed_without_the_venv_activated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a newcomer ran `.venv/bin/tddhooks demo` as the README says; `tddhooks audit -C …` was then
+    # "command not found"
+    monkeypatch.setattr("tddhooks.commands.drive.run", lambda **_options: 0)
+    monkeypatch.setattr("tddhooks.commands.install.tddhooks_on_path", lambda: None)
+    target = tmp_path / "demo"
+
+    result = run_cli("demo", str(target))
+
+    assert result.exit_code == 0, result.output
+    script = Path(sys.executable).parent / "tddhooks"
+    assert f"`{script} audit -C {target}`" in result.output
+    assert f"`{script} init my-kata --kata bowling`" in result.output
 
 
 @pytest.mark.cargo
