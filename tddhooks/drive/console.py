@@ -126,7 +126,7 @@ class RichDisplay:
         elif kind == "turn-started":
             say(
                 f"\n[bold cyan]cycle {data['cycle']} · {role}[/bold cyan] "
-                f"({escape(str(data['model']))}) — {escape(str(data['phase']))}"
+                f"({escape(str(data['model']))}) — phase: {escape(str(data['phase']))}"
             )
         elif kind == "model-answered":
             cache = "cache hit" if data.get("cached") else "cache miss"

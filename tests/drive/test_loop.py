@@ -300,6 +300,7 @@ def test_quiet_and_rich_views() -> None:
         rich.emit("model-answered", prompt_tokens=9, completion_tokens=3, prompt_estimate=1234)
         rich.emit("model-answered", prompt_tokens=8, completion_tokens=2, cache_enabled=False)
         rich.emit("plan", role="tester", plan="pin «vide» first")
+        rich.emit("turn-started", cycle=1, role="tester", model="m", phase="green")
         rich.emit("committed", role="implementor", sha="0123456789abc", subject="feat: [x]")
     finally:
         output.use_streams(None)
@@ -313,6 +314,9 @@ def test_quiet_and_rich_views() -> None:
     assert "9 in + 3 out tokens · cache miss" in text
     assert "8 in + 2 out tokens · no cache" in text  # --no-cache or a replay: no miss to report
     assert "plan: pin «vide» first" in text
+    # the phase the turn starts from, named as `tddhooks status` names it (a bare "tester — green"
+    # read to a newcomer as the tester's verdict)
+    assert "cycle 1 · tester (m) — phase: green" in text
     assert "0123456789 feat: [x]" in text  # markup in a subject is shown, not interpreted
 
 
