@@ -149,7 +149,8 @@ def cli() -> None:
     "-l",
     type=click.Choice(["rust", "python"]),
     default=None,
-    help="Kata language (default: detected, else rust).",
+    help="Kata language (default: detected, else rust). python is judged by pytest and ruff "
+    "run with the Python tddhooks runs under: install both there first.",
 )
 @click.option("--kata", "-k", help="A kata Markdown FILE, or a shipped kata NAME.")
 @click.option("--direct", is_flag=True, help="Shims only (the default; kept for scripts).")
