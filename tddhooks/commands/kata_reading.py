@@ -37,7 +37,8 @@ class KataReading:
         if self.without:
             numbers = ", ".join(map(str, self.without))
             plural = "s" * (len(self.without) > 1)
-            said += f"; none read from requirement{plural} {numbers}"
+            verb = "give" if self.without[1:] else "gives"
+            said += f"; requirement{plural} {numbers} {verb} no example to check"
         return said + (f"; not read: {self.unread}" if self.unread else "")
 
 

@@ -57,7 +57,8 @@ def test_a_kata_read_in_part_names_the_requirements_without_an_example(tmp_path:
     reading = read_kata(kata, "rust", tmp_path, ["Cargo.toml"])
     assert reading.problem is None
     assert reading.detail == (
-        "interface `to_roman`; 2 of 2 examples run as checks; none read from requirements 1, 3; "
+        "interface `to_roman`; 2 of 2 examples run as checks; requirements 1, 3 give no example to "
+        "check; "
         'not read: "given …, returns …", `10 gives X` (a string is read in double quotes)'
     )
     assert '`3 gives "Fizz"`' in (reading.fix or "")
@@ -103,3 +104,14 @@ def test_a_kata_that_means_a_function_and_gives_none_is_told_how(tmp_path: Path)
     kata = "# Leap\n\n## Interface\n\nis_leap(year) -> bool\n\n## Requirements\n\n1. Years.\n"
     reading = read_kata(kata, "rust", tmp_path, [])
     assert "name the function in backticks" in (reading.fix or "")
+
+
+def test_one_requirement_without_an_example_is_named_in_the_singular(tmp_path: Path) -> None:
+    # as the shipped string-calculator reads: "An empty string sums to 0." gives no example
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "roman"\nversion = "0.1.0"\n')
+    kata = ROMAN + SIGNATURE + '## Requirements\n\n1. Nothing yet.\n2. 4 gives "IV".\n'
+    reading = read_kata(kata, "rust", tmp_path, ["Cargo.toml"])
+    assert reading.detail == (
+        "interface `to_roman`; 1 of 1 examples run as checks; requirement 1 gives no example to "
+        "check"
+    )
