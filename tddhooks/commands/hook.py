@@ -278,11 +278,20 @@ def _commit_msg(message_file: Path, root: Path, state: Path, index_file: str | N
     kept = state / LAST_MESSAGE
     kept.write_text(next(iter(judged)).rstrip("\n") + "\n", encoding="utf-8")
     shown = _display(root, kept)
+    # the test may be written and not added yet (`git commit -a` leaves new files out)
+    notes = _left_out_notes(root, index_file) if _no_test_staged(violations) else []
     plain(
-        format_rejection(violations).rstrip("\n")
+        "\n".join([format_rejection(violations).rstrip("\n"), *notes])
         + f"\nyour message is kept in {shown}; reuse it with: git commit -e -F {shown}\n"
     )
     return 1
+
+
+def _no_test_staged(violations: list[Violation]) -> bool:
+    """A feature was refused for staging no test (policy/rules.py `_type_rules`)."""
+    from tddhooks.policy.rules import NO_TEST_STAGED
+
+    return any(v.rule == "type-rules" and NO_TEST_STAGED in v.message for v in violations)
 
 
 def _record_gated(state: Path, root: Path, tree: str) -> None:

@@ -30,6 +30,9 @@ _MAX_LISTED = 8
 # mappings a CommitFacts defaults to are read-only (MappingProxyType), since they are shared
 
 
+NO_TEST_STAGED = "no test file is staged"
+
+
 class Violation(NamedTuple):
     """One broken rule: its id (config.RULE_NAMES), what is wrong, and the next legal step."""
 
@@ -478,7 +481,7 @@ def _type_rules(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> 
     fixes_red = kind == "fix" and bool(facts.base_failing)
     if kind in cfg.require_test_with and not tests and not names_changed and not fixes_red:
         yield (
-            f"{kind}: commits must add or change a test, and no test file is staged "
+            f"{kind}: commits must add or change a test, and {NO_TEST_STAGED} "
             f"(test paths: {globs})",
             "stage the test that demands this change with the code (git add <test file>); "
             f"if behaviour does not change, use {fits}:",

@@ -142,6 +142,18 @@ def test_code_left_unstaged_is_named_with_the_command_that_stages_it(kata: Path)
     )
 
 
+def test_a_feature_refused_for_no_test_names_the_untracked_test_file(kata: Path) -> None:
+    """`git commit -a` leaves a new test file out: the refusal says which one is untracked."""
+    write(kata, {**SUB_TEST, **SUB_CODE})
+    git(kata, "add", "src/lib.rs")  # what `commit -a` stages: tracked files only
+
+    rejected = commit(kata, FEAT.replace("- tests/sub.rs: new\n", ""))
+
+    assert rejected.returncode == 1
+    assert "no test file is staged" in rejected.stderr
+    assert "untracked files are not part of this commit: tests/sub.rs" in rejected.stderr
+
+
 def test_a_partial_commit_is_judged_on_its_temporary_index(kata: Path) -> None:
     write(
         kata,
