@@ -53,9 +53,17 @@ def run_gate(
     preload = _preload_verdict_models()
     env = git.clean_env(runner.env(target_dir))
     if work_tree is not None and settings.language == "python":
-        from tddhooks.runners.python_confine import WORK_TREE_VARIABLE
+        from tddhooks.runners.python_confine import WORK_TREE_VARIABLE, startup_modules_in
 
         env[WORK_TREE_VARIABLE] = str(work_tree)
+        started = startup_modules_in(str(work_tree))
+        if started:
+            raise EnvironmentProblem(
+                f"Python runs {', '.join(started)} from your work tree at every start, the "
+                "gate's pytest included: the verdict would not be the staged tree's own",
+                fix="take the work tree off PYTHONPATH (or out of the editable install's "
+                "folders), or move that file out of it (docs/runners.md)",
+            )
     every = (("fmt", settings.fmt_check), ("lint", settings.lint), ("test", settings.test))
     commands = [(name, cmd) for name, cmd in every if cmd]
     outcomes: dict[str, proc.ProcResult] = {}

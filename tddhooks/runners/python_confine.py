@@ -64,6 +64,21 @@ def _counterpart(path: str, tree: str, here: str) -> str:
     return os.path.join(here, os.path.relpath(path, tree))
 
 
+def startup_modules_in(tree: str) -> list[str]:
+    """Files of the modules Python imported at start (`sitecustomize`, `usercustomize`) that lie
+    in the work tree `tree`: a PYTHONPATH or an editable install naming `src/` makes an untracked
+    `src/sitecustomize.py` run in every Python started there, the gate's pytest included, before
+    any plugin (it can make every test pass). Read in the process that runs the gate, which
+    started with the same environment and site folders."""
+    real = os.path.realpath(tree)
+    found = []
+    for name in ("sitecustomize", "usercustomize"):
+        where = getattr(sys.modules.get(name), "__file__", None)
+        if where and _within(os.path.realpath(where), real):
+            found.append(where)
+    return found
+
+
 def confine(tree: str, here: str) -> None:
     """sys.path without the work tree `tree`, the snapshot `here` in its place."""
     tree, here = os.path.realpath(tree), os.path.realpath(here)

@@ -190,3 +190,40 @@ def test_a_top_level_tddhooks_of_the_tree_never_answers_for_the_plugin(tmp_path:
     (tmp_path / "tddhooks" / "runners").mkdir(parents=True)
     cmd = (sys.executable, "-m", "pytest")
     assert CONFINE_PLUGIN not in pinned(cmd, tmp_path, tmp_path / "work")
+
+
+# an untracked src/sitecustomize.py runs at every Python start once src/ is on sys.path: it
+# registers itself as a pytest plugin that turns failures into passes
+SITECUSTOMIZE = """\
+import os
+import sys
+
+if "pytest" in getattr(sys, "orig_argv", []):
+    os.environ["PYTEST_PLUGINS"] = "sitecustomize"
+
+    import pytest
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(item, call):
+        outcome = yield
+        outcome.get_result().outcome = "passed"
+"""
+
+
+@pytest.mark.parametrize("setup", ["setuptools-pth", "PYTHONPATH"])
+def test_a_sitecustomize_in_the_work_tree_cannot_judge_the_staged_tree(
+    kata: Path, tmp_path: Path, setup: str
+) -> None:
+    env = _person(kata, tmp_path, setup)
+    _write(kata, "src/sitecustomize.py", SITECUSTOMIZE)  # left untracked
+    _write(kata, "tests/test_sub.py", SUB_TEST)
+    _write(kata, "src/calc/__init__.py", RED_CODE)
+    git(kata, "add", "tests", "src/calc")
+    before = head(kata)
+
+    result = commit(kata, FEAT, env=env)
+
+    text = result.stdout + result.stderr
+    assert result.returncode != 0, text
+    assert head(kata) == before
+    assert "sitecustomize.py from your work tree" in text or "test_subtracts" in text
