@@ -12,7 +12,9 @@ loads any conftest or test module:
 - every sys.path entry inside the work tree becomes the snapshot's same folder (dropped when the
   snapshot has none: a link tree under an ignored `build/`);
 - every top-level module of the snapshot that would still be imported from inside the work tree
-  (an import hook's) has the snapshot's folder holding it put first on sys.path.
+  (an import hook's) has the snapshot's folder holding it put first on sys.path;
+- so does the snapshot's src/ when one of its packages would be imported from anywhere else (a
+  plain `pip install .` of the kata copied the work tree of that day into site-packages).
 
 The work tree comes from TDDHOOKS_WORK_TREE (the gate sets it); without it nothing changes. Only
 the standard library is imported here: this runs inside the kata's test process.
@@ -79,6 +81,27 @@ def startup_modules_in(tree: str) -> list[str]:
     return found
 
 
+def _installed_elsewhere(src: str, here: str) -> bool:
+    """Whether a package or module of the snapshot's src/ would be imported from outside the
+    snapshot: a copy in site-packages that a plain `pip install .` took of the work tree as it
+    was then (not the standard library's: a kata does not shadow it)."""
+    try:
+        entries = sorted(os.listdir(src))
+    except OSError:
+        return False
+    for entry in entries:
+        name = entry[:-3] if entry.endswith(".py") else entry
+        is_package = os.path.isfile(os.path.join(src, entry, "__init__.py"))
+        if not name.isidentifier() or name in sys.stdlib_module_names:
+            continue
+        if not (is_package or (entry.endswith(".py") and os.path.isfile(os.path.join(src, entry)))):
+            continue
+        origin = _origin(name)
+        if origin is not None and not _within(origin, here):
+            return True
+    return False
+
+
 def confine(tree: str, here: str) -> None:
     """sys.path without the work tree `tree`, the snapshot `here` in its place."""
     tree, here = os.path.realpath(tree), os.path.realpath(here)
@@ -100,6 +123,9 @@ def confine(tree: str, here: str) -> None:
         root = os.path.dirname(mine)
         if os.path.exists(mine) and root not in roots:
             roots.append(root)
+    src = os.path.join(here, "src")
+    if src not in roots and _installed_elsewhere(src, here):
+        roots.append(src)
     kept: list[str] = []
     for entry in sys.path:
         real = os.path.realpath(entry or os.curdir)

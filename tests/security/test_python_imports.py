@@ -192,6 +192,24 @@ def test_a_top_level_tddhooks_of_the_tree_never_answers_for_the_plugin(tmp_path:
     assert CONFINE_PLUGIN not in pinned(cmd, tmp_path, tmp_path / "work")
 
 
+def test_a_copy_installed_from_the_work_tree_cannot_make_the_staged_tree_green(
+    kata: Path, tmp_path: Path
+) -> None:
+    # a plain `pip install .` copies the package as the work tree had it: here, fixed
+    bin_dir, site = _gate_venv(tmp_path)
+    env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    _write(site, "calc/__init__.py", FIXED_CODE)
+    _write(kata, "tests/test_sub.py", SUB_TEST)
+    _write(kata, "src/calc/__init__.py", RED_CODE)
+    git(kata, "add", "-A")
+    before = head(kata)
+
+    text = refused(commit(kata, FEAT, env=env), "[green]", before, kata)
+
+    assert "test_subtracts" in text
+    assert "2 passed" not in text
+
+
 # an untracked src/sitecustomize.py runs at every Python start once src/ is on sys.path: it
 # registers itself as a pytest plugin that turns failures into passes
 SITECUSTOMIZE = """\
