@@ -39,19 +39,37 @@ _SKIP_DIRS = ("target", "node_modules", "__pycache__", "venv")
 
 
 def run_gate(
-    workdir: Path, settings: PolicySettings, runner: Runner, target_dir: Path | None
+    workdir: Path,
+    settings: PolicySettings,
+    runner: Runner,
+    target_dir: Path | None,
+    work_tree: Path | None = None,
 ) -> Verdict:
     """Run fmt check, lint and tests in workdir (all three, even after a failure); tree=''.
 
-    The format check builds nothing, so it runs beside lint and tests instead of before them."""
+    The format check builds nothing, so it runs beside lint and tests instead of before them.
+    work_tree, the repository's, is kept off a Python kata's sys.path (runners/python_confine.py).
+    """
     preload = _preload_verdict_models()
     env = git.clean_env(runner.env(target_dir))
+    if work_tree is not None and settings.language == "python":
+        from tddhooks.runners.python_confine import WORK_TREE_VARIABLE, startup_modules_in
+
+        env[WORK_TREE_VARIABLE] = str(work_tree)
+        started = startup_modules_in(str(work_tree))
+        if started:
+            raise EnvironmentProblem(
+                f"Python runs {', '.join(started)} from your work tree at every start, the "
+                "gate's pytest included: the verdict would not be the staged tree's own",
+                fix="take the work tree off PYTHONPATH (or out of the editable install's "
+                "folders), or move that file out of it (docs/runners.md)",
+            )
     every = (("fmt", settings.fmt_check), ("lint", settings.lint), ("test", settings.test))
     commands = [(name, cmd) for name, cmd in every if cmd]
     outcomes: dict[str, proc.ProcResult] = {}
 
     def run_step(name: str, cmd: tuple[str, ...]) -> None:
-        run = _pinned(cmd, workdir, settings.language)
+        run = _pinned(cmd, workdir, settings.language, work_tree)
         outcomes[name] = proc.run(run, cwd=workdir, env=env, timeout_s=settings.timeout_s)
 
     beside = threading.Thread(target=run_step, args=("fmt", settings.fmt_check))
@@ -136,14 +154,17 @@ def _require_tests_ran(
     return report.model_copy(update={"exit_code": 1, "error_lines": [line]})
 
 
-def _pinned(cmd: tuple[str, ...], workdir: Path, language: str) -> tuple[str, ...]:
+def _pinned(
+    cmd: tuple[str, ...], workdir: Path, language: str, work_tree: Path | None
+) -> tuple[str, ...]:
     """The command as run: pytest's and ruff's configuration pinned to the snapshot, so no
-    configuration file in a parent folder (the person's home) judges the tree."""
+    configuration file in a parent folder (the person's home) judges the tree, and pytest kept
+    off the work tree (runners/python_confine.py)."""
     if language != "python":
         return cmd
     from tddhooks.runners.python_pins import pinned
 
-    return pinned(cmd, workdir)
+    return pinned(cmd, workdir, work_tree)
 
 
 def _refuse_untrusted(
@@ -244,7 +265,7 @@ def tree_verdict(
             return cached
         remove_legacy(state)  # the snapshot of earlier versions, inside the repository
         workdir = materialize(root, tree, dest)
-        verdict = run_gate(workdir, settings, runner, target)
+        verdict = run_gate(workdir, settings, runner, target, root)
         git.forget_index_trees()  # the index may have moved while the gate ran
         verdict = verdict.model_copy(update={"tree": tree, "key": key})
         from tddhooks.policy.verdicts import VerdictStore

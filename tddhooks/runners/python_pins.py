@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import tomllib
 from pathlib import Path
 
@@ -21,16 +22,28 @@ _INI_SECTIONS = (("tox.ini", "pytest"), ("setup.cfg", "tool:pytest"))
 _RUFF_FILES = (".ruff.toml", "ruff.toml", "pyproject.toml")
 _PYTEST_OWN = ("-c", "--config-file", "--rootdir", "--confcutdir")
 _RUFF_OWN = ("--config", "--isolated")
+CONFINE_PLUGIN = "tddhooks.runners.python_confine"
 
 
-def pinned(cmd: tuple[str, ...], workdir: Path) -> tuple[str, ...]:
+def pinned(cmd: tuple[str, ...], workdir: Path, work_tree: Path | None = None) -> tuple[str, ...]:
     """cmd with pytest's or ruff's configuration pinned to the tree at workdir; other commands,
-    and commands that already name their configuration, unchanged."""
+    and commands that already name their configuration, unchanged. Given the work tree, pytest
+    run by this very Python also loads the plugin that keeps the work tree off its sys.path."""
     at = _tool_at(cmd, "pytest", "py.test")
-    if at is not None and not _names_any(cmd, _PYTEST_OWN):
-        folder = str(workdir)
-        config = pytest_config(workdir)
-        extra = ("--rootdir", folder, "--confcutdir", folder, "-c", str(config or os.devnull))
+    if at is not None:
+        extra = _confined(cmd, at, workdir, work_tree)
+        if not _names_any(cmd, _PYTEST_OWN):
+            folder = str(workdir)
+            config = pytest_config(workdir)
+            extra = (
+                "--rootdir",
+                folder,
+                "--confcutdir",
+                folder,
+                "-c",
+                str(config or os.devnull),
+                *extra,
+            )
         return (*cmd[: at + 1], *extra, *cmd[at + 1 :])
     at = _tool_at(cmd, "ruff")
     if at is not None and at + 1 < len(cmd) and not _names_any(cmd, _RUFF_OWN):
@@ -38,6 +51,19 @@ def pinned(cmd: tuple[str, ...], workdir: Path) -> tuple[str, ...]:
         options = ("--config", str(config)) if config else ("--isolated",)
         return (*cmd[: at + 2], *options, *cmd[at + 2 :])
     return cmd
+
+
+def _confined(
+    cmd: tuple[str, ...], at: int, workdir: Path, work_tree: Path | None
+) -> tuple[str, ...]:
+    """`-p` the confining plugin (runners/python_confine.py) when the gate's own Python runs
+    `-m pytest` (tddhooks is importable there) and no top-level tddhooks of the tree would
+    answer for it instead (the tree's top folder is first on sys.path)."""
+    if work_tree is None or at < 2 or cmd[at - 1] != "-m" or cmd[0] != sys.executable:
+        return ()
+    if (workdir / "tddhooks.py").exists() or (workdir / "tddhooks").is_dir():
+        return ()
+    return ("-p", CONFINE_PLUGIN)
 
 
 def pytest_config(workdir: Path) -> Path | None:
