@@ -183,12 +183,19 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
+# Raised whenever the way the gate builds or imports a tree changes what a verdict can be, so a
+# verdict stored before is judged again: 2 = never in the user's CARGO_TARGET_DIR or build-dir,
+# and the work tree kept off a Python kata's sys.path (docs/runners.md).
+GATE_REVISION = 2
+
+
 def verdict_key(settings: PolicySettings, runner: Runner) -> str:
-    """Hash of what besides the tree decides a verdict: commands, toolchain, version, language."""
+    """Hash of what besides the tree decides a verdict: commands, toolchain, version (and the
+    gate's revision), language."""
     material = {
         "commands": [list(settings.fmt_check), list(settings.lint), list(settings.test)],
         "toolchain": runner.toolchain_version(),
-        "tddhooks": __version__,
+        "tddhooks": f"{__version__}+gate{GATE_REVISION}",
         "language": settings.language,
     }
     canonical = json.dumps(material, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

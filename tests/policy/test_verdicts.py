@@ -193,3 +193,15 @@ def test_verdict_key_depends_on_commands_toolchain_and_language() -> None:
     assert len(keys) == len(variants)
     # what does not change a verdict does not change the key
     assert verdict_key(settings._replace(types=("feat",), timeout_s=1), runner) == key
+
+
+def test_a_new_gate_revision_changes_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A verdict stored through an older gate (one that could build in the user's cargo folder,
+    or import the work tree's Python) is not reused once the gate changed."""
+    from tddhooks.policy import verdicts
+
+    settings = PolicySettings(fmt_check=tuple(FMT), lint=tuple(LINT), test=tuple(TEST))
+    runner = cast(Runner, _Toolchain("rustc 1.95.0"))
+    key = verdict_key(settings, runner)
+    monkeypatch.setattr(verdicts, "GATE_REVISION", verdicts.GATE_REVISION - 1)
+    assert verdict_key(settings, runner) != key
