@@ -64,6 +64,18 @@ def test_the_installed_package_is_byte_compiled_and_not_the_checkout(installed: 
 
 
 @pytest.mark.install
+def test_the_python_extra_brings_what_a_python_katas_gate_runs(installed: Path) -> None:
+    """`pip install "tddhooks[python]"`: pytest and ruff, which a plain install does not bring."""
+    python = str(installed / "bin" / "python")
+    code = "import importlib.metadata as m; print('\\n'.join(m.requires('tddhooks') or []))"
+    requires = run([python, "-c", code], installed).splitlines()
+    marker = "extra == 'python'"
+    extra = sorted(r.split(">")[0] for r in requires if r.replace('"', "'").endswith(marker))
+    assert extra == ["pytest", "ruff"]
+    assert not any(r.startswith(("pytest", "ruff")) and "extra" not in r for r in requires)
+
+
+@pytest.mark.install
 def test_init_python_and_first_commit_with_the_installed_script(
     installed: Path, tmp_path: Path
 ) -> None:
