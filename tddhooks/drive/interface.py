@@ -366,6 +366,7 @@ def interface_mismatch(
         + (wrapped_hint(detail[0]) if detail else "")
         + _import_hint(errors, list(functions), root)
         + annotation_hint(errors, list(functions.values()))
+        + macro_hint(errors, list(functions))
         + "Call the code exactly as the Interface section says (its argument and return types)"
     )
 
@@ -406,6 +407,27 @@ def annotation_hint(errors: Sequence[str], signatures: Sequence[str]) -> str:
         "rustc cannot tell the type of an empty `vec![]` in a comparison: write the expected "
         f"value with its type (`Vec::<{item}>::new()`), or assert `….is_empty()`. "
     )
+
+
+_NO_MACRO = re.compile(r"cannot find macro `(?P<name>\w+)`")
+_REFUSAL_WORDS = re.compile(r"panic|throw|raise|err|fail|refus", re.IGNORECASE)
+
+
+def macro_hint(errors: Sequence[str], names: Sequence[str]) -> str:
+    """For an assertion macro Rust does not have (measured, r62 at db26772: the 1.5B tester's
+    `assert_panics!(say(0))` for "zero is refused", four attempts of four): a test that expects
+    a panic is a `#[should_panic]` test that only calls the code; any other check is `assert!`,
+    `assert_eq!` or `assert_ne!`."""
+    found = next((m["name"] for e in errors if (m := _NO_MACRO.search(e))), None)
+    if found is None:
+        return ""
+    if _REFUSAL_WORDS.search(found):
+        call = f"{names[0]}(…);" if names else "the call;"
+        return (
+            f"Rust has no `{found}!`: a test that expects a panic is marked `#[should_panic]` "
+            f"under `#[test]`, and its body only calls the code (`{call}`), with no assertion. "
+        )
+    return f"Rust has no `{found}!`: check with `assert!`, `assert_eq!` or `assert_ne!`. "
 
 
 def wrapped_hint(detail: str) -> str:

@@ -344,6 +344,43 @@ def test_a_kata_naming_one_signature_twice_with_other_parameter_names_keeps_it()
     assert interface_functions(both) == {}
 
 
+def test_an_assertion_macro_rust_lacks_gets_the_way_rust_writes_it() -> None:
+    """r62 (db26772): `assert_panics!(say(0))` four attempts of four, told only rustc's words."""
+    from tddhooks.drive.interface import macro_hint
+
+    error = [
+        "tests/zero_refused_since_game_starts.rs:3:5: error: cannot find macro `assert_panics` "
+        "in this scope"
+    ]
+    hint = macro_hint(error, ["say"])
+    assert "Rust has no `assert_panics!`" in hint
+    assert "`#[should_panic]`" in hint
+    assert "`say(…);`" in hint
+    other = macro_hint(["tests/a.rs:3:5: error: cannot find macro `assert_contains` in this scope"],
+                       ["say"])  # fmt: skip
+    assert "should_panic" not in other
+    assert "`assert_eq!`" in other
+    assert macro_hint(["tests/a.rs:4:5: error[E0282]: type annotations needed"], ["say"]) == ""
+
+
+@pytest.mark.cargo
+def test_a_refusal_written_with_a_macro_rust_lacks_is_refused_with_should_panic(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(make_repo, "//! The rover kata.\n", monkeypatch)
+    test = (
+        "use rover::execute;\n\n#[test]\nfn refuses_a_bad_command() {\n"
+        '    assert_panics!(execute("X", &[]));\n}\n'
+    )
+
+    why = _judge(repo, test)
+
+    assert why is not None
+    assert "cannot find macro `assert_panics`" in why
+    assert "marked `#[should_panic]`" in why
+    assert "(`execute(…);`)" in why
+
+
 def test_the_hint_on_an_untyped_value_names_the_katas_own_return_type() -> None:
     from tddhooks.drive.interface import annotation_hint
 
