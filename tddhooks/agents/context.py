@@ -253,7 +253,11 @@ def _covered(ctx: TurnContext) -> str:
 
 
 def next_requirement(
-    kata: str, covered: Sequence[str], working: Sequence[int] = (), put_off: Sequence[int] = ()
+    kata: str,
+    covered: Sequence[str],
+    working: Sequence[int] = (),
+    put_off: Sequence[int] = (),
+    language: str = "",
 ) -> str:
     """The requirement the tester's cycle should take on, quoted whole with its examples: the
     first one no covered test is about (policy/goals.py), so a small model is pointed at one
@@ -276,7 +280,39 @@ def next_requirement(
     if index in put_off:  # back to it, every other one done: a smaller step this time
         notes.append(BACK_TO_IT)
     shown = "".join(f"\n({note})" for note in notes if note)
-    return f"Requirement {index + 1} of {len(requirements)}: {requirements[index]}{shown}"
+    shape = refusal_shape(kata, requirements, index + 1, language)
+    return f"Requirement {index + 1} of {len(requirements)}: {requirements[index]}{shown}{shape}"
+
+
+_RUST_FN = re.compile(r"\bpub fn (\w+)\s*[<(]")
+_RAISES = re.compile(r"\braises `(\w+)`")
+
+
+def refusal_shape(kata: str, requirements: Sequence[str], number: int, language: str) -> str:
+    """For a requirement whose example is refused (`0 panics`): how the language writes a test
+    of a refusal, with the kata's own call. Measured (r62, FizzBuzz at db26772): the 1.5B tester
+    wrote `assert_panics!(say(0))`, a macro Rust does not have, in ten attempts of ten."""
+    from tddhooks.agents.examples import kata_examples, literal
+
+    refused = [
+        e for e in kata_examples(requirements) if e.requirement == number and e.values is None
+    ]
+    if not refused or language not in ("rust", "python"):
+        return ""
+    given = literal(refused[0].given, language)
+    if language == "python":
+        named = _RAISES.search(requirements[number - 1]) or _RAISES.search(kata)
+        error = named[1] if named else "Exception"
+        return (
+            f"\nA refusal is tested with `with pytest.raises({error}):` around the call with "
+            f"{given}, no assertion."
+        )
+    found = _RUST_FN.search(kata)
+    call = f"{found[1]}({given});" if found else f"the call with {given};"
+    return (
+        "\nA refusal is tested in Rust with `#[should_panic]` under `#[test]`, the body only "
+        f"calling the code, no assertion: `#[test] #[should_panic] fn NAME() {{ {call} }}`."
+    )
 
 
 # measured (r49, FizzBuzz): the 1.5B tester came back to "words join in order" with the same
@@ -435,7 +471,7 @@ def build_messages(ctx: TurnContext, *, budget_tokens: int) -> list[dict[str, st
         + _crate_line(ctx),
         "next": section(
             "Next requirement", next_requirement(
-                ctx.kata, ctx.covered_behaviours, ctx.working, ctx.put_off
+                ctx.kata, ctx.covered_behaviours, ctx.working, ctx.put_off, ctx.language
             ),
             "next",
             trim_head,

@@ -537,3 +537,27 @@ def test_the_implementors_task_says_what_the_test_checks_not_add_a_test(
     assert "Change the code in src/lib.rs so that it passes" in task
     assert ("What the test checks:" in task) == bool(checks)
     assert intent not in task or intent == checks
+
+
+@pytest.mark.parametrize(
+    ("language", "shape"),
+    [
+        ("rust", "`#[test] #[should_panic] fn NAME() { say(0); }`"),
+        ("python", "`with pytest.raises(ValueError):` around the call with 0"),
+    ],
+)
+def test_a_refused_example_shows_the_tester_how_the_language_tests_a_refusal(
+    language: str, shape: str
+) -> None:
+    """r62 (FizzBuzz, db26772): `assert_panics!(say(0))` in ten tester attempts of ten."""
+    from tddhooks.resources import read_template
+
+    kata = read_template("katas/fizzbuzz.md")
+    done = (0, 1, 2, 3, 4, 5)  # every requirement before "zero is refused" put off
+    ctx = _ctx("tester", cycle=1, kata=kata, language=language, put_off=done, covered_behaviours=())
+    user = _user(ctx, 4000)
+    assert "Requirement 7 of 7: Zero is refused" in user
+    assert shape in user
+    first = _user(dataclasses.replace(ctx, put_off=()), 4000)
+    assert "Requirement 1 of 7" in first
+    assert "A refusal is tested" not in first  # a value to compare: no such line
