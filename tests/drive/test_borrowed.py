@@ -41,22 +41,16 @@ def _judge(repo: Path, head: str, source: str, test: str, held: set[int]) -> str
     write_files(repo, {"src/fb/__init__.py": head})
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "--no-verify", "--allow-empty", "-m", "chore: head")
-    return _probed(repo, {"src/fb/__init__.py": source, "tests/test_staged.py": test}, held)
-
-
-def _probed(repo: Path, files: dict[str, str], held: set[int] | None) -> str | None:
-    """`files` staged over HEAD, then the probe's verdict on them (`held` None: unchecked)."""
-    write_files(repo, files)
+    write_files(repo, {"src/fb/__init__.py": source, "tests/test_staged.py": test})
     git(repo, "add", "-A")
     crew = _crew(repo)
     verdict = crew.gate.staged(repo, crew.settings)
     assert verdict.green, verdict.failure_excerpt()  # the gate alone lets it land
-    language = crew.settings.language
     listed = crew.workspace.listed(repo)
-    project = "fizz" if language == "rust" else python_package(listed)
-    probe = build_probe(FB, kata_requirements(FB, whole=True), language, project, listed)
+    probe = build_probe(FB, kata_requirements(FB, whole=True), "python",
+                        python_package(listed), listed)  # fmt: skip
     assert probe is not None
-    probe = unchecked(probe, [text for path, text in files.items() if "test" in path], language)
+    probe = unchecked(probe, [test], "python")
     assert probe is not None
     head_tree = crew.workspace.head_tree(repo)
     return broken_examples(crew, probe, head_tree, verdict.tree, "implementor",
@@ -95,11 +89,18 @@ def test_a_word_head_gave_there_already_is_not_this_changes(repo: Path) -> None:
     assert _judge(repo, R62_PY, change, TWO_PY, {1}) is None
 
 
-def test_without_the_tested_requirements_nothing_is_judged_this_way(repo: Path) -> None:
-    """`held` None (a refactor: judged by what HEAD kept instead)."""
-    assert (
-        _probed(repo, {"src/fb/__init__.py": R62_PY, "tests/test_staged.py": TWO_PY}, None) is None
-    )
+def test_a_refactor_is_not_judged_this_way(repo: Path) -> None:
+    write_files(repo, {"src/fb/__init__.py": R62_PY, "tests/test_staged.py": TWO_PY})
+    git(repo, "add", "-A")
+    crew = _crew(repo)
+    verdict = crew.gate.staged(repo, crew.settings)
+    listed = crew.workspace.listed(repo)
+    probe = build_probe(FB, kata_requirements(FB, whole=True), "python",
+                        python_package(listed), listed)  # fmt: skip
+    assert probe is not None
+    head_tree = crew.workspace.head_tree(repo)
+    assert broken_examples(crew, probe, head_tree, verdict.tree, "implementor",
+                           lambda _text: "", None) is None  # fmt: skip
 
 
 R62_RS = (
@@ -121,6 +122,17 @@ def test_the_r62_change_is_sent_back_in_rust(
     from drive.test_refactor_probe import _crate
 
     repo = _crate(make_repo, monkeypatch, "//! FizzBuzz.\n", {"kata.md": FB, "tests/.gitkeep": ""})
-    why = _probed(repo, {"src/lib.rs": R62_RS, "tests/two.rs": TWO_RS}, {1})
+    write_files(repo, {"src/lib.rs": R62_RS, "tests/two.rs": TWO_RS})
+    git(repo, "add", "-A")
+    crew = _crew(repo)
+    verdict = crew.gate.staged(repo, crew.settings)
+    assert verdict.green, verdict.failure_excerpt()
+    listed = crew.workspace.listed(repo)
+    probe = build_probe(FB, kata_requirements(FB, whole=True), "rust", "fizz", listed)
+    assert probe is not None
+    probe = unchecked(probe, [TWO_RS], "rust")
+    assert probe is not None
+    why = broken_examples(crew, probe, crew.workspace.head_tree(repo), verdict.tree,
+                          "implementor", lambda _text: "", {1})  # fmt: skip
     assert why is not None
     assert why.startswith(f'{MISPLACED}"Fizz" for `say(5)`, where requirement 3 says 5 gives')
