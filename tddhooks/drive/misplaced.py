@@ -102,7 +102,7 @@ def borrowed_value(
     Measured (r62, FizzBuzz cycle 1 at db26772): for "2 gives "2"" the 1.5B implementor wrote
     `if n % 3 == 0 || n % 5 == 0 || n % 7 == 0 { return "Fizz" }`, and 5 and 7 said "Fizz",
     requirement 2's word, where the kata says "Buzz" and "Whizz". Nothing asked for "Fizz" yet,
-    so it landed; no "Buzz" or "Whizz" test landed in the run (3 of 9 hidden tests). A
+    so it landed; the run never tested "Buzz" or "Whizz" and passed 3 of 9 hidden tests. A
     requirement not built yet gives a tested requirement's value (15 says "Fizz" once 3 does),
     never the value of one nobody tested: that value came with no test at all."""
     if held is None:
