@@ -400,18 +400,12 @@ def broken_examples(
     if not broken:
         found = _invented(after, probe, failing, invented, settings.language)
         if found is None and invented is not None:  # the implementor's change
-            from tddhooks.drive.misplaced import (
-                borrowed_value,
-                disordered_messages,
-                misplaced_message,
-            )
+            from tddhooks.drive.misplaced import disordered_messages, misplaced_message
 
             language = settings.language
             found = misplaced_message(before, after, probe, failing, language)
             if found is None:
                 found = disordered_messages(before, after, probe, failing, language)
-            if found is None:
-                found = borrowed_value(before, after, probe, failing, language, held)
         return found
     case = broken[0]
     example = case.example
