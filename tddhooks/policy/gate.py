@@ -53,10 +53,10 @@ def run_gate(
     preload = _preload_verdict_models()
     env = git.clean_env(runner.env(target_dir))
     if work_tree is not None and settings.language == "python":
-        from tddhooks.runners.python_confine import WORK_TREE_VARIABLE, startup_modules_in
+        from tddhooks.runners.python_pins import WORK_TREE_VARIABLE, startup_modules_in
 
         env[WORK_TREE_VARIABLE] = str(work_tree)
-        started = startup_modules_in(str(work_tree))
+        started = startup_modules_in(work_tree)
         if started:
             raise EnvironmentProblem(
                 f"Python runs {', '.join(started)} from your work tree at every start, the "

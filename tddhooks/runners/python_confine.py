@@ -26,7 +26,7 @@ import os
 import sys
 from importlib.util import find_spec
 
-WORK_TREE_VARIABLE = "TDDHOOKS_WORK_TREE"
+WORK_TREE_VARIABLE = "TDDHOOKS_WORK_TREE"  # the gate's side: runners/python_pins.py
 _SKIP = frozenset({"build", "dist", "target", "node_modules", "__pycache__", "venv"})
 _DEPTH = 3  # folders below the snapshot's top searched for the kata's own modules
 
@@ -66,21 +66,6 @@ def _counterpart(path: str, tree: str, here: str) -> str:
     return os.path.join(here, os.path.relpath(path, tree))
 
 
-def startup_modules_in(tree: str) -> list[str]:
-    """Files of the modules Python imported at start (`sitecustomize`, `usercustomize`) that lie
-    in the work tree `tree`: a PYTHONPATH or an editable install naming `src/` makes an untracked
-    `src/sitecustomize.py` run in every Python started there, the gate's pytest included, before
-    any plugin (it can make every test pass). Read in the process that runs the gate, which
-    started with the same environment and site folders."""
-    real = os.path.realpath(tree)
-    found = []
-    for name in ("sitecustomize", "usercustomize"):
-        where = getattr(sys.modules.get(name), "__file__", None)
-        if where and _within(os.path.realpath(where), real):
-            found.append(where)
-    return found
-
-
 def _installed_elsewhere(src: str, here: str) -> bool:
     """Whether a package or module of the snapshot's src/ would be imported from outside the
     snapshot: a copy in site-packages that a plain `pip install .` took of the work tree as it
@@ -108,8 +93,18 @@ def confine(tree: str, here: str) -> None:
     if _within(tree, here):
         return
 
+    # the interpreter's own folders (a `.venv` inside the repository holds its site-packages)
+    # are the person's toolchain, not the work tree's code: dropped, a test's dependency went
+    # (a prefix that holds the whole work tree, `/usr` of `/usr/src/kata`, is not one of them)
+    prefixes = {os.path.realpath(p) for p in (sys.prefix, sys.exec_prefix, sys.base_prefix)}
+    own = {folder for folder in prefixes if not _within(tree, folder)}
+
     def leaks(path: str) -> bool:
-        return _within(path, tree) and not _within(path, here)
+        return (
+            _within(path, tree)
+            and not _within(path, here)
+            and not any(_within(path, folder) for folder in own)
+        )
 
     roots: list[str] = []
     for name in sorted(_module_names(here)):

@@ -23,6 +23,24 @@ _RUFF_FILES = (".ruff.toml", "ruff.toml", "pyproject.toml")
 _PYTEST_OWN = ("-c", "--config-file", "--rootdir", "--confcutdir")
 _RUFF_OWN = ("--config", "--isolated")
 CONFINE_PLUGIN = "tddhooks.runners.python_confine"
+# read by that plugin in pytest's process; never imported here, where it would confine tddhooks'
+# own sys.path whenever the variable is inherited (a kata whose tests run tddhooks)
+WORK_TREE_VARIABLE = "TDDHOOKS_WORK_TREE"
+
+
+def startup_modules_in(tree: Path) -> list[str]:
+    """Files of the modules Python imported at start (`sitecustomize`, `usercustomize`) that lie
+    in the work tree `tree`: a PYTHONPATH or an editable install naming `src/` makes an untracked
+    `src/sitecustomize.py` run in every Python started there, the gate's pytest included, before
+    any plugin (it can make every test pass). Read in the process that runs the gate, which
+    started with the same environment and site folders."""
+    real = tree.resolve()
+    found = []
+    for name in ("sitecustomize", "usercustomize"):
+        where = getattr(sys.modules.get(name), "__file__", None)
+        if where and Path(where).resolve().is_relative_to(real):
+            found.append(where)
+    return found
 
 
 def pinned(cmd: tuple[str, ...], workdir: Path, work_tree: Path | None = None) -> tuple[str, ...]:

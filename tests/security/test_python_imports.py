@@ -245,3 +245,56 @@ def test_a_sitecustomize_in_the_work_tree_cannot_judge_the_staged_tree(
     assert result.returncode != 0, text
     assert head(kata) == before
     assert "sitecustomize.py from your work tree" in text or "test_subtracts" in text
+
+
+def test_a_venv_inside_the_kata_keeps_its_installed_packages(
+    make_repo: object, tmp_path: Path
+) -> None:
+    """The gate's Python is often the kata's own `.venv` inside the repository: its
+    site-packages lies in the work tree, and the plugin once dropped it from sys.path (no such
+    folder in the snapshot), so a dependency imported by a test made a green tree red. The
+    interpreter's own folders are never the work tree's code."""
+    from hooks.hookkit import install_shims
+
+    files = {
+        **FILES,
+        ".gitignore": FILES[".gitignore"] + "venv/\n",
+        "pyproject.toml": FILES["pyproject.toml"]
+        + '\n[tool.pytest.ini_options]\npythonpath = ["src"]\n',
+    }
+    repo: Path = make_repo(files)  # type: ignore[operator]
+    install_shims(repo)
+    bin_dir, site = _gate_venv(repo)  # repo/venv, ignored
+    (site / "kata_dependency.py").write_text("VALUE = 2\n", encoding="utf-8")
+    _write(repo, "tests/test_dependency.py", (
+        "def test_an_installed_dependency_is_importable() -> None:\n"
+        "    import kata_dependency\n\n    assert kata_dependency.VALUE == 2\n"
+    ))  # fmt: skip
+    git(repo, "add", "-A")
+    message = FEAT.replace("feat: subtract two numbers", "test: an installed dependency")
+    env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+
+    result = commit(repo, message.replace("Role: Implementor", "Role: Tester"), env=env)
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "2 passed" in result.stdout + result.stderr
+
+
+def test_the_gate_side_never_imports_the_plugin(tmp_path: Path) -> None:
+    """The plugin confines sys.path at import when TDDHOOKS_WORK_TREE is set, and a tddhooks
+    started by a kata's tests inherits it: the gate reads the variable's name and the start-up
+    check from runners/python_pins.py instead, and both modules name the same variable."""
+    code = (
+        "import sys\nfrom pathlib import Path\nimport tddhooks.policy.gate\n"
+        "from tddhooks.runners import python_pins\n"
+        "assert python_pins.startup_modules_in(Path.cwd()) == []\n"
+        "assert 'tddhooks.runners.python_confine' not in sys.modules\n"
+        "print(python_pins.WORK_TREE_VARIABLE)\n"
+    )
+    env = {**os.environ, "TDDHOOKS_WORK_TREE": str(tmp_path)}
+    found = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                           capture_output=True, text=True)  # fmt: skip
+    assert found.returncode == 0, found.stderr
+    from tddhooks.runners import python_confine
+
+    assert found.stdout.strip() == python_confine.WORK_TREE_VARIABLE
