@@ -5,6 +5,7 @@ from nothing with --kata, and `tddhooks demo`."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -283,7 +284,10 @@ def test_demo_names_tddhooks_as_it_can_be_typed_without_the_venv_activated(
     # a newcomer ran `.venv/bin/tddhooks demo` as the README says; `tddhooks audit -C …` was then
     # "command not found"
     monkeypatch.setattr("tddhooks.commands.drive.run", lambda **_options: 0)
-    monkeypatch.setattr("tddhooks.commands.install.tddhooks_on_path", lambda: None)
+    cargo = shutil.which("cargo")
+    assert cargo is not None
+    # git and cargo, and no tddhooks on PATH
+    monkeypatch.setenv("PATH", f"{Path(cargo).parent}:/usr/bin:/bin")
     target = tmp_path / "demo"
 
     result = run_cli("demo", str(target))
