@@ -24,7 +24,9 @@ from tddhooks.drive.probe import own_output, ran
 from tddhooks.drive.strays import comparisons, literals
 
 if TYPE_CHECKING:
-    from tddhooks.drive.probe import Probe
+    from collections.abc import Collection
+
+    from tddhooks.drive.probe import Case, Probe
     from tddhooks.policy.verdicts import Verdict
 
 
@@ -83,6 +85,75 @@ def misplaced_message(
                 'its requirement names, and send the whole file with "action": "upsert"'
             )
     return None
+
+
+def borrowed_value(
+    before: Verdict,
+    after: Verdict,
+    probe: Probe,
+    failing: set[str],
+    language: str,
+    held: Collection[int] | None,
+    tests: Collection[str] = (),
+) -> str | None:
+    """Why the change gives an example of a requirement no test is about yet the value the kata
+    gives only for examples of other such requirements; None when it gives none, or when that
+    cannot be told (`held` None: a refactor, judged by what HEAD kept).
+
+    Measured (r62, FizzBuzz cycle 1 at db26772): for "2 gives "2"" the 1.5B implementor wrote
+    `if n % 3 == 0 || n % 5 == 0 || n % 7 == 0 { return "Fizz" }`, and 5 and 7 said "Fizz",
+    requirement 2's word, where the kata says "Buzz" and "Whizz". Nothing asked for "Fizz" yet,
+    so it landed; the run never tested "Buzz" or "Whizz" and passed 3 of 9 hidden tests. A
+    requirement not built yet gives a tested requirement's value (15 says "Fizz" once 3 does),
+    never the value of one nobody tested: that value came with no test at all. A value a test
+    of the turn spells (`tests`: their texts, the staged one included) counts as tested: a
+    test named `fizz` asks for "Fizz" whether or not its name maps it to a requirement."""
+    if held is None:
+        return None
+    untested: set[str] = set()
+    tested: set[str] = set()
+    for case in probe.cases:
+        words = _words(case)
+        (tested if case.example.requirement in held else untested).update(words)
+    _, head_failing = ran(before, probe)
+    for case in probe.cases:
+        example, words = case.example, _words(case)
+        if case.name not in failing or not words or example.requirement in held:
+            continue
+        own = own_output(before, case, language)
+        had = _shown(own, language)
+        if _unsure(own, had, language, failed=case.name in head_failing):
+            continue
+        now = _shown(own_output(after, case, language), language) or []
+        wrong = [
+            v for v in now if v in untested - tested and v not in words
+            and v not in (had or []) and not _spelled(v, tests)
+        ]  # fmt: skip
+        if wrong:
+            quoted = f'"{wrong[0]}"'
+            return (
+                f"{MISPLACED}{quoted} for `{case.call}`, where requirement "
+                f"{example.requirement} says {example.said}: {quoted} is the kata's value for "
+                f"other inputs, of a requirement no test asks for yet (now it gives "
+                f"{_listed(now)}). Give {quoted} only with the test that asks for it: make the "
+                'staged test pass with the least code, and send the whole file with "action": '
+                '"upsert"'
+            )
+    return None
+
+
+def _spelled(value: str, tests: Collection[str]) -> bool:
+    """Whether a test text has `value` as a string literal ("Fizz" or 'Fizz')."""
+    return any(f'"{value}"' in text or f"'{value}'" in text for text in tests)
+
+
+def _words(case: Case) -> set[str]:
+    """The strings an example of one value gives (`3 gives "Fizz"`), none for a list or a
+    refusal (those are misplaced_message's)."""
+    values = case.example.values
+    if values is None or case.example.whole or len(values) != 1 or values[0][0] != "str":
+        return set()
+    return {values[0][1]}
 
 
 def disordered_messages(

@@ -348,6 +348,7 @@ def broken_examples(
     role: str = "refactorer",
     invented: Invented | None = None,
     held: Collection[int] | None = None,
+    tests: Collection[str] = (),
 ) -> str | None:
     """Why the refactored tree (the implementor's: its change with the staged test) breaks an
     example the kata gives that HEAD's tree keeps; None when it breaks none (or when the probe
@@ -356,7 +357,9 @@ def broken_examples(
     (drive/strays.py), "" when none; such a value is refused too. `held`: the requirements
     (numbered from 1) whose examples the change must keep, None: all (a refactor keeps every
     behaviour; the implementor only the requirements a test is about: `year % 4` keeps 2000 a
-    leap year by chance, and the change for centuries may end that until 400 has its test)."""
+    leap year by chance, and the change for centuries may end that until 400 has its test).
+    `tests`: the texts of the turn's tests, the staged one included (a value they spell is
+    asked for, drive/misplaced.py `borrowed_value`)."""
     gate, workspace, root, settings = crew.gate, crew.workspace, crew.root, crew.settings
     if role != "refactorer":
         # a panic on HEAD is most often a requirement not built yet (`text.parse().unwrap()` of
@@ -400,12 +403,18 @@ def broken_examples(
     if not broken:
         found = _invented(after, probe, failing, invented, settings.language)
         if found is None and invented is not None:  # the implementor's change
-            from tddhooks.drive.misplaced import disordered_messages, misplaced_message
+            from tddhooks.drive.misplaced import (
+                borrowed_value,
+                disordered_messages,
+                misplaced_message,
+            )
 
             language = settings.language
             found = misplaced_message(before, after, probe, failing, language)
             if found is None:
                 found = disordered_messages(before, after, probe, failing, language)
+            if found is None:
+                found = borrowed_value(before, after, probe, failing, language, held, tests)
         return found
     case = broken[0]
     example = case.example

@@ -254,6 +254,7 @@ class SourceTurn(Turn):
         project = kata_crate(self.root) if language == "rust" else python_package(listed)
         requirements = kata_requirements(kata, whole=True) if kata else []
         probe = build_probe(kata, requirements, language, project, listed)
+        tests: list[str] = []
         if probe is not None:
             staged = [path for path in crew.workspace.staged_paths(self.root)
                       if is_test_path(path, crew.settings)]  # fmt: skip
@@ -266,7 +267,8 @@ class SourceTurn(Turn):
         invented = self.stray_hints if implementor else None
         held = self.tested_requirements() if implementor else None
         # ":": the index, as the gate judged it (a fake gate's verdict names no tree)
-        return broken_examples(crew, probe, head, ":", self.role, invented, held)
+        tests += self.test_texts().values()
+        return broken_examples(crew, probe, head, ":", self.role, invented, held, tests)
 
     def source_versions(self) -> tuple[dict[str, str], dict[str, str]]:
         """The turn's code files (not tests) as HEAD has them, and those the attempt wrote as
