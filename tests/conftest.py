@@ -4,6 +4,7 @@ target directory for the whole session so warm builds stay fast."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
@@ -12,6 +13,15 @@ from pathlib import Path
 import pytest
 
 _REAL_HOME = Path.home()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C is answered as a terminal sends it, however the suite was started: a shell without
+    job control starts `cmd &` with SIGINT ignored, the ignore is inherited across exec, and
+    Python then never raises KeyboardInterrupt (measured: the Ctrl-C tests of tests/drive failed
+    under `setsid nohup pytest … &` and passed in the foreground)."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")
