@@ -383,8 +383,9 @@ def broken_examples(
         probe = reduced
         before = gate.tree(root, workspace.tree_with_file(root, head_tree, probe.path,
                                                           probe.text), settings)  # fmt: skip
-    kept, _ = ran(before, probe)
-    if not kept and invented is None:
+    kept, head_failing = ran(before, probe)
+    # a refactor is also read where HEAD fails an example (drive/reshaped.py)
+    if not kept and invented is None and not (role == "refactorer" and head_failing):
         return None
     after_tree = workspace.tree_with_file(root, refactored_tree, probe.path, probe.text)
     after = gate.tree(root, after_tree, settings)
@@ -400,6 +401,10 @@ def broken_examples(
         and (refactor or case.example.values is not None)
         and (held is None or case.example.requirement in held)
     ]  # fmt: skip
+    if not broken and refactor:
+        from tddhooks.drive.reshaped import reshaped_example
+
+        return reshaped_example(before, after, probe, settings.language)
     if not broken:
         found = _invented(after, probe, failing, invented, settings.language)
         if found is None and invented is not None:  # the implementor's change
