@@ -344,13 +344,14 @@ def focus_index(
     """Index of the requirement the tester is pointed at (policy/goals.py), None when none:
     past the ones found `working`, and past the `put_off` ones while another is open (then
     back to them)."""
+    from tddhooks.policy.goals import back_to
     from tddhooks.policy.goals import next_requirement as pick
 
     requirements = kata_requirements(kata)
     if not requirements:
         return None
     index = pick(requirements, covered, {*working, *put_off})
-    return pick(requirements, covered, working) if index is None and put_off else index
+    return back_to(requirements, covered, working, put_off) if index is None and put_off else index
 
 
 def focus_of(ctx: TurnContext) -> int | None:

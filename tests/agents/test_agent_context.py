@@ -506,6 +506,26 @@ def test_a_put_off_requirement_comes_after_the_others_and_then_back() -> None:
     assert focus_index(STRING_KATA, covered, working=(2,), put_off=(1,)) == 1
 
 
+def test_tests_that_match_no_requirement_cover_the_open_ones_before_the_put_off_ones() -> None:
+    """Measured (r65, FizzBuzz at 66828da): `multiple_3_said`, `_5_`, `_7_` match no requirement
+    (numbers under three digits are no keywords); with requirements 1 and 6 put off and 4 and 7
+    working, they were counted from requirement 1, and the tester was pointed at requirement 5,
+    which `multiple_7_said` tests: it rewrote that file in ten attempts of ten."""
+    from tddhooks.agents.context import BACK_TO_IT, focus_index, next_requirement
+    from tddhooks.resources import read_template
+
+    kata = read_template("katas/fizzbuzz.md")
+    covered = ["multiple_3_said", "multiple_5_said", "multiple_7_said"]
+    assert focus_index(kata, covered, working=(3, 6), put_off=(0, 5)) == 0
+    shown = next_requirement(kata, covered, (3, 6), (0, 5), "rust")
+    assert shown.startswith("Requirement 1 of 7: A number that is a multiple of neither")
+    assert BACK_TO_IT in shown
+    # that one has a test now: the other put-off one
+    assert focus_index(kata, [*covered, "one_is_said_as_itself"], (3, 6), (0, 5)) == 5
+    # every one taken: none
+    assert focus_index(kata, [*covered, "a", "b"], (3, 6), (0, 5)) is None
+
+
 @pytest.mark.parametrize(
     ("intent", "checks"),
     [
