@@ -285,9 +285,15 @@ def _commit_msg(message_file: Path, root: Path, state: Path, index_file: str | N
     shown = _display(root, kept)
     # the test may be written and not added yet (`git commit -a` leaves new files out)
     notes = _left_out_notes(root, index_file) if _no_test_staged(violations) else []
+    # the reuse refills the sections (hook_prepare.py), so a -m subject needs no pasting
+    filled = (
+        " (the editor opens with the sections filled in)"
+        if any(violation.rule == "sections" for violation in violations)
+        else ""
+    )
     plain(
         "\n".join([format_rejection(violations).rstrip("\n"), *notes])
-        + f"\nyour message is kept in {shown}; reuse it with: git commit -e -F {shown}\n"
+        + f"\nyour message is kept in {shown}; reuse it with: git commit -e -F {shown}{filled}\n"
     )
     return 1
 
