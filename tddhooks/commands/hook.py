@@ -32,6 +32,11 @@ RED_NEXT_STEP = (
     "the test and hand it to an agent implementor with `tddhooks drive --steps 1`); red is "
     "never committed"
 )
+# a red `git commit -m` never reaches commit-msg, so its message's problems come only later
+MESSAGE_CHECKED_LATER = (
+    "the commit message is checked once the tree is green (git runs the commit-msg hook only "
+    "after pre-commit passes)\n"
+)
 LINT_NEXT_STEP = "the tests pass: fix what the linter reports below (warnings are errors)"
 TIMEOUT_NEXT_STEP = (
     "make the suite finish (look for an endless loop or a blocking call in the tests), or raise "
@@ -95,7 +100,7 @@ def pre_commit() -> int:
             'commit that touches code must be green (docs/policy.md, "A red start")'
         )
         return 0
-    plain(red_report(root, verdict, settings, index_file))
+    plain(red_report(root, verdict, settings, index_file) + MESSAGE_CHECKED_LATER)
     return 1
 
 
@@ -280,9 +285,15 @@ def _commit_msg(message_file: Path, root: Path, state: Path, index_file: str | N
     shown = _display(root, kept)
     # the test may be written and not added yet (`git commit -a` leaves new files out)
     notes = _left_out_notes(root, index_file) if _no_test_staged(violations) else []
+    # the reuse refills the sections (hook_prepare.py), so a -m subject needs no pasting
+    filled = (
+        " (the editor opens with the sections filled in)"
+        if any(violation.rule == "sections" for violation in violations)
+        else ""
+    )
     plain(
         "\n".join([format_rejection(violations).rstrip("\n"), *notes])
-        + f"\nyour message is kept in {shown}; reuse it with: git commit -e -F {shown}\n"
+        + f"\nyour message is kept in {shown}; reuse it with: git commit -e -F {shown}{filled}\n"
     )
     return 1
 

@@ -110,8 +110,11 @@ def _ensure_repo(directory: Path) -> Path:
     if root is not None and root.resolve() == directory.resolve():
         return root
     if root is not None:
+        inside = directory.resolve().relative_to(root.resolve()).as_posix()
         output.warn(
-            f"{directory} is inside the repository {root}; making it a repository of its own"
+            f"{directory} is inside the repository {root}; making it a repository of its own. "
+            f"`git add -A` there would record it as an embedded repository: add {inside}/ to "
+            f"{root / '.gitignore'} (or keep the kata outside {root})"
         )
     git.run_git(["init", "-q"], directory)
     return git.require_root(directory)

@@ -158,7 +158,7 @@ def prefill_template(
     the sections filled with what is known, so a valid header is all a person must add."""
     role = _canonical_role(role) or role
     intent = one_line(handoff_intent or "")
-    placeholder = _SUMMARY_PLACEHOLDER.get(suggested_type, "<what changed>")
+    placeholder = _summary_placeholder(suggested_type)
     suggestion = f"{suggested_type}(<scope>): " + (shorten(intent, 50) if intent else placeholder)
     c = comment_char
     help_lines = [
@@ -343,15 +343,22 @@ def kata_goal(kata_text: str) -> str:
 
 def example_header(subject: str, suggested_type: str, types: Sequence[str]) -> str:
     """A valid header close to what the person wrote, for the 'prefixed' hint."""
+    if not subject.strip():  # the shape the editor template suggests
+        return f"{suggested_type}(<scope>): {_summary_placeholder(suggested_type)}"
     loose = re.match(r"^\s*([^\W\d_]+)\s*(?:\(([^()]*)\))?\s*(!)?\s*:\s*(.*?)\s*$", subject)
     if loose is None:
-        return f"{suggested_type}: {subject.strip() or '<what changed>'}"
+        return f"{suggested_type}: {subject.strip()}"
     kind = loose[1].lower()
     kind = (
         kind if (not types or kind in types) and HEADER_RE.match(f"{kind}: x") else suggested_type
     )
     scope = one_line(loose[2] or "")
-    return f"{kind}{f'({scope})' if scope else ''}{loose[3] or ''}: {loose[4] or '<what changed>'}"
+    summary = loose[4] or _summary_placeholder(kind)
+    return f"{kind}{f'({scope})' if scope else ''}{loose[3] or ''}: {summary}"
+
+
+def _summary_placeholder(commit_type: str) -> str:
+    return _SUMMARY_PLACEHOLDER.get(commit_type, "<what changed>")
 
 
 def kata_requirements(kata_text: str, *, whole: bool = False) -> list[str]:

@@ -106,6 +106,20 @@ def test_init_in_an_existing_repository_commits_only_what_it_created(
     assert len(subjects(repo)) == 2
 
 
+def test_a_kata_inside_another_repository_says_how_to_keep_it_out_of_that_one(
+    make_repo: MakeRepo,
+) -> None:
+    outer = make_repo({"README.md": "my katas\n"})
+    result = init(str(outer / "katas" / "roman"), "--language", "python", "--kata", "fizzbuzz")
+    assert result.exit_code == 0, result.output
+    assert subjects(outer / "katas" / "roman") == ["chore: scaffold FizzBuzz kata (python)"]
+    warning = flat(result.stderr)
+    assert f"is inside the repository {outer}; making it a repository of its own" in warning
+    # git add -A in the outer repository would record the kata as an embedded repository
+    assert f"add katas/roman/ to {outer / '.gitignore'}" in warning
+    assert git(outer, "status", "--porcelain").stdout == "?? katas/\n"  # the outer one untouched
+
+
 def test_init_on_an_existing_project_keeps_its_files(tmp_path: Path) -> None:
     project = tmp_path / "project"
     mine = {

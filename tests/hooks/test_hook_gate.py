@@ -74,6 +74,22 @@ def test_a_red_staged_test_is_rejected(kata: Path) -> None:
     assert head(kata) == before
 
 
+def test_a_red_commit_says_its_message_is_checked_once_the_tree_is_green(kata: Path) -> None:
+    write(kata, {"tests/add.rs": "#[test]\nfn adds_wrongly() {\n"
+                 "    assert_eq!(hookkata::add(2, 2), 5);\n}\n"})  # fmt: skip
+    git(kata, "add", "tests/add.rs")
+
+    rejected = git(kata, "commit", "-m", "a wrong sum")  # no type, no sections: not judged yet
+
+    assert rejected.returncode == 1
+    assert "[green] the staged tree" in rejected.stderr
+    assert "[prefixed]" not in rejected.stderr  # git runs commit-msg only after pre-commit passes
+    assert (
+        "the commit message is checked once the tree is green (git runs the commit-msg hook only "
+        "after pre-commit passes)"
+    ) in rejected.stderr
+
+
 def test_a_red_lint_with_green_tests_says_to_fix_the_lint(kata: Path) -> None:
     write(kata, {"src/lib.rs": LIB_REFACTORED + "fn  unused() {}\n"})  # dead_code, unformatted
     git(kata, "add", "src/lib.rs")

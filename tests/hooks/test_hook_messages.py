@@ -46,6 +46,11 @@ def test_message_rules_on_a_test_and_code_change(kata: Path) -> None:
     bare = commit(kata, "feat: subtract two numbers\n")
     assert bare.returncode == 1
     assert "[sections] feat: commits need the sections" in bare.stderr
+    assert (
+        "reuse it with: git commit -e -F .git/tddhooks/last-message (the editor opens with the "
+        "sections filled in)" in bare.stderr
+    )
+    assert "sections filled in" not in unprefixed.stderr
 
     refactor = commit(kata, tdd_message("refactor", "sub", role="Refactorer", diff=DIFF))
     assert refactor.returncode == 1

@@ -387,13 +387,14 @@ def test_suggest_type_respects_configured_types() -> None:
     ("subject", "expected"),
     [
         ("Add roman 4", "feat: Add roman 4"),
-        ("", "feat: <what changed>"),
+        ("", "feat(<scope>): <what the new test demands>"),
         ("Feat(Roman)!:  x ", "feat(Roman)!: x"),
         ("fëat: ç", "feat: ç"),
         ("docs:readme", "docs: readme"),
         ("wip: añade", "feat: añade"),
-        ("feat:", "feat: <what changed>"),
-        ("Feature(x):   ", "feat(x): <what changed>"),
+        ("feat:", "feat: <what the new test demands>"),
+        ("Feature(x):   ", "feat(x): <what the new test demands>"),
+        ("docs(readme):", "docs(readme): <what changed>"),
     ],
 )
 def test_example_header(subject: str, expected: str) -> None:

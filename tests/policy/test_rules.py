@@ -176,10 +176,10 @@ def test_prefixed_rejects_with_example(subject: str, problem: str, example: str)
 @pytest.mark.parametrize(
     ("changes", "example"),
     [
-        ("M tests/a.rs", "test: <what changed>"),
-        ("M src/lib.rs", "refactor: <what changed>"),
-        ("M tests/a.rs, M src/lib.rs", "feat: <what changed>"),
-        ("", "chore: <what changed>"),
+        ("M tests/a.rs", "test(<scope>): <the behaviour the test pins down>"),
+        ("M src/lib.rs", "refactor(<scope>): <the structural improvement>"),
+        ("M tests/a.rs, M src/lib.rs", "feat(<scope>): <what the new test demands>"),
+        ("", "chore(<scope>): <what changed>"),
     ],
 )
 def test_empty_subject_suggests_type_from_diff(changes: str, example: str) -> None:
