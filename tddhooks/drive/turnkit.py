@@ -214,11 +214,14 @@ class SourceTurn(Turn):
                 if matches_any(path, globs)}  # fmt: skip
 
     def extras(self, failure: str) -> str:
-        """A hint for a test that gets its messages and another rule's (drive/extras.py)."""
+        """A hint for a test that gets its messages and another rule's (drive/extras.py), or
+        one word where it expects the kata's words joined (drive/joined.py)."""
         from tddhooks.drive.extras import extra_values
+        from tddhooks.drive.joined import joined_words
 
-        language = self.crew.settings.language
-        return extra_values(failure, self.test_texts(), language, self.ctx.kata)
+        language, kata = self.crew.settings.language, self.ctx.kata
+        found = extra_values(failure, self.test_texts(), language, kata)
+        return found or joined_words(failure, language, kata)
 
     def stray_hints(self, failure: str) -> str:
         """drive/strays.py on `failure`, with the attempt's code files (as written) and the
