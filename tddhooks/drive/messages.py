@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from tddhooks.drive.ports import Workspace
 
 FALLBACK_GOAL = "work through the kata one small test at a time"
+REFACTOR_SUMMARY = "restructure the code, behaviour kept"
 _SCOPE = re.compile(r"[a-z][a-z0-9_-]{0,23}")
 # scopes that name a place, not a subject, and the prompts' placeholders copied as they are
 # and words that name any change at all (the 1.5B model scoped a commit `feat(function): …`)
@@ -262,10 +263,14 @@ def refactor_message(
     verification: list[str],
     workspace: Workspace | None = None,
 ) -> str:
-    """The refactorer's `refactor:` message; without a usable scope, the feature's (HEAD's)."""
+    """The refactorer's `refactor:` message; without a usable scope, the feature's (HEAD's).
+    Without a usable summary, the plan's first sentence, and when that too says another role's
+    work (r66: `refactor(validate): Add a new test to check if a password without a…` on a
+    change to src/lib.rs alone), `REFACTOR_SUMMARY`."""
     intent = answer.commit
     summary = usable_summary(intent.summary if intent else None, "refactorer")
-    summary = summary or first_sentence(answer.plan)
+    summary = summary or usable_summary(first_sentence(answer.plan), "refactorer")
+    summary = summary or REFACTOR_SUMMARY
     rationale = list(intent.rationale) if intent and intent.rationale else [answer.plan]
     diff = diff_lines(
         root, settings, test_intent={}, source_intent=first_sentence(summary), workspace=workspace

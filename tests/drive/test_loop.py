@@ -17,10 +17,12 @@ from tddhooks.commands.drive import parse_roles
 from tddhooks.drive.console import JsonDisplay, QuietDisplay, RichDisplay, make_display
 from tddhooks.drive.kinds import StopReason
 from tddhooks.drive.messages import (
+    REFACTOR_SUMMARY,
     bare,
     feature_message,
     first_sentence,
     intents_by_test_file,
+    refactor_message,
     usable_scope,
     usable_summary,
 )
@@ -429,6 +431,32 @@ def test_unusable_scope_and_summary_are_derived(make_repo: MakeRepo) -> None:
     )
 
     assert parse_message(text).subject == "feat(add): Two numbers are added"
+
+
+@pytest.mark.parametrize(
+    ("summary", "plan", "subject"),
+    [
+        # r66: summary and plan both said the tester's work
+        ("Add a new test to check if a password without a digit gives the error",
+         "Add a new test to check the lowercase rule.",
+         f"refactor(add): {REFACTOR_SUMMARY}"),
+        ("", "Extract the check into a helper. Then rename it.",
+         "refactor(add): Extract the check into a helper"),
+        ("name the magic number", "Add a test.", "refactor(add): name the magic number"),
+    ],
+)  # fmt: skip
+def test_a_refactor_summary_that_says_another_roles_work_is_derived(
+    make_repo: MakeRepo, summary: str, plan: str, subject: str
+) -> None:
+    repo = make_repo({"kata.md": "# K\n\n## Requirements\n\n1. Add.\n", "src/lib.rs": "// s\n"})
+    write_files(repo, {"src/lib.rs": "pub fn add() {}\n"})
+    git(repo, "add", "-A")
+    commit = {"type": "refactor", "scope": "add", "summary": summary}
+    reply = AgentAnswer.model_validate(answer(plan, commit=commit))
+
+    text = refactor_message(repo, SETTINGS, cycle=1, answer=reply, verification=["ok"])
+
+    assert parse_message(text).subject == subject
 
 
 @pytest.mark.parametrize("said", ["fix", "feat", "refactor", None])
