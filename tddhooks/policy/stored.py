@@ -14,6 +14,12 @@ from pathlib import Path
 
 from tddhooks import __version__, git
 
+# Raised whenever the way the gate builds or judges a tree changes what a verdict can be, so a
+# verdict stored before is judged again (and the remembered key with it): 2 = never in the user's
+# CARGO_TARGET_DIR or build-dir, and the work tree kept off a Python kata's sys.path
+# (docs/runners.md); 3 = a Cargo.toml target without libtest is red (docs/hooks.md).
+GATE_REVISION = 3
+
 TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~4 ms; mypy reads it
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -87,7 +93,7 @@ def toolchain_stamp(root: Path, settings: PolicySettings, tools: Sequence[str]) 
     hashes = rustup_home / "update-hashes"
     updates = sorted(str(_file_id(entry)) for entry in _children(hashes))
     return [
-        __version__,
+        f"{__version__}+gate{GATE_REVISION}",
         settings.language,
         [list(settings.fmt_check), list(settings.lint), list(settings.test)],
         [_file_id(which(tool)) for tool in tools],

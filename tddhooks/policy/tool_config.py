@@ -19,6 +19,9 @@ from pathlib import Path
 from typing import Any
 
 CARGO_CONFIGS = (".cargo/config.toml", ".cargo/config")
+# Cargo.toml target tables: one with `harness = false` is built without libtest, so its own
+# `main` prints whatever lines it likes (`test red_one ... ok` for a test compiled out)
+_TARGET_TABLES = ("lib", "bin", "test", "bench", "example")
 TOOLCHAIN_FILES = ("rust-toolchain.toml", "rust-toolchain")
 # build.<key>: a program cargo runs instead of rustc/rustdoc, or around it
 _BUILD_PROGRAMS = ("rustc", "rustc-wrapper", "rustc-workspace-wrapper", "rustdoc")
@@ -50,16 +53,25 @@ def untrusted_settings(workdir: Path, language: str, files: Mapping[str, str]) -
     sentence each with its fix; `files` are the language's code files (path -> text) the gate
     has read already."""
     if language == "rust":
-        return [
-            f"the committed {name} sets {key}: the default test command does not run tests "
-            f"through a program the tree chooses, which could print any result; {_ADVICE}"
-            for name in CARGO_CONFIGS
-            for key in _cargo_settings(workdir, name)
-        ] + [
-            f"the committed {name} picks the toolchain in {where}: cargo, rustc and the tests "
-            f"would be programs the tree chooses; name a released channel instead, or {_ADVICE}"
-            for name, where in _toolchain_paths(workdir)
-        ]
+        return (
+            [
+                f"the committed {name} sets {key}: the default test command does not run tests "
+                f"through a program the tree chooses, which could print any result; {_ADVICE}"
+                for name in CARGO_CONFIGS
+                for key in _cargo_settings(workdir, name)
+            ]
+            + [
+                f"the committed {name} sets harness = false on the {kind} target {target}: the "
+                "default test command runs tests through libtest, whose lines a target without it "
+                f"could print for tests that never ran; {_ADVICE}"
+                for name, kind, target in _harness_off(workdir)
+            ]
+            + [
+                f"the committed {name} picks the toolchain in {where}: cargo, rustc and the tests "
+                f"would be programs the tree chooses; name a released channel instead, or {_ADVICE}"
+                for name, where in _toolchain_paths(workdir)
+            ]
+        )
     if language != "python":
         return []
     found = [
@@ -121,6 +133,26 @@ def _shadowing(workdir: Path) -> Iterator[tuple[str, str]]:
             continue
         if module in _TOOL_MODULES or module in sys.stdlib_module_names:
             yield entry, module
+
+
+def _harness_off(workdir: Path) -> Iterator[tuple[str, str, str]]:
+    """(manifest, target kind, target name) for every target of every committed Cargo.toml
+    (workspace members included) that is built without libtest."""
+    for folder, dirs, names in os.walk(workdir):
+        dirs[:] = sorted(name for name in dirs if name not in _GENERATED and name != ".git")
+        if "Cargo.toml" not in names:
+            continue
+        path = Path(folder, "Cargo.toml")
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue  # cargo refuses it itself: the build is red
+        relative = path.relative_to(workdir).as_posix()
+        for kind in _TARGET_TABLES:
+            tables = data.get(kind)
+            for table in tables if isinstance(tables, list) else [tables]:
+                if isinstance(table, dict) and table.get("harness") is False:
+                    yield relative, kind, str(table.get("name", kind))
 
 
 def _toolchain_paths(workdir: Path) -> Iterator[tuple[str, str]]:

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from tddhooks import __version__
 from tddhooks.policy.settings import PolicySettings
+from tddhooks.policy.stored import GATE_REVISION as GATE_REVISION  # re-exported
 from tddhooks.policy.stored import VERIFICATION_FIELD, verdict_file
 from tddhooks.runners.base import Runner, TestReport
 
@@ -181,12 +182,6 @@ def write_atomic(path: Path, text: str) -> None:
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
-
-
-# Raised whenever the way the gate builds or imports a tree changes what a verdict can be, so a
-# verdict stored before is judged again: 2 = never in the user's CARGO_TARGET_DIR or build-dir,
-# and the work tree kept off a Python kata's sys.path (docs/runners.md).
-GATE_REVISION = 2
 
 
 def verdict_key(settings: PolicySettings, runner: Runner) -> str:

@@ -205,3 +205,16 @@ def test_a_new_gate_revision_changes_the_key(monkeypatch: pytest.MonkeyPatch) ->
     key = verdict_key(settings, runner)
     monkeypatch.setattr(verdicts, "GATE_REVISION", verdicts.GATE_REVISION - 1)
     assert verdict_key(settings, runner) != key
+
+
+def test_a_new_gate_revision_forgets_the_remembered_key(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The key remembered in verdict-key.json is asked again once the gate changed: otherwise
+    the old key found the old gate's verdicts (a green one for a tree the new gate finds red)."""
+    from tddhooks.policy import stored
+
+    settings = PolicySettings(fmt_check=tuple(FMT), lint=tuple(LINT), test=tuple(TEST))
+    stamp = stored.toolchain_stamp(tmp_path, settings, ["cargo"])
+    monkeypatch.setattr(stored, "GATE_REVISION", stored.GATE_REVISION - 1)
+    assert stored.toolchain_stamp(tmp_path, settings, ["cargo"]) != stamp

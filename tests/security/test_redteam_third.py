@@ -1,0 +1,42 @@
+"""Red team, a third pass: a hostile person or agent with a real kata made by `tddhooks init`
+(default install) and real git. Each test is one attack and asserts what a user would see: the
+commit refused with its rule and HEAD where it was."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from security.test_redteam_more import (
+    RED_ONE,
+    _write,
+    commit,
+    git,
+    head,
+    kata,  # noqa: F401  (fixture)
+    msg,
+    refused,
+)
+
+pytestmark = pytest.mark.cargo
+
+# a test target built without libtest: its own `main` prints libtest's lines for a test that
+# never runs (the `#[test]` function is compiled out without `--test`)
+FAKE_MAIN = (
+    RED_ONE
+    + '\nfn main() {\n    println!("\\nrunning 1 test\\ntest red_one ... ok\\n");\n'
+    + '    println!("test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured");\n}\n'
+)
+HARNESS_OFF = '\n[[test]]\nname = "red"\npath = "tests/red.rs"\nharness = false\n'
+
+
+def test_a_test_target_without_the_harness_cannot_fake_a_green_run(kata: Path) -> None:  # noqa: F811
+    manifest = (kata / "Cargo.toml").read_text(encoding="utf-8") + HARNESS_OFF
+    _write(kata, {"tests/red.rs": FAKE_MAIN, "Cargo.toml": manifest})
+    git(kata, "add", "-A")
+    before = head(kata)
+
+    text = refused(commit(kata, msg("feat", "one sums to one")), "[green]", before, kata)
+
+    assert "Cargo.toml sets harness = false on the test target red" in text
