@@ -151,8 +151,13 @@ def _harness_off(workdir: Path) -> Iterator[tuple[str, str, str]]:
         for kind in _TARGET_TABLES:
             tables = data.get(kind)
             for table in tables if isinstance(tables, list) else [tables]:
-                if isinstance(table, dict) and table.get("harness") is False:
-                    yield relative, kind, str(table.get("name", kind))
+                if not isinstance(table, dict) or table.get("harness") is not False:
+                    continue
+                # `cargo test` runs benches and examples only with `test = true`: criterion's
+                # `[[bench]] harness = false` is never run as a test, so it fakes nothing
+                if kind in ("bench", "example") and table.get("test") is not True:
+                    continue
+                yield relative, kind, str(table.get("name", kind))
 
 
 def _toolchain_paths(workdir: Path) -> Iterator[tuple[str, str]]:

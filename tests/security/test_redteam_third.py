@@ -40,3 +40,24 @@ def test_a_test_target_without_the_harness_cannot_fake_a_green_run(kata: Path) -
     text = refused(commit(kata, msg("feat", "one sums to one")), "[green]", before, kata)
 
     assert "Cargo.toml sets harness = false on the test target red" in text
+
+
+def test_a_bench_without_the_harness_as_criterion_writes_it_is_no_fake(kata: Path) -> None:  # noqa: F811
+    """`[[bench]] harness = false` is how criterion benches are declared; `cargo test` does not
+    run a bench unless it says `test = true`, so the gate judges the tree green beside one (the
+    type rules may still refuse the commit's type: that is not this test's)."""
+    bench = '\n[[bench]]\nname = "speed"\nharness = false\n'
+    manifest = (kata / "Cargo.toml").read_text(encoding="utf-8") + bench
+    _write(kata, {"benches/speed.rs": "fn main() {}\n", "Cargo.toml": manifest})
+    git(kata, "add", "-A")
+    done = commit(kata, msg("build", "a speed bench"))
+    assert "tddhooks: green (cargo test: 1 passed" in done.stderr, done.stderr
+    assert "harness" not in done.stdout + done.stderr
+    # the same bench run as a test is refused like a test target
+    _write(
+        kata, {"Cargo.toml": manifest.replace("harness = false", "harness = false\ntest = true")}
+    )
+    git(kata, "add", "-A")
+    before = head(kata)
+    text = refused(commit(kata, msg("build", "run the bench as a test")), "[green]", before, kata)
+    assert "sets harness = false on the bench target speed" in text
