@@ -10,8 +10,8 @@ so drive/strays.py and drive/extras.py say nothing.
 Read per failed comparison of one string with one string: the expected string (the right side,
 as `assert_eq!(say(21), "FizzWhizz")` and pytest's `assert say(21) == "FizzWhizz"` put it)
 splits into two or more of the kata's quoted words of three letters or more, in order, and the
-code's string is another. The hint shows the
-shape that builds such an answer: one check per word, each adding its word.
+code's string is another. The hint shows the shape that builds such an answer: one check per
+word, each adding its word.
 """
 
 from __future__ import annotations
