@@ -23,6 +23,7 @@ _RUFF_FILES = (".ruff.toml", "ruff.toml", "pyproject.toml")
 _PYTEST_OWN = ("-c", "--config-file", "--rootdir", "--confcutdir")
 _RUFF_OWN = ("--config", "--isolated")
 CONFINE_PLUGIN = "tddhooks.runners.python_confine"
+DEFINED_PLUGIN = "tddhooks.runners.python_defined"  # a test runs the function its file defines
 # read by that plugin in pytest's process; never imported here, where it would confine tddhooks'
 # own sys.path whenever the variable is inherited (a kata whose tests run tddhooks)
 WORK_TREE_VARIABLE = "TDDHOOKS_WORK_TREE"
@@ -74,14 +75,15 @@ def pinned(cmd: tuple[str, ...], workdir: Path, work_tree: Path | None = None) -
 def _confined(
     cmd: tuple[str, ...], at: int, workdir: Path, work_tree: Path | None
 ) -> tuple[str, ...]:
-    """`-p` the confining plugin (runners/python_confine.py) when the gate's own Python runs
-    `-m pytest` (tddhooks is importable there) and no top-level tddhooks of the tree would
-    answer for it instead (the tree's top folder is first on sys.path)."""
+    """`-p` the confining plugin (runners/python_confine.py) and the one that keeps each test
+    on its own function (runners/python_defined.py) when the gate's own Python runs `-m pytest`
+    (tddhooks is importable there) and no top-level tddhooks of the tree would answer for them
+    instead (the tree's top folder is first on sys.path)."""
     if work_tree is None or at < 2 or cmd[at - 1] != "-m" or cmd[0] != sys.executable:
         return ()
     if (workdir / "tddhooks.py").exists() or (workdir / "tddhooks").is_dir():
         return ()
-    return ("-p", CONFINE_PLUGIN)
+    return ("-p", DEFINED_PLUGIN, "-p", CONFINE_PLUGIN)
 
 
 def pytest_config(workdir: Path) -> Path | None:

@@ -169,13 +169,14 @@ def test_an_untracked_module_in_the_work_tree_is_not_importable(
 
 
 def test_pytest_of_the_gates_own_python_loads_the_confining_plugin(tmp_path: Path) -> None:
-    from tddhooks.runners.python_pins import CONFINE_PLUGIN, pinned
+    from tddhooks.runners.python_pins import CONFINE_PLUGIN, DEFINED_PLUGIN, pinned
 
     cmd = (sys.executable, "-m", "pytest", "-v")
     assert pinned(cmd, tmp_path, tmp_path / "work")[-3:] == ("-p", CONFINE_PLUGIN, "-v")
     assert pinned(cmd, tmp_path)[-2:] == (os.devnull, "-v")  # no work tree given
     own = (sys.executable, "-m", "pytest", "-c", "mine.ini")
-    assert pinned(own, tmp_path, tmp_path / "work") == (*own[:3], "-p", CONFINE_PLUGIN, *own[3:])
+    plugins = ("-p", DEFINED_PLUGIN, "-p", CONFINE_PLUGIN)
+    assert pinned(own, tmp_path, tmp_path / "work") == (*own[:3], *plugins, *own[3:])
     # another Python may not have tddhooks; `pytest` may be another Python's script
     other = ("python3.9", "-m", "pytest")
     assert CONFINE_PLUGIN not in pinned(other, tmp_path, tmp_path / "work")
