@@ -496,3 +496,30 @@ def kata_values(
                     f"(requirement {example.requirement})."
                 )
     return list(dict.fromkeys(lines))
+
+
+def agreed_requirements(
+    tests: Mapping[str, str],
+    requirements: Sequence[str],
+    language: str,
+    package: str | None = None,
+    functions: Collection[str] = (),
+) -> set[int]:
+    """The requirements (numbered from 1) whose examples a test in `tests` calls and compares
+    with what the kata says: the ones the test pins by its inputs and values, whatever its name
+    or the tester's plan says (drive/intent.py)."""
+    examples = kata_examples(requirements)
+    found: set[int] = set()
+    for text in tests.values():
+        for name in imported_names(text, language, package):
+            if functions and name not in functions:
+                continue
+            word = re.compile(rf"\b{re.escape(name)}\b")
+            for argument, claim in _claims(text, name, language):
+                compared = claim.scalar is not None or claim.items is not None
+                found |= {
+                    e.requirement for e in examples
+                    if e.given == argument and compared and _contradiction(e, claim) is None
+                    and (len(functions) < 2 or word.search(requirements[e.requirement - 1]))
+                }  # fmt: skip
+    return found

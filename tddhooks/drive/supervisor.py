@@ -97,9 +97,10 @@ class Supervisor:
         if role == "tester":
             if hints.set_aside is not None:
                 names = ", ".join(hints.set_aside) or "the last test"
+                # not "one step towards it": its requirement is put off, and the prompt points
+                # at another (measured, r67: the 1.5B tester planned the put-off requirement)
                 found.append(
-                    f"The test {names} was too big a step and was set aside; write a smaller "
-                    "test that takes one step towards it."
+                    f"The test {names} was too big a step and was set aside; write a smaller test."
                 )
             if hints.covered:
                 covered = ", ".join(hints.covered)

@@ -87,17 +87,30 @@ class TesterTurn(Turn):
         from tddhooks.agents.examples import contradicted_example
         from tddhooks.policy.compose import kata_requirements
 
-        crew, tests, before = self.crew, {}, {}
-        for edit in answer.edits:
-            if edit.action == "upsert" and (path := normalize_path(edit.path)):
-                tests[path] = edit.content or ""
-                before[path] = crew.workspace.read_blob(self.root, "HEAD", path) or ""
+        crew, tests = self.crew, self.upserts(answer)
+        before = {path: crew.workspace.read_blob(self.root, "HEAD", path) or "" for path in tests}
         language = crew.settings.language
         package = kata_crate(self.root) if language == "rust" else None
         requirements = kata_requirements(self.ctx.kata, whole=True)
         functions = interface_functions(self.ctx.kata, language)
         failure = contradicted_example(tests, requirements, language, package, before, functions)
         return None if failure is None else Tried(False, "refused", failure=failure)
+
+    @staticmethod
+    def upserts(answer: AgentAnswer) -> dict[str, str]:
+        """path -> the new text of each file the answer writes whole."""
+        return {
+            path: edit.content or "" for edit in answer.edits
+            if edit.action == "upsert" and (path := normalize_path(edit.path))
+        }  # fmt: skip
+
+    def intent(self, answer: AgentAnswer) -> str:
+        """The plan handed over with the test, when it is about that test (drive/intent.py)."""
+        from tddhooks.drive.intent import handed_intent
+
+        language = self.crew.settings.language
+        package = kata_crate(self.root) if language == "rust" else None
+        return handed_intent(answer.plan, self.ctx.kata, self.upserts(answer), language, package)
 
     def refuse_done(self) -> str | None:
         """Refuse a `done` and count the refusal, while the kata lists a requirement that no
@@ -178,8 +191,9 @@ class TesterTurn(Turn):
             crew.workspace.write_handoff(
                 root,
                 Handoff(
-                    head=crew.workspace.head(root), intent=answer.plan, test_names=new_tests,
-                    red_output=verdict.failure_excerpt(), by="tester", created_at=time.time(),
+                    head=crew.workspace.head(root), intent=self.intent(answer),
+                    test_names=new_tests, red_output=verdict.failure_excerpt(), by="tester",
+                    created_at=time.time(),
                     test_blobs=handoff_tokens(crew.workspace, root, crew.settings, paths),
                 ),
             )  # fmt: skip

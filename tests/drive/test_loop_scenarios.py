@@ -177,6 +177,8 @@ def test_a_stuck_implementor_has_the_test_set_aside_and_the_tester_told(side: Si
     # the tester takes the other requirement first, and is told why
     assert "Requirement 2 of 2: add(1) is 1." in models["tester"].asked[1].user
     assert "(Put off for now: requirement 1;" in models["tester"].asked[1].user
+    # and not sent back towards the put-off test (r67: the tester planned requirement 1 again)
+    assert "was set aside; write a smaller test.\n" in models["tester"].asked[1].user
     # a done with requirement 2 still open is refused, every time; the tester's turn fails
     refusal = "done refused: requirement 2 of 2 has no test yet: add(1) is 1."
     assert all(refusal in asked.user for asked in models["tester"].asked[2:])

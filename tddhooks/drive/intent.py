@@ -1,0 +1,38 @@
+"""The tester's plan handed to the implementor only when it is about the test it wrote.
+
+The handoff's intent (the tester's plan) is the implementor's "What the test checks" line
+(agents/context.py `implementor_task`) and the feature commit's `Test:` rationale. Measured (r67,
+FizzBuzz, Qwen2.5-Coder 1.5B): after the test of requirement 1 was set aside, the tester wrote
+`assert_eq!(say(9), "Fizz")` for requirement 2 under the plan "Write a test for the case where a
+number is a multiple of neither 3 nor 5 nor 7"; the implementor was told the test checks that
+case, and four of its five attempts built the multiple-of-neither branch. A plan that names one
+requirement of the kata (policy/goals.py `about`) while the test's own values pin others
+(agents/examples.py `agreed_requirements`) is dropped; the prompt still shows what the staged
+test calls and expects (docs/agents.md, "What an agent sees").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from tddhooks.agents.examples import agreed_requirements
+from tddhooks.drive.interface import interface_functions
+from tddhooks.policy.compose import kata_requirements
+from tddhooks.policy.goals import about
+
+
+def handed_intent(
+    plan: str, kata: str, tests: Mapping[str, str], language: str, package: str | None
+) -> str:
+    """`plan`, or "" when it names a requirement the tests in `tests` (path -> text) do not pin
+    while they pin another one."""
+    requirements = kata_requirements(kata, whole=True)
+    if not plan or not requirements:
+        return plan
+    functions = interface_functions(kata, language)
+    pinned = agreed_requirements(tests, requirements, language, package, list(functions))
+    # `about` reads a test's name: its `::` path and `[…]` parameters are no words of a plan
+    named = about(requirements, plan.replace("::", " ").replace("[", " "))
+    if named is None or not pinned or named[1] + 1 in pinned:
+        return plan
+    return ""
