@@ -9,8 +9,8 @@ Role = Literal["tester", "implementor", "refactorer"]
 # what one answer came to (drive/attempts.py: Tried.outcome; the step file's attempt outcome)
 AttemptOutcome = Literal[
     "invalid-answer", "no-edits", "refused", "overshoot", "wrong-red", "red", "rejected",
-    "tests-changed", "examples-changed", "messages-spread", "counts-bytes", "handed-over", "done",
-    "committed", "empty",
+    "tests-changed", "function-added", "examples-changed", "messages-spread", "counts-bytes",
+    "handed-over", "done", "committed", "empty",
 ]  # fmt: skip
 # how a turn ended (drive/turns.py: TurnResult.outcome)
 TurnOutcome = Literal["handed-over", "done", "committed", "empty", "reverted", "gave-up"]

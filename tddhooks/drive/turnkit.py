@@ -314,6 +314,25 @@ class SourceTurn(Turn):
         before, after = self.source_versions()
         return spread_messages(before, after, examples, self.crew.settings.language)
 
+    def added_function(self) -> str | None:
+        """Why the refactor adds a function the kata's tests call that HEAD lacks
+        (drive/added.py); None when it adds none. HEAD's every code file is read: the function
+        may live in one the prompt did not show."""
+        from tddhooks.drive.added import added_function
+        from tddhooks.vocabulary import CODE_SUFFIXES
+
+        if not self.ctx.kata:
+            return None
+        workspace, language = self.crew.workspace, self.crew.settings.language
+        suffixes = tuple(CODE_SUFFIXES.get(language, ()))
+        tests = self.test_texts()
+        # the index's paths and the staged ones (a file the refactor deleted is HEAD's too)
+        paths = {*workspace.listed(self.root), *workspace.staged_paths(self.root)}
+        head = {path: workspace.read_blob(self.root, "HEAD", path) or ""
+                for path in paths if path.endswith(suffixes) and path not in tests}  # fmt: skip
+        _, after = self.source_versions()
+        return added_function(self.ctx.kata, language, head, after)
+
     def tested_requirements(self) -> set[int]:
         """The kata's requirements (numbered from 1) that a test of the turn's files is about,
         the staged one included (agents/context.py `tests_requirements`)."""

@@ -361,6 +361,9 @@ class RefactorerTurn(SourceTurn):
         changed = changed_behaviour(self.baseline, verdict)
         if changed is not None:
             return Tried(False, "tests-changed", failure=changed)
+        added = self.added_function()
+        if added is not None:
+            return Tried(False, "function-added", failure=added)
         broken = self.broken_examples()
         if broken is not None:
             return Tried(False, "examples-changed", failure=broken)
