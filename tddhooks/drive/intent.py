@@ -9,10 +9,17 @@ case, and four of its five attempts built the multiple-of-neither branch. A plan
 requirement of the kata (policy/goals.py `about`) while the test's own values pin others
 (agents/examples.py `agreed_requirements`) is dropped; the prompt still shows what the staged
 test calls and expects (docs/agents.md, "What an agent sees").
+
+So is a plan that names a section of the tester's own prompt: measured (r68, Password
+Validation), "One failing test for the 'Next requirement' is added to ensure that a password with
+no rules breaks and returns an empty list" became the implementor's "What the test checks", and
+its attempts planned "Add the 'Next requirement'" with `// Add the 'Next requirement' here` in
+the code. The implementor's prompt has no such section.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from tddhooks.agents.examples import agreed_requirements
@@ -20,12 +27,17 @@ from tddhooks.drive.interface import interface_functions
 from tddhooks.policy.compose import kata_requirements
 from tddhooks.policy.goals import about
 
+# the tester's prompt's own sections (agents/context.py), which the implementor's has not
+_TESTERS_SECTIONS = re.compile(r"\b(?:next\s+requirement|supervisor\s+hints?)\b", re.IGNORECASE)
+
 
 def handed_intent(
     plan: str, kata: str, tests: Mapping[str, str], language: str, package: str | None
 ) -> str:
-    """`plan`, or "" when it names a requirement the tests in `tests` (path -> text) do not pin
-    while they pin another one."""
+    """`plan`, or "" when it names a section of the tester's prompt, or a requirement the tests in
+    `tests` (path -> text) do not pin while they pin another one."""
+    if _TESTERS_SECTIONS.search(plan):
+        return ""
     requirements = kata_requirements(kata, whole=True)
     if not plan or not requirements:
         return plan

@@ -115,3 +115,16 @@ def test_the_implementor_is_told_the_plan_only_when_it_is_about_the_staged_test(
     )
     assert ("Test: " in message) is told
     assert "egative" not in message
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        # r68, Password Validation cycle 1
+        "One failing test for the 'Next requirement' is added to ensure that a password with no "
+        "rules breaks and returns an empty list.",
+        "Follow the supervisor hint: a smaller test",
+    ],
+)
+def test_a_plan_that_names_the_testers_own_prompt_is_dropped(plan: str) -> None:
+    assert _handed(plan, R67_TEST) == ""
