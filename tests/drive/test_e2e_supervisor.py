@@ -118,9 +118,11 @@ def test_without_a_refactorer_agent_a_stuck_implementor_only_gets_smaller_steps(
 
 @pytest.mark.cargo
 @pytest.mark.e2e
-def test_a_test_a_preparatory_refactor_made_pass_is_discarded_as_an_overshoot(
+def test_a_preparatory_refactor_that_adds_the_katas_function_is_sent_back(
     kata_repo: Path, fake_openai: FakeOpenAI
 ) -> None:
+    # a refactor keeps behaviour; `add` on an empty src/lib.rs is new behaviour (drive/added.py;
+    # r67: such a refactor landed a whole FizzBuzz `say`, and the next test passed at once)
     since = configure(kata_repo, "max_attempts_per_agent: 5 ", "max_attempts_per_agent: 2 ")
     crate = crate_of(kata_repo)
     shipped = shipped_answers(crate)
@@ -130,9 +132,9 @@ def test_a_test_a_preparatory_refactor_made_pass_is_discarded_as_an_overshoot(
     script.add(
         "tester",
         answer("two numbers", [upsert("tests/two_numbers.rs", too_big)]),
-        *shipped["tester"][:2],
+        shipped["tester"][0],
     )
-    script.add("implementor", *[nothing] * 4, shipped["implementor"][1])
+    script.add("implementor", *[nothing] * 4, shipped["implementor"][0])
     implemented = lib("_text: &str) -> i32 {\n    0\n}")  # makes the empty-string test pass
     script.add(
         "refactorer",
@@ -142,17 +144,19 @@ def test_a_test_a_preparatory_refactor_made_pass_is_discarded_as_an_overshoot(
             commit={"type": "refactor", "summary": "add the entry point"},
         ),
         answer("nothing worth changing"),
+        answer("nothing worth changing"),
     )
     fake_openai.responder = script
 
     assert drive(kata_repo, fake_openai) == 0
 
-    assert subjects(kata_repo, since) == [
-        "refactor: add the entry point",
-        "feat(add): a single number is its own sum",
-    ]
-    assert not (kata_repo / "tests" / "empty_string.rs").exists()  # discarded: it passed at once
-    assert "empty_string_sums_to_zero" in script.prompts("tester")[2]  # told what is covered
+    assert subjects(kata_repo, since) == [FIRST_FEAT]
+    assert "the refactor adds `add`, which HEAD does not have" in script.prompts("refactorer")[1]
+    steps = "".join(
+        path.read_text(encoding="utf-8")
+        for path in (kata_repo / ".tdd" / "logs").glob("step-*-refactorer*.json")
+    )
+    assert '"function-added"' in steps
     assert script.left() == {}
     assert_clean(kata_repo)
     assert_audit_clean(kata_repo, since)
