@@ -131,11 +131,14 @@ def borrowed_value(
         ]  # fmt: skip
         if wrong:
             quoted = f'"{wrong[0]}"'
+            # not what the kata says for that input: measured (r71, FizzBuzz, 1.5B), told
+            # 'where requirement 6 says 21 gives "FizzWhizz"', the retry added
+            # `21 => "FizzWhizz"`, a case no test asks for
             return (
-                f"{MISPLACED}{quoted} for `{case.call}`, where requirement "
-                f"{example.requirement} says {example.said}: {quoted} is the kata's value for "
-                f"other inputs, of a requirement no test asks for yet (now it gives "
-                f"{_listed(now)}). Give {quoted} only with the test that asks for it: make the "
+                f"{MISPLACED}{quoted} for `{case.call}`, an input of requirement "
+                f"{example.requirement}, which no test asks for yet: {quoted} is the kata's "
+                f"value for other inputs (now it gives {_listed(now)}). Give {quoted} only "
+                "with the test that asks for it, and nothing for inputs no test calls: make the "
                 'staged test pass with the least code, and send the whole file with "action": '
                 '"upsert"'
             )

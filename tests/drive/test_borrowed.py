@@ -67,13 +67,17 @@ def repo(make_repo: MakeRepo) -> Path:
                       "tests/.gitkeep": ""})  # fmt: skip
 
 
-def test_the_r62_change_is_sent_back_naming_the_word_and_the_katas_own(repo: Path) -> None:
+def test_the_r62_change_is_sent_back_naming_the_word_but_not_the_katas_own(repo: Path) -> None:
     why = _judge(repo, EMPTY_PY, R62_PY, TWO_PY, {1})
 
     assert why is not None
-    assert why.startswith(f'{MISPLACED}"Fizz" for `say(5)`, where requirement 3 says 5 gives')
-    assert '"Fizz" is the kata\'s value for other inputs, of a requirement no test asks for' in why
-    assert 'Give "Fizz" only with the test that asks for it' in why
+    assert why.startswith(
+        f'{MISPLACED}"Fizz" for `say(5)`, an input of requirement 3, which no test asks for yet'
+    )
+    assert '"Fizz" is the kata\'s value for other inputs' in why
+    assert 'Give "Fizz" only with the test that asks for it, and nothing for inputs no test' in why
+    # what the kata says for 5 is not told: r71's retry, told it, special-cased the input
+    assert "Buzz" not in why
     assert Tells().heard(why) == why  # capped per turn like the other misplaced refusals
 
 
@@ -153,4 +157,4 @@ def test_the_r62_change_is_sent_back_in_rust(
     why = broken_examples(crew, probe, crew.workspace.head_tree(repo), verdict.tree,
                           "implementor", lambda _text: "", {1})  # fmt: skip
     assert why is not None
-    assert why.startswith(f'{MISPLACED}"Fizz" for `say(5)`, where requirement 3 says 5 gives')
+    assert why.startswith(f'{MISPLACED}"Fizz" for `say(5)`, an input of requirement 3')
