@@ -17,7 +17,8 @@ loads any conftest or test module:
   plain `pip install .` of the kata copied the work tree of that day into site-packages).
 
 The work tree comes from TDDHOOKS_WORK_TREE (the gate sets it); without it nothing changes. Only
-the standard library is imported here: this runs inside the kata's test process.
+the standard library (and runners/python_places.py) is imported here: this runs inside the
+kata's test process.
 """
 
 from __future__ import annotations
@@ -26,13 +27,10 @@ import os
 import sys
 from importlib.util import find_spec
 
-WORK_TREE_VARIABLE = "TDDHOOKS_WORK_TREE"  # the gate's side: runners/python_pins.py
+from tddhooks.runners.python_places import WORK_TREE_VARIABLE, interpreter_folders, within
+
 _SKIP = frozenset({"build", "dist", "target", "node_modules", "__pycache__", "venv"})
 _DEPTH = 3  # folders below the snapshot's top searched for the kata's own modules
-
-
-def _within(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def _module_names(top: str) -> set[str]:
@@ -82,7 +80,7 @@ def _installed_elsewhere(src: str, here: str) -> bool:
         if not (is_package or (entry.endswith(".py") and os.path.isfile(os.path.join(src, entry)))):
             continue
         origin = _origin(name)
-        if origin is not None and not _within(origin, here):
+        if origin is not None and not within(origin, here):
             return True
     return False
 
@@ -90,20 +88,18 @@ def _installed_elsewhere(src: str, here: str) -> bool:
 def confine(tree: str, here: str) -> None:
     """sys.path without the work tree `tree`, the snapshot `here` in its place."""
     tree, here = os.path.realpath(tree), os.path.realpath(here)
-    if _within(tree, here):
+    if within(tree, here):
         return
 
     # the interpreter's own folders (a `.venv` inside the repository holds its site-packages)
     # are the person's toolchain, not the work tree's code: dropped, a test's dependency went
-    # (a prefix that holds the whole work tree, `/usr` of `/usr/src/kata`, is not one of them)
-    prefixes = {os.path.realpath(p) for p in (sys.prefix, sys.exec_prefix, sys.base_prefix)}
-    own = {folder for folder in prefixes if not _within(tree, folder)}
+    own = interpreter_folders(tree)
 
     def leaks(path: str) -> bool:
         return (
-            _within(path, tree)
-            and not _within(path, here)
-            and not any(_within(path, folder) for folder in own)
+            within(path, tree)
+            and not within(path, here)
+            and not any(within(path, folder) for folder in own)
         )
 
     roots: list[str] = []

@@ -10,26 +10,21 @@ before it would run (docs/hooks.md, "Committed tool configuration").
 An installed plugin's item class keeps its own `runtest` (pytest-asyncio's runs an `async def`
 test through an event loop): only a `runtest` whose code lives in the snapshot, or in the work
 tree outside the interpreter's own folders, is refused. Runs inside the kata's test process: only
-pytest and the standard library are imported.
+pytest, the standard library and runners/python_places.py are imported.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 
 import pytest
 
-WORK_TREE_VARIABLE = "TDDHOOKS_WORK_TREE"  # the gate's side: runners/python_pins.py
+from tddhooks.runners.python_places import WORK_TREE_VARIABLE, interpreter_folders, within
 
 
 def _function(obj: object) -> object:
     """A bound method's function; anything else itself."""
     return getattr(obj, "__func__", obj)
-
-
-def _within(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def _trees() -> tuple[str, ...]:
@@ -44,13 +39,10 @@ def _trees() -> tuple[str, ...]:
 def _the_katas(code_file: str) -> bool:
     """Whether code from `code_file` is the kata's own (a conftest, a module of the tree), not an
     installed plugin's: a `.venv` inside the repository is the interpreter's, not the kata's."""
-    where = os.path.realpath(code_file)
-    prefixes = {os.path.realpath(p) for p in (sys.prefix, sys.exec_prefix, sys.base_prefix)}
-    trees = _trees()
-    own = [p for p in prefixes if not any(_within(tree, p) for tree in trees)]
-    if any(_within(where, folder) for folder in own):
+    where, trees = os.path.realpath(code_file), _trees()
+    if any(within(where, folder) for folder in interpreter_folders(*trees)):
         return False
-    return any(_within(where, tree) for tree in trees) or not os.path.isabs(code_file)
+    return any(within(where, tree) for tree in trees) or not os.path.isabs(code_file)
 
 
 def _runtest_of(item: pytest.Function) -> str | None:

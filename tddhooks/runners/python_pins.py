@@ -15,6 +15,11 @@ import sys
 import tomllib
 from pathlib import Path
 
+# the variable those plugins read in pytest's process, from python_places, which does nothing at
+# import: importing python_confine here would confine tddhooks' own sys.path whenever the
+# variable is inherited (a kata whose tests run tddhooks)
+from tddhooks.runners.python_places import WORK_TREE_VARIABLE as WORK_TREE_VARIABLE
+
 # pytest's own order of configuration files in one folder (_pytest/config/findpaths.py)
 _PYTEST_ALWAYS = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini")
 _INI_SECTIONS = (("tox.ini", "pytest"), ("setup.cfg", "tool:pytest"))
@@ -24,9 +29,6 @@ _PYTEST_OWN = ("-c", "--config-file", "--rootdir", "--confcutdir")
 _RUFF_OWN = ("--config", "--isolated")
 CONFINE_PLUGIN = "tddhooks.runners.python_confine"
 DEFINED_PLUGIN = "tddhooks.runners.python_defined"  # a test runs the function its file defines
-# read by that plugin in pytest's process; never imported here, where it would confine tddhooks'
-# own sys.path whenever the variable is inherited (a kata whose tests run tddhooks)
-WORK_TREE_VARIABLE = "TDDHOOKS_WORK_TREE"
 
 
 def startup_modules_in(tree: Path) -> list[str]:

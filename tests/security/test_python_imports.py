@@ -296,6 +296,6 @@ def test_the_gate_side_never_imports_the_plugin(tmp_path: Path) -> None:
     found = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
                            capture_output=True, text=True)  # fmt: skip
     assert found.returncode == 0, found.stderr
-    from tddhooks.runners import python_confine
+    from tddhooks.runners import python_places
 
-    assert found.stdout.strip() == python_confine.WORK_TREE_VARIABLE
+    assert found.stdout.strip() == python_places.WORK_TREE_VARIABLE

@@ -206,12 +206,13 @@ def test_a_runtest_in_a_venv_inside_the_repository_is_the_toolchains(
     # a `.venv` inside the work tree holds installed plugins: their code is not the kata's; a
     # conftest in the snapshot, or a module of the work tree beside the venv, is
     from tddhooks.runners import python_defined
+    from tddhooks.runners.python_places import WORK_TREE_VARIABLE
 
     tree, snapshot = tmp_path / "kata", tmp_path / "snapshot"
     venv = tree / ".venv"
     for folder in (venv, snapshot):
         folder.mkdir(parents=True)
-    monkeypatch.setenv(python_defined.WORK_TREE_VARIABLE, str(tree))
+    monkeypatch.setenv(WORK_TREE_VARIABLE, str(tree))
     monkeypatch.chdir(snapshot)
     for name in ("prefix", "exec_prefix"):
         monkeypatch.setattr(sys, name, str(venv))
