@@ -13,7 +13,7 @@ from tddhooks.drive.crew import Crew
 from tddhooks.drive.kinds import StopReason
 from tddhooks.drive.outcome import BLOCKED_FIX, PERSON_TURN, RESUME, DriveSummary
 from tddhooks.drive.state import Phase, PhaseInfo
-from tddhooks.drive.supervisor import Decision
+from tddhooks.drive.supervisor import Decision, set_aside_hint
 from tddhooks.drive.turnkit import TurnResult, handoff_tokens
 from tddhooks.errors import PolicyRejection, TddhooksError, UsageError
 
@@ -234,8 +234,7 @@ class Drive:
                 )
             )
             self.tester_hints = (
-                f"The test {', '.join(result.test_names) or 'handed over last'} "
-                "was too big a step and was set aside; write a smaller test.",
+                set_aside_hint(", ".join(result.test_names) or "handed over last"),
             )
         crew.display.emit(
             "note", message=f"set aside {', '.join(paths)} in {directory.relative_to(root)}"

@@ -45,6 +45,13 @@ class _Hints:
     after_refactor: bool = False
 
 
+def set_aside_hint(names: str) -> str:
+    """The tester's hint once the test(s) `names` were set aside (also drive/loop.py's, when the
+    person plays the refactorer). Not "one step towards it": its requirement is put off, and the
+    prompt points at another (measured, r67: the 1.5B tester planned the put-off requirement)."""
+    return f"The test {names} was too big a step and was set aside; write a smaller test."
+
+
 class Supervisor:
     """Counts attempts, overshoots and failed cycles; hands out hints; says when to stop."""
 
@@ -96,12 +103,7 @@ class Supervisor:
         found: list[str] = []
         if role == "tester":
             if hints.set_aside is not None:
-                names = ", ".join(hints.set_aside) or "the last test"
-                # not "one step towards it": its requirement is put off, and the prompt points
-                # at another (measured, r67: the 1.5B tester planned the put-off requirement)
-                found.append(
-                    f"The test {names} was too big a step and was set aside; write a smaller test."
-                )
+                found.append(set_aside_hint(", ".join(hints.set_aside) or "the last test"))
             if hints.covered:
                 covered = ", ".join(hints.covered)
                 found.append(f"Already covered: {covered}; pick a behaviour not yet covered.")
