@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from tddhooks.agents.diagnostics import in_location_order
 from tddhooks.agents.edits import matches_any
 from tddhooks.agents.roles import role_spec, system_prompt
+from tddhooks.agents.waiting import waiting_on
 from tddhooks.policy.compose import kata_requirements, kata_without_requirements
 
 DEFAULT_TEST_GLOBS = ("tests/**", "test_*.py", "*_test.py")
@@ -276,6 +277,8 @@ def next_requirement(
         _note("Already working, no test needed", working, "a test for it passed at once"),
         _note("Put off for now", [n for n in put_off if n != index],
               "the implementor could not make its test pass"),
+        _note("Waits for a put-off one", [n for n in waiting_on(requirements, put_off)
+                                          if n != index], "its examples use a put-off one's words"),
     ]  # fmt: skip
     if index in put_off:  # back to it, every other one done: a smaller step this time
         notes.append(BACK_TO_IT)
@@ -350,8 +353,9 @@ def focus_index(
     requirements = kata_requirements(kata)
     if not requirements:
         return None
-    index = pick(requirements, covered, {*working, *put_off})
-    return back_to(requirements, covered, working, put_off) if index is None and put_off else index
+    waiting = {*put_off, *waiting_on(kata_requirements(kata, whole=True), put_off)}
+    index = pick(requirements, covered, {*working, *waiting})
+    return back_to(requirements, covered, working, waiting) if index is None and waiting else index
 
 
 def focus_of(ctx: TurnContext) -> int | None:

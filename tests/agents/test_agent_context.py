@@ -581,3 +581,33 @@ def test_a_refused_example_shows_the_tester_how_the_language_tests_a_refusal(
     first = _user(dataclasses.replace(ctx, put_off=()), 4000)
     assert "Requirement 1 of 7" in first
     assert "A refusal is tested" not in first  # a value to compare: no such line
+
+
+def test_a_requirement_built_on_a_put_off_one_waits_for_it() -> None:
+    """Measured (r71, FizzBuzz at 8054b40): with requirement 5 ("Whizz") put off the tester was
+    pointed at requirement 6 ("FizzWhizz", ...), which builds on it; the implementor failed it
+    five times and requirement 7 (zero is refused) was never tried."""
+    from tddhooks.agents.context import BACK_TO_IT, focus_index, next_requirement
+    from tddhooks.resources import read_template
+
+    kata = read_template("katas/fizzbuzz.md")
+    done = ["number_multiple_neither_3_nor", "multiple_3_said", "multiple_5_said"]
+    done.append("multiple_both_3_and_5")
+    assert focus_index(kata, done) == 4
+    assert focus_index(kata, done, put_off=(4,)) == 6  # not 5: it uses "Whizz"
+    shown = next_requirement(kata, done, (), (4,), "rust")
+    assert shown.startswith("Requirement 7 of 7: Zero is refused")
+    assert "(Put off for now: requirement 5;" in shown
+    assert "(Waits for a put-off one: requirement 6; its examples use a put-off one's words.)" in (
+        shown
+    )
+    # zero done: back to the put-off one first, then the one that waited for it
+    back = next_requirement(kata, [*done, "zero_panics"], (), (4,), "rust")
+    assert back.startswith("Requirement 5 of 7:")
+    assert back.endswith(f"\n({BACK_TO_IT})")
+    assert "Waits for a put-off one: requirement 6" in back
+    after = [*done, "zero_panics", "multiple_7_said"]
+    assert focus_index(kata, after, put_off=(4,)) == 5
+    assert BACK_TO_IT not in next_requirement(kata, after, (), (4,), "rust")
+    # nothing put off: nothing waits
+    assert "Waits for" not in next_requirement(kata, done, (), (), "rust")
