@@ -26,8 +26,9 @@ _CAPS: dict[str, dict[str, float]] = {
     "implementor": {"kata": 0.12, "commit": 0.0, "diff": 0.0, "files": 0.04, "output": 0.12,
                     "covered": 0.0, "hints": 0.05, "failure": 0.14, "handoff": 0.05,
                     "expects": 0.08, "next": 0.0},
+    # the refactorer's hints hold a preparatory refactor's shape (drive/joined.py), ~150 tokens
     "refactorer": {"kata": 0.10, "commit": 0.06, "diff": 0.10, "files": 0.04, "output": 0.04,
-                   "covered": 0.0, "hints": 0.05, "failure": 0.12, "handoff": 0.0,
+                   "covered": 0.0, "hints": 0.12, "failure": 0.12, "handoff": 0.0,
                    "expects": 0.0, "next": 0.0},
 }  # fmt: skip
 _FENCES = {".rs": "rust", ".py": "python", ".toml": "toml", ".md": "markdown"}

@@ -42,6 +42,7 @@ class _Hints:
     stay_minimal: bool = False
     set_aside: list[str] | None = None
     preparatory: list[str] | None = None
+    shape: str = ""  # the preparatory refactor's shape (drive/joined.py `joined_shape`)
     after_refactor: bool = False
 
 
@@ -118,6 +119,8 @@ class Supervisor:
                 f"Preparatory refactor: the implementor could not make {names} pass. Restructure "
                 "the source, without changing behaviour, so that change becomes easy."
             )
+            if hints.shape:
+                found.append(hints.shape.rstrip("\n"))
         return found
 
     def record_overshoot(self, test_names: Sequence[str]) -> Decision:
@@ -164,11 +167,12 @@ class Supervisor:
         elif role == "refactorer":
             if self._hints.preparatory is not None:
                 self._hints.after_refactor = True
-            self._hints.preparatory = None
+            self._hints.preparatory, self._hints.shape = None, ""
 
-    def record_implementor_stuck(self, test_names: Sequence[str] = ()) -> Decision:
+    def record_implementor_stuck(self, test_names: Sequence[str] = (), shape: str = "") -> Decision:
         """The implementor gave up on the staged test: set it aside first, then ask for a
-        preparatory refactor, then abandon the cycle."""
+        preparatory refactor (`shape`: the refactorer's hint of the code's new shape, when one is
+        known), then abandon the cycle."""
         self.consecutive_stuck += 1
         self.attempts["implementor"] = 0
         names = list(dict.fromkeys(test_names))
@@ -182,6 +186,7 @@ class Supervisor:
             )
         if self.consecutive_stuck == 2:
             self._hints.preparatory = names
+            self._hints.shape = shape
             return self._decide(
                 "preparatory-refactor",
                 f"implementor stuck twice in a row (now on {listed}): ask the refactorer for a "

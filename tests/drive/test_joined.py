@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from drive.test_e2e_kit import git, write_files
 
-from tddhooks.drive.joined import joined_words
+from tddhooks.drive.joined import joined_shape, joined_words
 from tddhooks.drive.ports import RealGate
 from tddhooks.policy.settings import load_settings
 from tddhooks.resources import read_template
@@ -182,3 +182,58 @@ def test_the_implementors_retry_gets_the_hint(
         'order, and the code gives "Whizz"'
     ) in retry
     assert side.subjects()[0] == "feat(say): the words join in order"
+
+
+# r71's stuck test and the code the refactorer was asked to prepare (cycle 5, at 8054b40)
+R71_TEST = (
+    "use run_1::say;\n\n#[test]\nfn words_join_in_order_fizz() {\n"
+    '    assert_eq!(say(21), "FizzWhizz");\n    assert_eq!(say(35), "BuzzWhizz");\n'
+    '    assert_eq!(say(105), "FizzBuzzWhizz");\n}\n'
+)
+R71_CODE = (
+    "pub fn say(n: u32) -> String {\n"
+    "    if n.is_multiple_of(3) && n.is_multiple_of(5) {\n"
+    '        "FizzBuzz".to_string()\n    } else if n.is_multiple_of(3) {\n'
+    '        "Fizz".to_string()\n    } else if n.is_multiple_of(5) {\n'
+    '        "Buzz".to_string()\n    } else {\n        n.to_string()\n    }\n}\n'
+)
+
+
+def test_the_preparatory_refactor_is_shown_the_shape_with_the_words_the_code_says() -> None:
+    shape = joined_shape([R71_TEST], [R71_CODE], FB, "rust")
+
+    assert shape.startswith(
+        'The test expects the kata\'s words joined ("FizzBuzzWhizz"). Restructure the code to '
+        "build the answer word by word"
+    )
+    assert "add no new word yet" in shape
+    # the words the code says now, in the kata's order; not "Whizz", the implementor's to add
+    assert shape.endswith(
+        '```rust\nlet mut said = String::new();\nif … {\n    said.push_str("Fizz");\n}\n'
+        'if … {\n    said.push_str("Buzz");\n}\n```\n'
+    )
+
+
+def test_the_preparatory_shape_in_python() -> None:
+    test = 'from fizz import say\n\n\ndef test_join():\n    assert say(21) == "FizzWhizz"\n'
+    code = 'def say(n: int) -> str:\n    if n % 3 == 0:\n        return "Fizz"\n    return str(n)\n'
+    assert joined_shape([test], [code], FB, "python").endswith(
+        '```python\nsaid = ""\nif …:\n    said += "Fizz"\n```\n'
+    )
+    assert joined_shape([test], [code], FB, "go").endswith("add no new word yet.\n")
+
+
+@pytest.mark.parametrize(
+    ("tests", "code", "kata"),
+    [
+        (['assert_eq!(say(7), "Whizz");'], R71_CODE, FB),  # one word: nothing joined
+        ([R71_TEST], "pub fn say(n: u32) -> String {\n    n.to_string()\n}\n", FB),  # no word
+        # the code builds word by word already
+        ([R71_TEST], R71_CODE.replace('"Fizz".to_string()', 'said.push_str("Fizz")'), FB),
+        ([R71_TEST], 'said += "Fizz"\nsaid += "Buzz"\n', FB),
+        (['assert_eq!(roman(14), "XIV");'], 'if n == 10 { "X" }', ROMAN),  # no words to join
+        ([], R71_CODE, FB),
+    ],
+)
+def test_no_preparatory_shape(tests: list[str], code: str, kata: str) -> None:
+    assert joined_shape(tests, [code], kata, "rust") == ""

@@ -44,15 +44,15 @@ FILES = {
 class Side:
     """One repository the scenario drives: real git, or the in-memory workspace."""
 
-    def __init__(self, kind: str, tmp_path: Path) -> None:
+    def __init__(self, kind: str, tmp_path: Path, files: dict[str, str] = FILES) -> None:
         self.root = root = tmp_path / "kata"
         self.memory: MemoryWorkspace | None = None
         if kind == "memory":
-            self.memory = MemoryWorkspace(root, FILES, "chore: scaffold the kata")
+            self.memory = MemoryWorkspace(root, files, "chore: scaffold the kata")
             return
         (root / "src" / "kata").mkdir(parents=True)
         (root / "tests").mkdir()
-        for path, text in FILES.items():
+        for path, text in files.items():
             (root / path).write_text(text, encoding="utf-8")
         _git(root, "init", "-q")
         _git(root, "add", "-A")
@@ -404,3 +404,38 @@ def test_a_retry_is_told_what_the_tests_the_last_attempt_broke_expect(side: Side
     assert broken not in first.user
     assert broken in retry.user
     assert "The test calls `one()` and expects `1`." in retry.user
+
+
+WORDS_KATA = (
+    '# Words\n\n## Requirements\n\n1. 3 gives "Fizz".\n2. 7 gives "Whizz".\n'
+    '3. 21 gives "FizzWhizz".\n'
+)
+SAY = 'def say(n: int) -> str:\n    if n % 3 == 0:\n        return "Fizz"\n    return str(n)\n'
+TEST_JOIN = (
+    "from kata import say\n\n\ndef test_join():  # needs: FizzWhizz\n"
+    '    assert say(21) == "FizzWhizz"\n'
+)
+
+
+@pytest.mark.parametrize("kind", ["git", "memory"])
+def test_a_preparatory_refactor_for_joined_words_is_shown_the_word_by_word_shape(
+    kind: str, tmp_path: Path
+) -> None:
+    """Measured (r71, FizzBuzz at 8054b40): asked for a preparatory refactor for `say(21) ==
+    "FizzWhizz"` with no shape, the 1.5B refactorer gave the early returns back unchanged."""
+    side = Side(kind, tmp_path, {**FILES, "kata.md": WORDS_KATA, "src/kata/__init__.py": SAY})
+    models = _models()
+    models["tester"].enqueue(*[_answer("21 is FizzWhizz", "tests/test_join.py", TEST_JOIN)] * 2,
+                             STOP)  # fmt: skip
+    wrong = _answer("try", "src/kata/__init__.py", SAY.replace("str(n)", "str(n + 0)"))
+    models["implementor"].enqueue(*[wrong] * 9)
+    models["refactorer"].enqueue(_answer("nothing to prepare"), STOP)
+
+    _summary, crew = _drive(side, models, steps=3)
+
+    actions = [decision.action for decision in crew.decisions]
+    assert "preparatory-refactor" in actions
+    asked = models["refactorer"].asked[0].user
+    assert "Preparatory refactor: the implementor could not make" in asked
+    assert 'The test expects the kata\'s words joined ("FizzWhizz")' in asked
+    assert '```python\nsaid = ""\nif …:\n    said += "Fizz"\n```' in asked
