@@ -44,7 +44,9 @@ FILES = {
 class Side:
     """One repository the scenario drives: real git, or the in-memory workspace."""
 
-    def __init__(self, kind: str, tmp_path: Path, files: dict[str, str] = FILES) -> None:
+    def __init__(self, kind: str, tmp_path: Path, files: dict[str, str] | None = None) -> None:
+        # FILES looked up now: scenarios elsewhere monkeypatch it
+        files = FILES if files is None else files
         self.root = root = tmp_path / "kata"
         self.memory: MemoryWorkspace | None = None
         if kind == "memory":
