@@ -1,4 +1,5 @@
-"""Requirements that wait for a put-off one (docs/agents.md, "When the implementor is stuck").
+"""Requirements that wait for a put-off one (docs/agents.md, "What an agent sees
+(prompt budget)").
 
 A requirement whose examples give a value that holds a put-off requirement's word builds on it:
 FizzBuzz's "21 gives "FizzWhizz"" on "7 gives "Whizz"", Password Validation's list of every

@@ -38,8 +38,7 @@ _CHECK = {
 def joined_words(failure: str, language: str, kata: str) -> str:
     """One hint line (ending in a line break; "" when none) for the first failed comparison whose
     expected string is two or more of the kata's words joined and whose given string differs."""
-    # words of three letters or more: Roman numerals' "X" and "IV" are no words to join
-    words = {word for word in _QUOTED.findall(kata) if word.isalpha() and len(word) >= 3}
+    words = _kata_words(kata)
     if len(words) < 2:
         return ""
     for left, right, cut, _empty in [*comparisons(failure), *_pytest_lines(failure)]:
@@ -62,6 +61,12 @@ def joined_words(failure: str, language: str, kata: str) -> str:
         code = "\n".join([_OPEN[language], *checks])
         return f"{hint}:\n```{language}\n{code}\n```\n"
     return ""
+
+
+def _kata_words(kata: str) -> set[str]:
+    """The kata's quoted words of three letters or more: Roman numerals' "X" and "IV" are no
+    words to join."""
+    return {word for word in _QUOTED.findall(kata) if word.isalpha() and len(word) >= 3}
 
 
 def _pytest_lines(failure: str) -> list[Comparison]:
@@ -89,7 +94,7 @@ def joined_shape(tests: Collection[str], code: Collection[str], kata: str, langu
     Measured (r71, FizzBuzz at 8054b40): asked only to "restructure the source so that change
     becomes easy" for `say(21) == "FizzWhizz"`, the 1.5B refactorer gave back the chain of early
     returns unchanged, and the implementor kept that chain in five attempts more."""
-    words = {word for word in _QUOTED.findall(kata) if word.isalpha() and len(word) >= 3}
+    words = _kata_words(kata)
     splits: list[list[str]] = [
         parts
         for text in tests

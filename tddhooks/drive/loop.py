@@ -218,12 +218,12 @@ class Drive:
         from tddhooks.drive.gather import kata_text
 
         kata = kata_text(root, crew.settings)
-        shape = self._shape(kata, crew.workspace.staged_paths(root))
+        paths = crew.workspace.staged_paths(root)
+        shape = self._shape(kata, paths)
         decision = crew.decide(crew.supervisor.record_implementor_stuck(result.test_names, shape))
         # the tester takes the kata's other requirements first (measured: the 1.5B tester wrote
         # the newline test again after it was set aside, and the implementor failed it again)
         crew.put_off |= tests_requirements(kata, result.test_names, crew.handed_focus)
-        paths = crew.workspace.staged_paths(root)
         directory = crew.workspace.set_aside(root, info.cycle, paths)
         # that test was too big a step; if the tester is asked the same again, the cache
         # serves the next answer of that request (cache.py), never this one again
