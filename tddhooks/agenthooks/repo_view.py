@@ -17,7 +17,7 @@ from tddhooks import git
 REFACTOR_MARK = "refactor-turn.json"  # drive/workspace.py's mark (importing it costs ~50 ms)
 
 if TYPE_CHECKING:
-    from tddhooks.drive.state import RepoFacts
+    from tddhooks.policy.phase import RepoFacts
     from tddhooks.policy.settings import PolicySettings
 
 
@@ -100,7 +100,7 @@ def light_facts(
     view: RepoView, settings: PolicySettings, subjects: list[tuple[str, str]]
 ) -> RepoFacts:
     """drive/state.py's RepoFacts from the view (no verdict: the caller adds a cached one)."""
-    from tddhooks.drive.state import DONE_FILE, SCRATCH_DIR, RepoFacts, head_type
+    from tddhooks.policy.phase import DONE_FILE, SCRATCH_DIR, RepoFacts, head_type
     from tddhooks.policy.rules import is_test_path
     from tddhooks.vocabulary import MANIFESTS
 

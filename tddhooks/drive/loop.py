@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 from tddhooks.drive.crew import Crew
 from tddhooks.drive.kinds import StopReason
 from tddhooks.drive.outcome import BLOCKED_FIX, PERSON_TURN, RESUME, DriveSummary
-from tddhooks.drive.state import Phase, PhaseInfo
 from tddhooks.drive.supervisor import Decision, set_aside_hint
 from tddhooks.drive.turnkit import TurnResult, handoff_tokens
 from tddhooks.errors import PolicyRejection, TddhooksError, UsageError
+from tddhooks.policy.phase import Phase, PhaseInfo
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

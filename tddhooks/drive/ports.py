@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from tddhooks.agents.edits import FileEdit, PathPolicy
     from tddhooks.drive.crew import Crew
-    from tddhooks.drive.state import PhaseInfo
     from tddhooks.drive.turnkit import TurnResult
     from tddhooks.drive.workspace import CommitOutcome
     from tddhooks.llm.client import ChatResult
     from tddhooks.llm.settings import ModelSettings
     from tddhooks.policy.handoff import Handoff
+    from tddhooks.policy.phase import PhaseInfo
     from tddhooks.policy.settings import PolicySettings
     from tddhooks.policy.verdicts import Verdict
 
@@ -163,7 +163,7 @@ class GitWorkspace:
     def phase(
         self, root: Path, settings: PolicySettings, gate: Gate
     ) -> tuple[PhaseInfo, Verdict | None]:
-        from tddhooks.drive.state import current_phase
+        from tddhooks.policy.phase import current_phase
 
         return current_phase(root, settings, gate=gate)
 
@@ -270,7 +270,7 @@ class GitWorkspace:
         clear_handoff(root)
 
     def mark_done(self, root: Path, reason: str) -> None:
-        from tddhooks.drive.state import mark_done
+        from tddhooks.policy.phase import mark_done
 
         mark_done(root, reason)
 

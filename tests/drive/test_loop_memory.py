@@ -27,11 +27,11 @@ from tddhooks.drive.console import QuietDisplay
 from tddhooks.drive.crew import Crew
 from tddhooks.drive.loop import Drive, DrivePlan
 from tddhooks.drive.outcome import DriveSummary
-from tddhooks.drive.state import Phase
 from tddhooks.drive.steplog import StepWriter
 from tddhooks.drive.supervisor import Supervisor
 from tddhooks.errors import EXIT_INTERRUPTED, LLMError, PolicyRejection
 from tddhooks.llm.usage import UsageLedger
+from tddhooks.policy.phase import Phase
 from tddhooks.policy.settings import load_settings
 
 ROLES = ("tester", "implementor", "refactorer")

@@ -23,10 +23,10 @@ from typing import NoReturn
 from support.fake_drive import marker_verdict
 from tddhooks.agents.edits import FileEdit, PathPolicy, check_edits, matches_any, write_edits
 from tddhooks.drive.ports import Gate
-from tddhooks.drive.state import SCRATCH_DIR, PhaseInfo, RepoFacts, decide_phase, head_type
 from tddhooks.drive.workspace import SCRATCH, CommitOutcome
 from tddhooks.history import count_cycles
 from tddhooks.policy.handoff import Handoff
+from tddhooks.policy.phase import SCRATCH_DIR, PhaseInfo, RepoFacts, decide_phase, head_type
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.policy.verdicts import Verdict
 from tddhooks.vocabulary import LANGUAGE_FILES

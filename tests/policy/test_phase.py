@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from conftest import git, write_files
 
-from tddhooks.drive.state import (
+from tddhooks.policy.phase import (
     Phase,
     RepoFacts,
     clear_done,
