@@ -2,7 +2,7 @@
 
 One `rev-parse` (top level, git directory, hooks directory), one `status --porcelain=v2`
 (HEAD, staged, unstaged and untracked paths) and, for the phase, one `log`: the same facts
-drive/state.py reads with a dozen calls, so every hook answers well under 0.15 s.
+policy/phase.py reads with a dozen calls, so every hook answers well under 0.15 s.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tddhooks import git
-
-REFACTOR_MARK = "refactor-turn.json"  # drive/workspace.py's mark (importing it costs ~50 ms)
 
 if TYPE_CHECKING:
     from tddhooks.policy.phase import RepoFacts
@@ -99,8 +97,8 @@ def _marked_for(path: Path, head: str | None, field: str) -> str | None:
 def light_facts(
     view: RepoView, settings: PolicySettings, subjects: list[tuple[str, str]]
 ) -> RepoFacts:
-    """drive/state.py's RepoFacts from the view (no verdict: the caller adds a cached one)."""
-    from tddhooks.policy.phase import DONE_FILE, SCRATCH_DIR, RepoFacts, head_type
+    """policy/phase.py's RepoFacts from the view (no verdict: the caller adds a cached one)."""
+    from tddhooks.policy.phase import DONE_FILE, REFACTOR_MARK, SCRATCH_DIR, RepoFacts, head_type
     from tddhooks.policy.rules import is_test_path
     from tddhooks.vocabulary import MANIFESTS
 

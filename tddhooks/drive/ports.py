@@ -58,7 +58,7 @@ class Workspace(Protocol):
     def phase(
         self, root: Path, settings: PolicySettings, gate: Gate
     ) -> tuple[PhaseInfo, Verdict | None]:
-        """The phase (drive/state.py `decide_phase` over this tree) and the verdict behind it."""
+        """The phase (policy/phase.py `decide_phase` over this tree) and the verdict behind it."""
         ...
 
     def head(self, root: Path) -> str | None: ...
@@ -158,7 +158,7 @@ class RealGate:
 
 
 class GitWorkspace:
-    """drive/workspace.py and drive/state.py: real files, real git, real hooks."""
+    """drive/workspace.py and policy/phase.py: real files, real git, real hooks."""
 
     def phase(
         self, root: Path, settings: PolicySettings, gate: Gate

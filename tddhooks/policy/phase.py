@@ -1,8 +1,9 @@
-"""The phase of the TDD cycle, read from git (DESIGN §4): `decide_phase` is pure, the rest reads.
+"""The one phase model of the TDD cycle, read from git (docs/agents.md): `decide_phase` is pure,
+the rest reads. Hooks, `status`, the agent hooks and the drive all ask it.
 
-The drive keeps no state between runs; every turn asks `current_phase`. The only file of ours is
-`.git/tddhooks/done.json`, written when the tester reports the kata complete and ignored (then
-removed) as soon as HEAD moves past the commit it was written for.
+The drive keeps no state between runs; every turn asks `current_phase`. Our only files are
+`.git/tddhooks/done.json` (the tester reported the kata complete) and `refactor-turn.json` (the
+refactorer had its turn), each void as soon as HEAD moves past the commit it was written for.
 """
 
 from __future__ import annotations
@@ -11,19 +12,25 @@ import time
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from tddhooks.headstate import read_record, write_record
 from tddhooks.policy.message import parse_header
 from tddhooks.vocabulary import FEATURE_TYPES
 
 if TYPE_CHECKING:
-    from tddhooks.drive.ports import Gate
     from tddhooks.policy.settings import PolicySettings
     from tddhooks.policy.verdicts import Verdict
 
 DONE_FILE = "done.json"
+REFACTOR_MARK = "refactor-turn.json"
 SCRATCH_DIR = ".tdd/"
+
+
+class StagedJudge(Protocol):
+    """What judges the staged tree when staged tests decide the phase (the drive's Gate is one)."""
+
+    def staged(self, root: Path, settings: PolicySettings) -> Verdict: ...
 
 
 class Phase(StrEnum):
@@ -190,6 +197,20 @@ def read_done(root: Path, head: str | None) -> str | None:
     return str(record.get("reason") or "the tester reported the kata complete")
 
 
+def mark_refactor_turn(root: Path) -> None:
+    """Remember that the refactorer had its turn on the feature at HEAD (nothing to commit)."""
+    from tddhooks import git
+
+    write_record(git.tddhooks_dir(root) / REFACTOR_MARK, git.head(root), {})
+
+
+def refactor_turn_taken(root: Path) -> bool:
+    """True when the refactorer already had its turn on HEAD's feature (a stale mark is void)."""
+    from tddhooks import git
+
+    return read_record(git.tddhooks_dir(root) / REFACTOR_MARK, git.head(root)) is not None
+
+
 def _has_scaffold(root: Path, language: str) -> bool:
     from tddhooks import git
     from tddhooks.vocabulary import LANGUAGE_FILES
@@ -201,12 +222,15 @@ def _has_scaffold(root: Path, language: str) -> bool:
 
 
 def read_facts(
-    root: Path, settings: PolicySettings, *, with_verdict: bool = True, gate: Gate | None = None
+    root: Path,
+    settings: PolicySettings,
+    *,
+    with_verdict: bool = True,
+    gate: StagedJudge | None = None,
 ) -> tuple[RepoFacts, Verdict | None]:
     """Read the facts from the repository at `root`. with_verdict runs (or reuses) the gate on the
     staged tree when only tests are staged; otherwise it only looks up a cached verdict."""
     from tddhooks import git
-    from tddhooks.drive.workspace import refactor_turn_taken
     from tddhooks.policy.facts import staged_facts
     from tddhooks.policy.rules import changed_code_paths, changed_test_paths
 
@@ -278,7 +302,7 @@ def _cached_verdict(root: Path, settings: PolicySettings) -> Verdict | None:
 
 
 def current_phase(
-    root: Path, settings: PolicySettings, *, gate: Gate | None = None
+    root: Path, settings: PolicySettings, *, gate: StagedJudge | None = None
 ) -> tuple[PhaseInfo, Verdict | None]:
     """The phase of the repository at `root` (cycle from history) and the verdict behind it;
     `gate` judges staged tests (default: the real gate)."""
