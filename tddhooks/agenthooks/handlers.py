@@ -149,14 +149,6 @@ _HANDLERS = {F.PRE_TOOL: pre_tool, F.CONTEXT: context, F.STOP: stop}
 
 def main(argv: list[str]) -> int:
     """Run one agent hook: hook input on stdin, the agent's answer on stdout, its exit code."""
-    if argv[:2] == ["aider", "gate"]:  # aider's test-cmd/lint-cmd (it appends file names)
-        from tddhooks.agenthooks.aider import work_tree_gate
-
-        root = git.find_root(Path.cwd())
-        if root is None:
-            print("tddhooks: not inside a git repository", file=sys.stderr)
-            return 3
-        return work_tree_gate(root)
     if len(argv) != 2 or argv[0] not in F.HOOK_AGENTS or argv[1] not in _HANDLERS:
         print(f"tddhooks: unknown agent hook call: {' '.join(argv)}\n{USAGE}", file=sys.stderr)
         return 2
