@@ -127,7 +127,7 @@ def prepare_work_dir(
 
 
 def _kata_title(root: Path, kata_file: str) -> str:
-    from tddhooks.commands.init_cmd import kata_title
+    from tddhooks.kata.title import kata_title
 
     try:
         return kata_title((root / kata_file).read_text(encoding="utf-8"), kata_file)

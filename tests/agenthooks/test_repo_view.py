@@ -27,4 +27,3 @@ def test_porcelain_v2_gives_head_staged_unstaged_and_untracked() -> None:
 
 def test_before_the_first_commit_there_is_no_head() -> None:
     assert parse_status("# branch.oid (initial)\0# branch.head main\0")[0] is None
-
