@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tddhooks import git
-from tddhooks.drive.rustcode import without_comments
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.policy.verdicts import Verdict
+from tddhooks.runners.rust_lexer import without_comments
 
 if TYPE_CHECKING:
     from tddhooks.drive.ports import Gate
