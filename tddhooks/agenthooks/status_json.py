@@ -60,7 +60,7 @@ def live_handoff(state: Path, head: str | None) -> dict[str, Any] | None:
 def build_status(root: Path, *, run_gate: bool) -> dict[str, Any]:
     """The status object for the repository at `root` (`tddhooks status --json`). run_gate
     runs the gate on a staged test-only tree, as `tddhooks status` does."""
-    from tddhooks.history import cycle_number, last_commit
+    from tddhooks.policy.history import cycle_number, last_commit
     from tddhooks.policy.phase import decide_phase, read_facts
     from tddhooks.policy.settings import load_settings
 
@@ -85,7 +85,7 @@ def build_status(root: Path, *, run_gate: bool) -> dict[str, Any]:
 def hook_status(view: RepoView) -> dict[str, Any]:
     """The same object for the agent hooks, from a RepoView and the verdict cache: never runs
     the suite, a handful of git processes."""
-    from tddhooks.history import count_cycles, first_parent_subjects
+    from tddhooks.policy.history import count_cycles, first_parent_subjects
     from tddhooks.policy.phase import decide_phase
     from tddhooks.policy.settings import load_settings
 

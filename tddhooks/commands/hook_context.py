@@ -64,9 +64,9 @@ def message_context(
     amend: bool = False,
 ) -> MessageContext:
     """Role, step, goal and verification for the staged diff (`facts`)."""
-    from tddhooks.history import count_cycles, first_parent_subjects
     from tddhooks.policy.compose import infer_role
     from tddhooks.policy.goals import cycle_goal
+    from tddhooks.policy.history import count_cycles, first_parent_subjects
     from tddhooks.policy.phase import head_type, step_number
     from tddhooks.policy.rules import changed_code_paths, changed_test_paths
     from tddhooks.policy.stored import cached_green_lines

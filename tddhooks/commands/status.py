@@ -26,7 +26,7 @@ _PHASE_STYLE = {
 
 def run(work_dir: Path) -> int:
     """Print the state of the kata repository containing work_dir (exit 3 outside a repository)."""
-    from tddhooks.history import last_commit
+    from tddhooks.policy.history import last_commit
     from tddhooks.policy.phase import current_phase
     from tddhooks.policy.settings import load_settings
 

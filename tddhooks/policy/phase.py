@@ -306,7 +306,7 @@ def current_phase(
 ) -> tuple[PhaseInfo, Verdict | None]:
     """The phase of the repository at `root` (cycle from history) and the verdict behind it;
     `gate` judges staged tests (default: the real gate)."""
-    from tddhooks.history import cycle_number
+    from tddhooks.policy.history import cycle_number
 
     facts, verdict = read_facts(root, settings, gate=gate)
     cycle = cycle_number(root) if facts.has_commit else 0

@@ -24,8 +24,8 @@ from support.fake_drive import marker_verdict
 from tddhooks.agents.edits import FileEdit, PathPolicy, check_edits, matches_any, write_edits
 from tddhooks.drive.ports import Gate
 from tddhooks.drive.workspace import SCRATCH, CommitOutcome
-from tddhooks.history import count_cycles
 from tddhooks.policy.handoff import Handoff
+from tddhooks.policy.history import count_cycles
 from tddhooks.policy.phase import SCRATCH_DIR, PhaseInfo, RepoFacts, decide_phase, head_type
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.policy.verdicts import Verdict
