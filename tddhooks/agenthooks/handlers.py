@@ -50,16 +50,21 @@ def _handed_over(view: RepoView) -> tuple[str, ...]:
         )
     if not view.staged or view.head is None:
         return ()
+    from tddhooks.policy.facts import staged_facts
+    from tddhooks.policy.phase import split_staged
     from tddhooks.policy.rules import is_test_path
     from tddhooks.policy.settings import load_settings
 
     settings = load_settings(root, view.state)
-    if not all(is_test_path(path, settings) for path in view.staged):
+    # the phase model's reading: staged tests (unit tests beside the code included) and no code
+    tests, code, _deleted = split_staged(staged_facts(root, settings), settings)
+    if not tests or code:
         return ()
     cached = cached_verdict(root, git.write_tree(root), settings, view.state)
     if cached is not None and cached[0] == "green":
         return ()
-    return tuple(str(root / path) for path in view.staged)
+    # a source file holding a staged unit test is also the implementor's to edit
+    return tuple(str(root / path) for path in tests if is_test_path(path, settings))
 
 
 def pre_tool(agent: str, payload: dict[str, Any], cwd: str) -> tuple[dict[str, Any], int]:

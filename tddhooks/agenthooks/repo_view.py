@@ -7,7 +7,6 @@ policy/phase.py reads with a dozen calls, so every hook answers well under 0.15 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -84,40 +83,21 @@ def repo_view(cwd: str) -> RepoView | None:
     )
 
 
-def _marked_for(path: Path, head: str | None, field: str) -> str | None:
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(record, dict) or record.get("head") != head or head is None:
-        return None
-    return str(record.get(field) or "marked")
-
-
 def light_facts(
     view: RepoView, settings: PolicySettings, subjects: list[tuple[str, str]]
 ) -> RepoFacts:
-    """policy/phase.py's RepoFacts from the view (no verdict: the caller adds a cached one)."""
-    from tddhooks.policy.phase import DONE_FILE, REFACTOR_MARK, SCRATCH_DIR, RepoFacts, head_type
-    from tddhooks.policy.rules import is_test_path
-    from tddhooks.vocabulary import MANIFESTS
+    """policy/phase.py's RepoFacts from the view (no staged verdict: the caller adds a cached
+    one), read by the same `facts_at` as every other surface."""
+    from tddhooks.policy.phase import RepoFacts, facts_at
 
     if view.head is None:
         return RepoFacts(is_repo=True, has_commit=False, has_scaffold=False)
-    dirty = sorted({p for p in (*view.unstaged, *view.untracked) if not p.startswith(SCRATCH_DIR)})
-    added = set(view.untracked)
-    scaffold = any(
-        ((view.root / name).exists() and name not in added) or name in view.unstaged
-        for name in MANIFESTS.get(settings.language, ())
-    )
-    return RepoFacts(
-        is_repo=True,
-        has_commit=True,
-        has_scaffold=scaffold,
-        dirty_paths=tuple(dirty),
-        staged_test_paths=tuple(p for p in view.staged if is_test_path(p, settings)),
-        staged_other_paths=tuple(p for p in view.staged if not is_test_path(p, settings)),
-        head_type=head_type(subjects[-1][1]) if subjects else None,
-        done_reason=_marked_for(view.state / DONE_FILE, view.head, "reason"),
-        refactor_taken=_marked_for(view.state / REFACTOR_MARK, view.head, "head") is not None,
+    return facts_at(
+        view.root,
+        settings,
+        head=view.head,
+        subject=subjects[-1][1] if subjects else "",
+        changed=[*view.unstaged, *view.untracked],
+        staged=bool(view.staged),
+        state=view.state,
     )

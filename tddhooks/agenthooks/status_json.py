@@ -67,7 +67,7 @@ def build_status(root: Path, *, run_gate: bool) -> dict[str, Any]:
     state = git.tddhooks_dir(root)
     settings = load_settings(root, state)
     facts, verdict = read_facts(root, settings, with_verdict=run_gate)
-    staged = [*facts.staged_test_paths, *facts.staged_other_paths]
+    staged = [*facts.staged_test_paths, *facts.staged_other_paths, *facts.staged_deleted_tests]
     if verdict is not None:
         found: tuple[str, list[str]] | None = (
             "green" if verdict.green else "red",

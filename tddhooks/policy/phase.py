@@ -9,7 +9,7 @@ refactorer had its turn), each void as soon as HEAD moves past the commit it was
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -19,6 +19,7 @@ from tddhooks.policy.message import parse_header
 from tddhooks.vocabulary import FEATURE_TYPES
 
 if TYPE_CHECKING:
+    from tddhooks.policy.rules import CommitFacts
     from tddhooks.policy.settings import PolicySettings
     from tddhooks.policy.verdicts import Verdict
 
@@ -58,6 +59,9 @@ class RepoFacts:
     head_type: str | None = None
     done_reason: str | None = None
     refactor_taken: bool = False  # the refactorer already had its turn on HEAD's feature
+    staged_deleted_tests: tuple[str, ...] = ()  # test files `git rm`ed: no test to make pass
+    head_green: bool | None = None  # HEAD's tree verdict as stored (None: not judged yet)
+    head_summary: tuple[str, ...] = ()  # the verification lines of that verdict
 
 
 @dataclass(frozen=True)
@@ -93,7 +97,7 @@ def decide_phase(facts: RepoFacts, cycle: int) -> PhaseInfo:
     feature_landed = facts.head_type in FEATURE_TYPES and not facts.refactor_taken
     shown = step_number(
         cycle,
-        tests_staged=bool(facts.staged_test_paths),
+        tests_staged=bool(facts.staged_test_paths or facts.staged_deleted_tests),
         code_staged=bool(facts.staged_other_paths),
         feature_landed=feature_landed,
     )
@@ -112,6 +116,16 @@ def decide_phase(facts: RepoFacts, cycle: int) -> PhaseInfo:
             f"unstaged or untracked changes: {_listing(facts.dirty_paths)}; "
             "stage them (`git add`), or set them aside without losing what is staged "
             "(`git stash push --keep-index --include-untracked`) — tddhooks never touches them",
+            shown,
+        )
+    if facts.staged_deleted_tests and not facts.staged_other_paths:
+        gone = facts.staged_deleted_tests
+        return PhaseInfo(
+            Phase.MIXED,
+            "person",
+            f"staged deletion of tests: {_listing(gone)}; no role hands over a deleted test: "
+            f"commit the deletion yourself (`test:`), or bring it back with "
+            f"`git restore --staged --worktree {' '.join(gone[:5])}`",
             shown,
         )
     if facts.staged_other_paths:
@@ -147,6 +161,15 @@ def decide_phase(facts: RepoFacts, cycle: int) -> PhaseInfo:
             Phase.RED,
             "implementor",
             f"staged tests ({tests}) {verdict}: make them pass with the least code",
+            shown,
+        )
+    if facts.head_green is False and not facts.staged_other_paths:
+        why = "; ".join(facts.head_summary) or "the gate failed"
+        return PhaseInfo(
+            Phase.RED,
+            "person",
+            f"HEAD's tree is red ({why}): make it green before the next test "
+            "(`tddhooks doctor` says what fails and the commit that fixes it)",
             shown,
         )
     if facts.done_reason is not None:
@@ -211,14 +234,97 @@ def refactor_turn_taken(root: Path) -> bool:
     return read_record(git.tddhooks_dir(root) / REFACTOR_MARK, git.head(root)) is not None
 
 
-def _has_scaffold(root: Path, language: str) -> bool:
+def ignored_for_phase(path: str) -> bool:
+    """Paths that never make a tree dirty: the drive's scratch (`.tdd/`) and the agent
+    configurations `tddhooks install --agent` writes."""
+    from tddhooks.vocabulary import AGENT_CONFIG_FILES
+
+    return path.startswith(SCRATCH_DIR) or path in AGENT_CONFIG_FILES
+
+
+def split_staged(
+    facts: CommitFacts, settings: PolicySettings
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """(tests, code, deleted tests) of the staged changes, item-aware: a source file whose staged
+    change is only to its unit tests (`#[cfg(test)]`, a test function beside the code) is a
+    test; a test file `git rm`ed is no test to make pass (pure)."""
+    from tddhooks.policy.rules import changed_code_paths, changed_test_paths
+
+    gone = {change.path for change in facts.changes if change.status == "D"}
+    tests = changed_test_paths(facts, settings)
+    return (
+        tuple(path for path in tests if path not in gone),
+        tuple(changed_code_paths(facts, settings)),
+        tuple(path for path in tests if path in gone),
+    )
+
+
+def has_project(root: Path, settings: PolicySettings) -> bool:
+    """HEAD holds a project: a manifest of its language, or, without one (a kata found in the
+    wild), a tracked test file: a repository with commits and tests is no empty scaffold."""
     from tddhooks import git
+    from tddhooks.policy.rules import is_test_path
     from tddhooks.vocabulary import LANGUAGE_FILES
 
-    # a project found in the wild may have only a requirements.txt: it is still a project
-    names = LANGUAGE_FILES.get(language, ())
+    names = LANGUAGE_FILES.get(settings.language, ())
     listed = git.out(["ls-tree", "--name-only", "HEAD", "--", *names], root) if names else ""
-    return bool(listed.strip())
+    if listed.strip():
+        return True
+    tracked = git.out(["ls-tree", "-r", "-z", "--name-only", "HEAD"], root)
+    return any(is_test_path(path, settings) for path in tracked.split("\0") if path)
+
+
+def head_verdict(
+    root: Path, settings: PolicySettings, state: Path
+) -> tuple[bool, list[str]] | None:
+    """(green, verification lines) of the verdict stored for HEAD's tree; never runs the gate."""
+    from tddhooks import git
+    from tddhooks.policy.stored import stored_verdict
+
+    found = stored_verdict(root, git.tree_of(root, "HEAD"), settings, state)
+    return None if found is None else (found[0], found[1] or [])
+
+
+def facts_at(
+    root: Path,
+    settings: PolicySettings,
+    *,
+    head: str,
+    subject: str,
+    changed: list[str],
+    staged: bool,
+    state: Path,
+) -> RepoFacts:
+    """The facts of a repository with a commit, from what the caller already read (HEAD, its
+    subject, the unstaged and untracked paths, whether anything is staged); the staged tree's
+    verdict is the caller's. The one reading behind every surface of the phase."""
+    from tddhooks.headstate import read_record
+
+    tests: tuple[str, ...] = ()
+    others: tuple[str, ...] = ()
+    gone: tuple[str, ...] = ()
+    if staged:
+        from tddhooks.policy.facts import staged_facts
+
+        tests, others, gone = split_staged(staged_facts(root, settings), settings)
+    found = None if tests or others or gone else head_verdict(root, settings, state)
+    done = read_record(state / DONE_FILE, head)
+    return RepoFacts(
+        is_repo=True,
+        has_commit=True,
+        has_scaffold=has_project(root, settings),
+        dirty_paths=tuple(sorted({path for path in changed if not ignored_for_phase(path)})),
+        staged_test_paths=tests,
+        staged_other_paths=others,
+        head_type=head_type(subject),
+        done_reason=None
+        if done is None
+        else str(done.get("reason") or "the tester reported the kata complete"),
+        refactor_taken=read_record(state / REFACTOR_MARK, head) is not None,
+        staged_deleted_tests=gone,
+        head_green=None if found is None else found[0],
+        head_summary=() if found is None else tuple(found[1]),
+    )
 
 
 def read_facts(
@@ -231,8 +337,6 @@ def read_facts(
     """Read the facts from the repository at `root`. with_verdict runs (or reuses) the gate on the
     staged tree when only tests are staged; otherwise it only looks up a cached verdict."""
     from tddhooks import git
-    from tddhooks.policy.facts import staged_facts
-    from tddhooks.policy.rules import changed_code_paths, changed_test_paths
 
     top = git.find_root(root)
     if top is None:
@@ -241,39 +345,40 @@ def read_facts(
     head = git.head(root)
     if head is None:
         return RepoFacts(is_repo=True, has_commit=False, has_scaffold=False), None
-    dirty = sorted(
-        {
-            path
-            for path in [*git.unstaged_paths(root), *git.untracked_paths(root)]
-            if not path.startswith(SCRATCH_DIR)
-        }
+    state = git.tddhooks_dir(root)
+    read_done(root, head)  # a stale done record is removed
+    facts = facts_at(
+        root,
+        settings,
+        head=head,
+        subject=git.out(["log", "-1", "--format=%s", "HEAD"], root),
+        changed=[*git.unstaged_paths(root), *git.untracked_paths(root)],
+        staged=_something_staged(root),
+        state=state,
     )
-    # item-aware: a unit test added beside the code (`#[cfg(test)]`) is a staged test
-    staged = staged_facts(root, settings)
-    tests = tuple(changed_test_paths(staged, settings))
-    others = tuple(changed_code_paths(staged, settings))
     # the suite only runs when its verdict decides the phase (red or overshoot)
-    decides = bool(tests) and not others and not dirty
+    tests = facts.staged_test_paths
+    decides = bool(tests) and not facts.staged_other_paths and not facts.dirty_paths
     verdict = None
     if with_verdict:
         if decides:
             verdict = gate.staged(root, settings) if gate else _staged_verdict(root, settings)
         else:
             verdict = _cached_verdict(root, settings)
-    subject = git.out(["log", "-1", "--format=%s", "HEAD"], root)
-    facts = RepoFacts(
-        is_repo=True,
-        has_commit=True,
-        has_scaffold=_has_scaffold(root, settings.language),
-        dirty_paths=tuple(dirty),
-        staged_test_paths=tests,
-        staged_other_paths=others,
-        staged_green=verdict.green if verdict is not None and tests else None,
-        head_type=head_type(subject),
-        done_reason=read_done(root, head),
-        refactor_taken=refactor_turn_taken(root),
-    )
+    if verdict is not None and tests:
+        facts = replace(facts, staged_green=verdict.green)
     return facts, verdict
+
+
+def _something_staged(root: Path) -> bool:
+    """The index differs from HEAD's tree (unmerged paths count as staged)."""
+    from tddhooks import git
+    from tddhooks.errors import GitError
+
+    try:
+        return git.write_tree(root) != git.tree_of(root, "HEAD")
+    except GitError:
+        return True
 
 
 def _staged_verdict(root: Path, settings: PolicySettings) -> Verdict:
