@@ -44,9 +44,9 @@ class KataReading:
 
 def read_kata(kata: str, language: str, root: Path, listed: Sequence[str]) -> KataReading:
     """What the drive reads from `kata` in the repository at `root` (`listed`: its files)."""
-    from tddhooks.agents.examples import kata_examples
     from tddhooks.drive.probe import build_probe, python_package
     from tddhooks.drive.turnkit import kata_crate
+    from tddhooks.kata.examples import kata_examples
     from tddhooks.kata.interface import interface_functions
     from tddhooks.kata.markdown import kata_requirements
 
