@@ -1,8 +1,9 @@
 """The repository as the agent hooks see it, in as few git processes as possible.
 
-One `rev-parse` (top level, git directory, hooks directory), one `status --porcelain=v2`
-(HEAD, staged, unstaged and untracked paths) and, for the phase, one `log`: the same facts
-policy/phase.py reads with a dozen calls, so every hook answers well under 0.15 s.
+One `rev-parse` (top level, git directory, hooks directory) and one `status --porcelain=v2`
+(HEAD, staged, unstaged and untracked paths) stand in for the reads of `policy/phase.py`
+`read_facts`; the rest of the facts (the staged diff, item-aware, HEAD's stored verdict) come
+from the same `facts_at` every surface uses, so the agent hooks tell the phase `status` tells.
 """
 
 from __future__ import annotations
