@@ -83,6 +83,10 @@ def pre_tool(agent: str, payload: dict[str, Any], cwd: str) -> tuple[dict[str, A
         refusal = next(
             (r for r in (check_edit(p, cwd, protected) for p in what) if r is not None), None
         )
+        if refusal is None and isinstance(what, list):  # a unit test beside the code
+            from tddhooks.agenthooks.pinned import test_items_edit
+
+            refusal = test_items_edit(view, what, payload, cwd)
     if refusal is None:
         return {}, 0
     print(refusal.message(), file=sys.stderr)

@@ -478,3 +478,14 @@ def base_failing_tests(
     return frozenset(
         report.failing_tests or [f"({report.build_failure}) {e}" for e in report.compile_errors]
     )
+
+
+def index_code_files(root: Path, language: str) -> dict[str, str]:
+    """path -> text of the language's source and test-configuration files in the index."""
+    suffixes = CODE_SUFFIXES.get(language, ())
+    if not suffixes:
+        return {}
+    listing = git.out(["ls-files", "-s", "-z", "--", *(f"*{suffix}" for suffix in suffixes)], root)
+    blobs = {row.split("\t", 1)[1]: row.split()[1] for row in listing.split("\0") if "\t" in row}
+    texts = read_blobs(root, sorted(set(blobs.values())))
+    return {path: texts.get(blob, "") for path, blob in blobs.items()}

@@ -18,7 +18,7 @@ from conftest import git, write_files
 
 from tddhooks import git as tgit
 from tddhooks import output
-from tddhooks.agenthooks.handlers import context, stop_reason
+from tddhooks.agenthooks.handlers import context, pre_tool, stop_reason
 from tddhooks.agenthooks.repo_view import repo_view
 from tddhooks.agenthooks.status_json import hook_status
 from tddhooks.cli import cli
@@ -200,3 +200,29 @@ def test_the_files_install_agent_writes_are_every_agents_configuration() -> None
     from tddhooks.vocabulary import AGENT_CONFIG_FILES
 
     assert {spec.config for spec in AGENTS.values()} == AGENT_CONFIG_FILES
+
+
+def edit(repo: Path, old: str, new: str) -> dict[str, object]:
+    payload = {
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Edit",
+        "tool_input": {"file_path": "src/calc/core.py", "old_string": old, "new_string": new},
+    }
+    answer, code = pre_tool("claude-code", payload, str(repo))
+    assert code in (0, 2)
+    return answer
+
+
+def test_a_unit_test_handed_over_in_a_module_is_the_implementors_to_pass_not_to_edit(
+    make_repo: MakeRepo,
+) -> None:
+    repo = make_repo(FILES)
+    red_unit_test_in_source(repo)
+    assert said_by_session_start(repo) == Said("red", "implementor", 1)
+    refused = edit(repo, "assert add(2, -3) == 5", "assert add(2, -3) == -1")
+    assert "this edit changes the tests handed over in src/calc/core.py" in json.dumps(refused)
+    assert edit(repo, "return a + b", "return 5 if b < 0 else a + b") == {}
+    # a Write of the whole file that keeps the test as staged is the implementor's too
+    kept = UNIT_TEST.replace("return a + b", "return 5 if b < 0 else a + b")
+    write = {"tool_name": "Write", "tool_input": {"file_path": "src/calc/core.py", "content": kept}}
+    assert pre_tool("claude-code", write, str(repo)) == ({}, 0)
