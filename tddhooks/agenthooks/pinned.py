@@ -109,7 +109,7 @@ def test_items_edit(
         after_items = split(language, path, after, {**files, path: after})[0]
         if before_items != after_items:
             return Refusal(
-                "handed-over test",
+                "handed-over-test",
                 f"this edit changes the tests handed over in {path}",
                 f"change the code beside them; {HANDED_OVER}",
             )
