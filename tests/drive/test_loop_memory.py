@@ -277,6 +277,15 @@ def test_a_persons_changes_block_the_first_turn(tmp_path: Path) -> None:
     assert (root / "notes.txt").read_text() == "mine\n"
 
 
+def test_a_red_head_is_the_persons_to_make_green_before_the_drive(tmp_path: Path) -> None:
+    def red(ws: MemoryWorkspace) -> None:
+        ws.head_green = False
+
+    with pytest.raises(PolicyRejection, match="cannot drive: HEAD's tree is red") as raised:
+        _drive(tmp_path, ScriptedTurns(), steps=3, before=red)
+    assert "make HEAD green" in str(raised.value.fix)
+
+
 def test_an_error_in_a_turn_stops_the_drive_and_propagates(tmp_path: Path) -> None:
     def fails(crew: Crew, info: object) -> object:
         raise LLMError("the endpoint is gone")

@@ -76,6 +76,7 @@ class MemoryWorkspace:
         self.handoff: dict[str, object] | None = None
         self.done: tuple[str, str] | None = None  # (head, reason)
         self.refactor_mark: str | None = None  # the head it was written on
+        self.head_green: bool | None = None  # HEAD's stored verdict (None: not judged)
         self.reject: deque[str] = deque()  # hook rejections to serve to the next commits
         self.trees: dict[str, dict[str, str]] = {}  # tree_with_file's, by their ids
 
@@ -134,7 +135,7 @@ class MemoryWorkspace:
             staged_green=verdict.green if verdict is not None else None,
             head_type=head_type(self.commits[-1].subject),
             done_reason=self.done[1] if self.done and self.done[0] == head else None,
-            refactor_taken=self.refactor_mark == head,
+            refactor_taken=self.refactor_mark == head, head_green=self.head_green,
         )  # fmt: skip
         cycle = count_cycles([commit.subject for commit in self.commits])
         return decide_phase(facts, cycle), verdict
