@@ -93,7 +93,8 @@ def step_number(cycle: int, *, tests_staged: bool, code_staged: bool, feature_la
 
 
 def decide_phase(facts: RepoFacts, cycle: int) -> PhaseInfo:
-    """The phase of DESIGN §4 for these facts; `cycle` is the number of feat/fix commits so far."""
+    """The phase for these facts (the table in docs/commands.md, `tddhooks status`); `cycle` is
+    the number of feat/fix commits so far."""
     feature_landed = facts.head_type in FEATURE_TYPES and not facts.refactor_taken
     shown = step_number(
         cycle,
@@ -107,7 +108,10 @@ def decide_phase(facts: RepoFacts, cycle: int) -> PhaseInfo:
         return PhaseInfo(Phase.UNINITIALIZED, "scaffold", "the repository has no commit yet", 0)
     if not facts.has_scaffold:
         return PhaseInfo(
-            Phase.UNINITIALIZED, "scaffold", "HEAD has no project manifest (no scaffold)", 0
+            Phase.UNINITIALIZED,
+            "scaffold",
+            "HEAD holds neither a project manifest nor a test file (no scaffold)",
+            0,
         )
     if facts.dirty_paths:
         return PhaseInfo(
@@ -163,7 +167,7 @@ def decide_phase(facts: RepoFacts, cycle: int) -> PhaseInfo:
             f"staged tests ({tests}) {verdict}: make them pass with the least code",
             shown,
         )
-    if facts.head_green is False and not facts.staged_other_paths:
+    if facts.head_green is False:
         why = "; ".join(facts.head_summary) or "the gate failed"
         return PhaseInfo(
             Phase.RED,
