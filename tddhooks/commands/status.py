@@ -32,7 +32,7 @@ def run(work_dir: Path) -> int:
 
     root = git.require_root(work_dir)
     settings = load_settings(root)
-    info, verdict = current_phase(root, settings)
+    info, verdict = current_phase(root, settings, judge_head=True)
     last = last_commit(root)
     _print(info, verdict, last, _something_staged(root))
     return 0

@@ -337,9 +337,12 @@ def read_facts(
     *,
     with_verdict: bool = True,
     gate: StagedJudge | None = None,
+    judge_head: bool = False,
 ) -> tuple[RepoFacts, Verdict | None]:
     """Read the facts from the repository at `root`. with_verdict runs (or reuses) the gate on the
-    staged tree when only tests are staged; otherwise it only looks up a cached verdict."""
+    staged tree when only tests are staged (its verdict decides red or overshoot), and, with
+    `judge_head` (`status`), on HEAD's tree when nothing is staged and no verdict is stored for
+    it yet (green or a red HEAD); otherwise it only looks up a cached verdict."""
     from tddhooks import git
 
     top = git.find_root(root)
@@ -351,26 +354,31 @@ def read_facts(
         return RepoFacts(is_repo=True, has_commit=False, has_scaffold=False), None
     state = git.tddhooks_dir(root)
     read_done(root, head)  # a stale done record is removed
+    staged = _something_staged(root)
     facts = facts_at(
         root,
         settings,
         head=head,
         subject=git.out(["log", "-1", "--format=%s", "HEAD"], root),
         changed=[*git.unstaged_paths(root), *git.untracked_paths(root)],
-        staged=_something_staged(root),
+        staged=staged,
         state=state,
     )
-    # the suite only runs when its verdict decides the phase (red or overshoot)
     tests = facts.staged_test_paths
     decides = bool(tests) and not facts.staged_other_paths and not facts.dirty_paths
+    # nothing staged: the index is HEAD's tree, and its verdict tells green from a red HEAD
+    unjudged_head = not staged and not facts.dirty_paths and facts.head_green is None
     verdict = None
     if with_verdict:
-        if decides:
+        if decides or (judge_head and unjudged_head and facts.has_scaffold):
             verdict = gate.staged(root, settings) if gate else _staged_verdict(root, settings)
         else:
             verdict = _cached_verdict(root, settings)
     if verdict is not None and tests:
         facts = replace(facts, staged_green=verdict.green)
+    if verdict is not None and not staged:
+        lines = tuple(verdict.verification_lines())
+        facts = replace(facts, head_green=verdict.green, head_summary=lines)
     return facts, verdict
 
 
@@ -411,12 +419,16 @@ def _cached_verdict(root: Path, settings: PolicySettings) -> Verdict | None:
 
 
 def current_phase(
-    root: Path, settings: PolicySettings, *, gate: StagedJudge | None = None
+    root: Path,
+    settings: PolicySettings,
+    *,
+    gate: StagedJudge | None = None,
+    judge_head: bool = False,
 ) -> tuple[PhaseInfo, Verdict | None]:
     """The phase of the repository at `root` (cycle from history) and the verdict behind it;
-    `gate` judges staged tests (default: the real gate)."""
+    `gate` judges staged tests (default: the real gate); `judge_head` as in read_facts."""
     from tddhooks.policy.history import cycle_number
 
-    facts, verdict = read_facts(root, settings, gate=gate)
+    facts, verdict = read_facts(root, settings, gate=gate, judge_head=judge_head)
     cycle = cycle_number(root) if facts.has_commit else 0
     return decide_phase(facts, cycle), verdict

@@ -61,6 +61,13 @@ def red_head(repo: Path) -> None:
     _judge_head(repo)
 
 
+def red_head_never_judged(repo: Path) -> None:
+    """`status` judges HEAD's tree itself; the others read the verdict it stored."""
+    write_files(repo, {"tests/test_sub.py": FAILING_TEST})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "test: a red test committed round the hooks", "--no-verify")
+
+
 def red_test_staged(repo: Path) -> None:
     write_files(repo, {"tests/test_sub.py": FAILING_TEST})
     git(repo, "add", "tests/test_sub.py")
@@ -115,6 +122,7 @@ def no_scaffold_commit(repo: Path) -> None:
 SHAPES: dict[str, tuple[Callable[[Path], None], Said]] = {
     "clean green": (clean_green, Said("green", "tester", 1)),
     "red HEAD": (red_head, Said("red", "person", 1)),
+    "red HEAD no hook judged yet": (red_head_never_judged, Said("red", "person", 1)),
     "red test staged in tests/": (red_test_staged, Said("red", "implementor", 1)),
     "red unit test staged in a module": (red_unit_test_in_source, Said("red", "implementor", 1)),
     "test and code staged": (mixed, Said("mixed", "person", 1)),
