@@ -28,7 +28,6 @@ from tddhooks.policy.gate import tree_verdict
 from tddhooks.policy.settings import load_settings
 
 MakeRepo = Callable[..., Path]
-pytestmark = pytest.mark.pygate
 
 # tests beside the code: pytest collects every module (runners/python_items.py)
 BESIDE = FILES["pyproject.toml"].replace(
@@ -180,6 +179,7 @@ def prefilled_step(repo: Path) -> int | None:
     return int(found[1])
 
 
+@pytest.mark.pygate
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_every_surface_tells_the_same_phase(make_repo: MakeRepo, shape: str) -> None:
     arrange, expected = SHAPES[shape]
