@@ -85,7 +85,8 @@ def test_items_edit(
     of a source file whose tests were handed over; None for an edit of the code beside them, or
     one whose result the hook input does not say."""
     root = view.root
-    edited = {_relative(root, Path(cwd) / path) for path in paths} - {None}
+    # a handed-over unit test is a staged one: an edit of another file needs no diff read
+    edited = {_relative(root, Path(cwd) / path) for path in paths} & set(view.staged)
     if not edited:
         return None
     pinned = [path for path in pinned_sources(view) if path in edited]
