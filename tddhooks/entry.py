@@ -21,6 +21,10 @@ def _hook_start() -> None:
 
 def main() -> None:
     argv = sys.argv[1:]
+    if argv[:4] == ["hook", "agent", "aider", "gate"]:  # aider's test-cmd/lint-cmd (+ file names)
+        from tddhooks.commands.hook_aider import main as run_aider_gate
+
+        sys.exit(run_aider_gate())
     if len(argv) >= 2 and argv[:2] == ["hook", "agent"]:
         _hook_start()
         from tddhooks.agenthooks.handlers import main as run_agent_hook

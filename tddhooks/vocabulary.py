@@ -77,3 +77,11 @@ def languages_of(names: Iterable[str]) -> dict[str, list[str]]:
         if matching:
             found[language] = matching
     return found
+
+
+# the project files `tddhooks install --agent` writes (agenthooks/formats.py AGENTS' configs):
+# never a person's unfinished work, never held against the agent
+AGENT_CONFIG_FILES = frozenset((
+    ".claude/settings.json", ".codex/config.toml", ".openhands/hooks.json", ".cursor/hooks.json",
+    ".gemini/settings.json", ".aider.conf.yml",
+))  # fmt: skip

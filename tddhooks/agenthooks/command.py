@@ -26,7 +26,7 @@ def install_agents(root: Path, agents: Sequence[str], *, install: bool) -> None:
     if install and "codex" in agents:
         output.warn("Codex runs a project's hooks only after you review and trust them in Codex")
     if install and changed_any:
-        output.say("commit the configuration: an untracked one counts as unfinished work")
+        output.say("commit the configuration to share it; uncommitted, it holds up no one")
 
 
 def uninstall_agents(work_dir: Path, agents: Sequence[str]) -> int:

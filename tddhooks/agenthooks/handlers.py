@@ -50,16 +50,21 @@ def _handed_over(view: RepoView) -> tuple[str, ...]:
         )
     if not view.staged or view.head is None:
         return ()
+    from tddhooks.policy.facts import staged_facts
+    from tddhooks.policy.phase import split_staged
     from tddhooks.policy.rules import is_test_path
     from tddhooks.policy.settings import load_settings
 
     settings = load_settings(root, view.state)
-    if not all(is_test_path(path, settings) for path in view.staged):
+    # the phase model's reading: staged tests (unit tests beside the code included) and no code
+    tests, code, _deleted = split_staged(staged_facts(root, settings), settings)
+    if not tests or code:
         return ()
     cached = cached_verdict(root, git.write_tree(root), settings, view.state)
     if cached is not None and cached[0] == "green":
         return ()
-    return tuple(str(root / path) for path in view.staged)
+    # a source file holding a staged unit test is also the implementor's to edit
+    return tuple(str(root / path) for path in tests if is_test_path(path, settings))
 
 
 def pre_tool(agent: str, payload: dict[str, Any], cwd: str) -> tuple[dict[str, Any], int]:
@@ -78,6 +83,10 @@ def pre_tool(agent: str, payload: dict[str, Any], cwd: str) -> tuple[dict[str, A
         refusal = next(
             (r for r in (check_edit(p, cwd, protected) for p in what) if r is not None), None
         )
+        if refusal is None and isinstance(what, list):  # a unit test beside the code
+            from tddhooks.agenthooks.pinned import test_items_edit
+
+            refusal = test_items_edit(view, what, payload, cwd)
     if refusal is None:
         return {}, 0
     print(refusal.message(), file=sys.stderr)
@@ -149,14 +158,6 @@ _HANDLERS = {F.PRE_TOOL: pre_tool, F.CONTEXT: context, F.STOP: stop}
 
 def main(argv: list[str]) -> int:
     """Run one agent hook: hook input on stdin, the agent's answer on stdout, its exit code."""
-    if argv[:2] == ["aider", "gate"]:  # aider's test-cmd/lint-cmd (it appends file names)
-        from tddhooks.agenthooks.aider import work_tree_gate
-
-        root = git.find_root(Path.cwd())
-        if root is None:
-            print("tddhooks: not inside a git repository", file=sys.stderr)
-            return 3
-        return work_tree_gate(root)
     if len(argv) != 2 or argv[0] not in F.HOOK_AGENTS or argv[1] not in _HANDLERS:
         print(f"tddhooks: unknown agent hook call: {' '.join(argv)}\n{USAGE}", file=sys.stderr)
         return 2

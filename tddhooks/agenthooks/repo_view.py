@@ -1,23 +1,21 @@
 """The repository as the agent hooks see it, in as few git processes as possible.
 
-One `rev-parse` (top level, git directory, hooks directory), one `status --porcelain=v2`
-(HEAD, staged, unstaged and untracked paths) and, for the phase, one `log`: the same facts
-drive/state.py reads with a dozen calls, so every hook answers well under 0.15 s.
+One `rev-parse` (top level, git directory, hooks directory) and one `status --porcelain=v2`
+(HEAD, staged, unstaged and untracked paths) stand in for the reads of `policy/phase.py`
+`read_facts`; the rest of the facts (the staged diff, item-aware, HEAD's stored verdict) come
+from the same `facts_at` every surface uses, so the agent hooks tell the phase `status` tells.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tddhooks import git
 
-REFACTOR_MARK = "refactor-turn.json"  # drive/workspace.py's mark (importing it costs ~50 ms)
-
 if TYPE_CHECKING:
-    from tddhooks.drive.state import RepoFacts
+    from tddhooks.policy.phase import RepoFacts
     from tddhooks.policy.settings import PolicySettings
 
 
@@ -86,40 +84,21 @@ def repo_view(cwd: str) -> RepoView | None:
     )
 
 
-def _marked_for(path: Path, head: str | None, field: str) -> str | None:
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(record, dict) or record.get("head") != head or head is None:
-        return None
-    return str(record.get(field) or "marked")
-
-
 def light_facts(
     view: RepoView, settings: PolicySettings, subjects: list[tuple[str, str]]
 ) -> RepoFacts:
-    """drive/state.py's RepoFacts from the view (no verdict: the caller adds a cached one)."""
-    from tddhooks.drive.state import DONE_FILE, SCRATCH_DIR, RepoFacts, head_type
-    from tddhooks.policy.rules import is_test_path
-    from tddhooks.vocabulary import MANIFESTS
+    """policy/phase.py's RepoFacts from the view (no staged verdict: the caller adds a cached
+    one), read by the same `facts_at` as every other surface."""
+    from tddhooks.policy.phase import RepoFacts, facts_at
 
     if view.head is None:
         return RepoFacts(is_repo=True, has_commit=False, has_scaffold=False)
-    dirty = sorted({p for p in (*view.unstaged, *view.untracked) if not p.startswith(SCRATCH_DIR)})
-    added = set(view.untracked)
-    scaffold = any(
-        ((view.root / name).exists() and name not in added) or name in view.unstaged
-        for name in MANIFESTS.get(settings.language, ())
-    )
-    return RepoFacts(
-        is_repo=True,
-        has_commit=True,
-        has_scaffold=scaffold,
-        dirty_paths=tuple(dirty),
-        staged_test_paths=tuple(p for p in view.staged if is_test_path(p, settings)),
-        staged_other_paths=tuple(p for p in view.staged if not is_test_path(p, settings)),
-        head_type=head_type(subjects[-1][1]) if subjects else None,
-        done_reason=_marked_for(view.state / DONE_FILE, view.head, "reason"),
-        refactor_taken=_marked_for(view.state / REFACTOR_MARK, view.head, "head") is not None,
+    return facts_at(
+        view.root,
+        settings,
+        head=view.head,
+        subject=subjects[-1][1] if subjects else "",
+        changed=[*view.unstaged, *view.untracked],
+        staged=bool(view.staged),
+        state=view.state,
     )

@@ -16,7 +16,7 @@ from tddhooks import git
 from tddhooks.agenthooks.repo_view import RepoView, light_facts
 
 if TYPE_CHECKING:
-    from tddhooks.drive.state import PhaseInfo, RepoFacts
+    from tddhooks.policy.phase import PhaseInfo, RepoFacts
     from tddhooks.policy.settings import PolicySettings
 
 SCHEMA_VERSION = 1
@@ -59,16 +59,17 @@ def live_handoff(state: Path, head: str | None) -> dict[str, Any] | None:
 
 def build_status(root: Path, *, run_gate: bool) -> dict[str, Any]:
     """The status object for the repository at `root` (`tddhooks status --json`). run_gate
-    runs the gate on a staged test-only tree, as `tddhooks status` does."""
-    from tddhooks.drive.state import decide_phase, read_facts
-    from tddhooks.history import cycle_number, last_commit
+    runs the gate where `tddhooks status` does (a staged test-only tree, an unjudged HEAD); the
+    `staged` verdict is the staged tree's only, as in the agent hooks' object."""
+    from tddhooks.policy.history import cycle_number, last_commit
+    from tddhooks.policy.phase import decide_phase, read_facts
     from tddhooks.policy.settings import load_settings
 
     state = git.tddhooks_dir(root)
     settings = load_settings(root, state)
-    facts, verdict = read_facts(root, settings, with_verdict=run_gate)
-    staged = [*facts.staged_test_paths, *facts.staged_other_paths]
-    if verdict is not None:
+    facts, verdict = read_facts(root, settings, with_verdict=run_gate, judge_head=run_gate)
+    staged = [*facts.staged_test_paths, *facts.staged_other_paths, *facts.staged_deleted_tests]
+    if verdict is not None and staged:
         found: tuple[str, list[str]] | None = (
             "green" if verdict.green else "red",
             verdict.verification_lines(),
@@ -85,8 +86,8 @@ def build_status(root: Path, *, run_gate: bool) -> dict[str, Any]:
 def hook_status(view: RepoView) -> dict[str, Any]:
     """The same object for the agent hooks, from a RepoView and the verdict cache: never runs
     the suite, a handful of git processes."""
-    from tddhooks.drive.state import decide_phase
-    from tddhooks.history import count_cycles, first_parent_subjects
+    from tddhooks.policy.history import count_cycles, first_parent_subjects
+    from tddhooks.policy.phase import decide_phase
     from tddhooks.policy.settings import load_settings
 
     settings = load_settings(view.root, view.state)

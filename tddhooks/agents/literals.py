@@ -71,6 +71,6 @@ def unescaped_flat_file(path: str, content: str) -> str:
 
 def _backslash_in_code(code: str) -> bool:
     """A `\\` outside every comment and string or char literal of the Rust `code`."""
-    from tddhooks.drive.rustcode import blanked_text
+    from tddhooks.runners.rust_lexer import blanked_text
 
     return "\\" in blanked_text(code)

@@ -144,13 +144,13 @@ def balanced(code: str, opening: int) -> int | None:
 def rust_tokens(text: str) -> list[str]:
     """The text's words between blanks, each string and char literal one word as it is (`" "`
     is not `"  "`), each comment with its blanks squeezed."""
-    from tddhooks.runners.rust import _NOISE, _block_comment_end
+    from tddhooks.runners.rust_lexer import NOISE, block_comment_end
 
     tokens: list[str] = []
     position = 0
-    while match := _NOISE.search(text, position):
+    while match := NOISE.search(text, position):
         tokens += text[position : match.start()].split()
-        end = match.end() if match.group(0) != "/*" else _block_comment_end(text, match.end())
+        end = match.end() if match.group(0) != "/*" else block_comment_end(text, match.end())
         noise = text[match.start() : end]
         tokens.append(" ".join(noise.split()) if noise.startswith("/") else noise)
         position = end

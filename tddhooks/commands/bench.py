@@ -148,7 +148,7 @@ def _warn_requirementless(resolved: Sequence[BenchKata]) -> None:
     """A kata.md with no list under a Requirements/Goal/Task heading still drives (docs/agents.md),
     but its tester is pointed at no requirement and its `done` is taken at once: said, not
     refused."""
-    from tddhooks.policy.compose import kata_requirements
+    from tddhooks.kata.markdown import kata_requirements
 
     for kata in resolved:
         if kata.kata_file is None:

@@ -127,12 +127,10 @@ def prepare_work_dir(
 
 
 def _kata_title(root: Path, kata_file: str) -> str:
-    from tddhooks.commands.init_cmd import kata_title
+    from tddhooks.kata.files import kata_file_text
+    from tddhooks.kata.title import kata_title
 
-    try:
-        return kata_title((root / kata_file).read_text(encoding="utf-8"), kata_file)
-    except (OSError, UnicodeDecodeError):
-        return kata_file
+    return kata_title(kata_file_text(root, kata_file), kata_file)
 
 
 def run(

@@ -46,7 +46,8 @@ TIMEOUT_NEXT_STEP = (
 _AUTO_COMMENT = r"^(\S+) Please enter the commit message"
 
 
-def _context() -> tuple[Path, Path, str | None]:
+def hook_location() -> tuple[Path, Path, str | None]:
+    """(work tree root, `.git/tddhooks/`, the index file git is committing) of the running hook."""
     root, state = locate(Path.cwd())
     return root, state, hook_index_file(root)
 
@@ -68,7 +69,7 @@ def judging_settings(root: Path, state: Path, index_file: str | None) -> PolicyS
 def pre_commit() -> int:
     """Gate the staged tree: green (cached or freshly run) → 0; red → diagnostics and 1, unless
     the red-start rule applies (policy/diagnosis.py)."""
-    root, state, index_file = _context()
+    root, state, index_file = hook_location()
     base = judged_base(root)
     git.prefetch(root, [*_policy_calls(base, index_file), git.write_tree_call(index_file)])
     settings = settings_at(root, base, state, index_file)
@@ -208,7 +209,7 @@ def _display(root: Path, path: Path) -> str:
 def commit_msg(message_file: Path) -> int:
     """Check the message, exactly as git will store it, and the type rules against the tree git
     will store (policy/stored_index.py); keep a rejected message."""
-    root, state, index_file = _context()
+    root, state, index_file = hook_location()
     from tddhooks.policy.stored_index import index_of, prepared_tree
 
     stored = prepared_tree(root, state, index_file)

@@ -32,16 +32,9 @@ class MessageContext:
 
 def kata_text(root: Path, settings: PolicySettings, index_file: str | None) -> str:
     """The kata description being committed (the index's copy, else the work tree's)."""
-    staged = git.run_git(
-        ["cat-file", "blob", f":{settings.kata_description}"],
-        root,
-        check=False,
-        env_extra=git.index_env(index_file),
-    )
-    if staged.ok:
-        return staged.stdout
-    kata = root / settings.kata_description
-    return kata.read_text(encoding="utf-8", errors="replace") if kata.is_file() else ""
+    from tddhooks.kata.files import committed_kata_text
+
+    return committed_kata_text(root, settings.kata_description, index_file)
 
 
 def feature_goal(root: Path, rev: str) -> str | None:
@@ -64,10 +57,10 @@ def message_context(
     amend: bool = False,
 ) -> MessageContext:
     """Role, step, goal and verification for the staged diff (`facts`)."""
-    from tddhooks.drive.state import head_type, step_number
-    from tddhooks.history import count_cycles, first_parent_subjects
     from tddhooks.policy.compose import infer_role
     from tddhooks.policy.goals import cycle_goal
+    from tddhooks.policy.history import count_cycles, first_parent_subjects
+    from tddhooks.policy.phase import head_type, step_number
     from tddhooks.policy.rules import changed_code_paths, changed_test_paths
     from tddhooks.policy.stored import cached_green_lines
     from tddhooks.vocabulary import FEATURE_TYPES

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from tddhooks import git
-from tddhooks.commands.hook import LAST_MESSAGE, _context, comment_char, judging_settings
+from tddhooks.commands.hook import LAST_MESSAGE, comment_char, hook_location, judging_settings
 
 TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~4 ms; mypy reads it
 if TYPE_CHECKING:
@@ -25,14 +25,16 @@ def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) 
     del sha  # -c/-C/--amend already have a message; the source says so
     if source is None:  # the pre-commit framework passes the source in its environment
         source = os.environ.get("PRE_COMMIT_COMMIT_MSG_SOURCE")
-    root, state, index_file = _context()
+    root, state, index_file = hook_location()
     from tddhooks.policy.stored_index import record_prepared
 
     record_prepared(root, state, index_file)  # git has just read the index it will commit
     if source == "message":
-        from tddhooks.agenthooks.aider import complete_message, wants_completion
+        from tddhooks.agenthooks.aider import COMPLETE_ENV
 
-        if wants_completion():  # set by `tddhooks install --agent aider` (docs/agents.md)
+        if (
+            os.environ.get(COMPLETE_ENV) == "1"
+        ):  # set by `tddhooks install --agent aider` (docs/agents.md)
             return complete_message(message_file.absolute(), root, index_file)
     if source not in (*_FILLABLE_SOURCES, "message"):
         return 0
@@ -55,9 +57,30 @@ def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) 
     if source == "message":
         return 0
     settings = judging_settings(root, state, index_file)
-    template = _prefill(root, state, settings, index_file, char)
+    template = prefill(root, state, settings, index_file, char)
     existing = text.lstrip("\n")
     path.write_text(template + ("\n" + existing if existing else ""), encoding="utf-8")
+    return 0
+
+
+def complete_message(message_file: Path, root: Path, index_file: str | None) -> int:
+    """Append the context sections to a one-line TDD-type `-m` message that lacks them (aider's
+    commits: docs/agents.md)."""
+    from tddhooks.policy.message import parse_message
+    from tddhooks.policy.settings import load_settings
+
+    text = message_file.read_text(encoding="utf-8", errors="replace")
+    char = comment_char(root, text)
+    message = parse_message(text, char)
+    state = git.tddhooks_dir(root)
+    settings = load_settings(root, state)
+    header = message.text.strip().splitlines()[0] if message.text.strip() else ""
+    kind = header.split(":", 1)[0].split("(", 1)[0].rstrip("!").lower()
+    if kind not in settings.require_sections or "\nContext:" in message.text:
+        return 0
+    template = prefill(root, state, settings, index_file, char)
+    sections = "\n".join(ln for ln in template.splitlines() if not ln.startswith(char)).strip()
+    message_file.write_text(message.text.rstrip("\n") + "\n\n" + sections + "\n", encoding="utf-8")
     return 0
 
 
@@ -81,9 +104,11 @@ def _is_kept_message(state: Path, text: str) -> bool:
     return kept.strip() == text.strip()
 
 
-def _prefill(
+def prefill(
     root: Path, state: Path, settings: PolicySettings, index_file: str | None, char: str
 ) -> str:
+    """The pre-filled message for what is staged: the suggested header and the context sections
+    (Role, Step, Kata goal, Diff summary, Verification) from real values."""
     from tddhooks.commands.hook_context import message_context
     from tddhooks.policy.compose import prefill_template, suggest_type
     from tddhooks.policy.facts import live_handoff, staged_facts

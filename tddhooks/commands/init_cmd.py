@@ -12,6 +12,7 @@ from pathlib import Path
 
 from tddhooks import git, output
 from tddhooks.errors import ConfigError, EnvironmentProblem, PolicyRejection, UsageError
+from tddhooks.kata.title import kata_title
 from tddhooks.vocabulary import MANIFESTS
 
 DEFAULT_KATA = "string-calculator"
@@ -38,18 +39,6 @@ def project_name(directory_name: str) -> str:
     name = re.sub(r"[^a-z0-9]+", "_", directory_name.lower()).strip("_")
     name = name.lstrip("0123456789_")
     return name or "kata"
-
-
-def kata_title(text: str, fallback: str) -> str:
-    """The kata's name from its first Markdown heading, without a leading/trailing 'kata'."""
-    for line in text.splitlines():
-        if line.startswith("# "):
-            title = line[2:].strip().strip("#").strip()
-            title = re.sub(r"^kata\s*[:\-–—]\s*", "", title, flags=re.IGNORECASE)
-            title = re.sub(r"\s+kata$", "", title, flags=re.IGNORECASE)
-            if title:
-                return title
-    return fallback
 
 
 def shipped_katas() -> list[str]:

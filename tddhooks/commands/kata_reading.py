@@ -44,11 +44,11 @@ class KataReading:
 
 def read_kata(kata: str, language: str, root: Path, listed: Sequence[str]) -> KataReading:
     """What the drive reads from `kata` in the repository at `root` (`listed`: its files)."""
-    from tddhooks.agents.examples import kata_examples
-    from tddhooks.drive.interface import interface_functions
     from tddhooks.drive.probe import build_probe, python_package
     from tddhooks.drive.turnkit import kata_crate
-    from tddhooks.policy.compose import kata_requirements
+    from tddhooks.kata.examples import kata_examples
+    from tddhooks.kata.interface import interface_functions
+    from tddhooks.kata.markdown import kata_requirements
 
     functions = tuple(interface_functions(kata, language))
     requirements = kata_requirements(kata, whole=True)
@@ -123,7 +123,7 @@ def _unread(kata: str) -> str:
     """What in the kata reads as examples to a person and is not read as one: a table, `assert`
     lines, "given …, returns …", an examples section of its own, a result without its quotes
     (README.md, "Practise a kata by hand")."""
-    from tddhooks.policy.compose import kata_requirements
+    from tddhooks.kata.markdown import kata_requirements
 
     found = []
     for heading in _EXAMPLES_HEADING.finditer(kata):

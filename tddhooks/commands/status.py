@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from tddhooks import git, output
 
 if TYPE_CHECKING:
-    from tddhooks.drive.state import PhaseInfo
+    from tddhooks.policy.phase import PhaseInfo
     from tddhooks.policy.verdicts import Verdict
 
 EXCERPT_LINES = 12
@@ -26,13 +26,13 @@ _PHASE_STYLE = {
 
 def run(work_dir: Path) -> int:
     """Print the state of the kata repository containing work_dir (exit 3 outside a repository)."""
-    from tddhooks.drive.state import current_phase
-    from tddhooks.history import last_commit
+    from tddhooks.policy.history import last_commit
+    from tddhooks.policy.phase import current_phase
     from tddhooks.policy.settings import load_settings
 
     root = git.require_root(work_dir)
     settings = load_settings(root)
-    info, verdict = current_phase(root, settings)
+    info, verdict = current_phase(root, settings, judge_head=True)
     last = last_commit(root)
     _print(info, verdict, last, _something_staged(root))
     return 0

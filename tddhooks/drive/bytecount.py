@@ -23,7 +23,7 @@ from collections.abc import Mapping
 
 from tddhooks.drive.gather import NOT_BYTES
 from tddhooks.drive.misplaced import BYTES
-from tddhooks.drive.rustcode import blanked_text
+from tddhooks.runners.rust_lexer import blanked_text
 
 _STRING_PARAMETER = re.compile(
     r"(?<![\w.])(?P<name>[a-z_]\w*)\s*:\s*&?\s*(?:'\w+\s+)?(?:mut\s+)?(?:str|String)\b"

@@ -27,11 +27,9 @@ MAX_FILE_CHARS = 40_000
 
 def kata_text(root: Path, settings: PolicySettings) -> str:
     """The kata description (empty when the file is missing: the prompt says so itself)."""
-    path = root / settings.kata_description
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return ""
+    from tddhooks.kata.files import kata_file_text
+
+    return kata_file_text(root, settings.kata_description)
 
 
 def workspace_or_git(workspace: Workspace | None) -> Workspace:

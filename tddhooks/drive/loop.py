@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 
 from tddhooks.drive.crew import Crew
 from tddhooks.drive.kinds import StopReason
-from tddhooks.drive.outcome import BLOCKED_FIX, PERSON_TURN, RESUME, DriveSummary
-from tddhooks.drive.state import Phase, PhaseInfo
+from tddhooks.drive.outcome import AGAIN, BLOCKED_FIX, PERSON_TURN, RESUME, DriveSummary
 from tddhooks.drive.supervisor import Decision, set_aside_hint
 from tddhooks.drive.turnkit import TurnResult, handoff_tokens
 from tddhooks.errors import PolicyRejection, TddhooksError, UsageError
+from tddhooks.policy.phase import Phase, PhaseInfo
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -138,6 +138,10 @@ class Drive:
             return True
         if info.phase in (Phase.DIRTY, Phase.MIXED, Phase.OVERSHOOT):
             return self._blocked(info)
+        if info.phase is Phase.RED and info.next_actor == "person":  # HEAD itself is red
+            raise PolicyRejection(
+                f"cannot drive: {info.reason}", fix="make HEAD green, then " + AGAIN
+            )
         if info.phase is Phase.UNINITIALIZED:
             raise UsageError(
                 f"{root}: {info.reason}",

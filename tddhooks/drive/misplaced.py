@@ -69,10 +69,10 @@ def misplaced_message(
         if case.name not in failing or said is None:
             continue  # not a whole list of strings (a list of numbers: no messages)
         own = own_output(before, case, language)
-        had = _shown(own, language)
-        if _unsure(own, had, language, failed=case.name in head_failing):
+        had = shown_strings(own, language)
+        if dubious(own, had, language, failed=case.name in head_failing):
             continue  # HEAD may have given it already: its output does not show all it gave
-        now = _shown(own_output(after, case, language), language)
+        now = shown_strings(own_output(after, case, language), language)
         wrong = [m for m in now or () if m in messages and m not in said and m not in (had or ())]
         if wrong:
             quoted = f'"{wrong[0]}"'
@@ -80,7 +80,7 @@ def misplaced_message(
                 f"{MISPLACED}{quoted} for "
                 f"`{case.call}`, where requirement {example.requirement} says {example.said}: "
                 f"{quoted} is the kata's message for other inputs (now it gives "
-                f"{_listed(now or [])}). The check that gives {quoted} must not hold for "
+                f"{listing(now or [])}). The check that gives {quoted} must not hold for "
                 f"`{case.call}`: make the staged test pass with a check that holds only for what "
                 'its requirement names, and send the whole file with "action": "upsert"'
             )
@@ -121,10 +121,10 @@ def borrowed_value(
         if case.name not in failing or not words or example.requirement in held:
             continue
         own = own_output(before, case, language)
-        had = _shown(own, language)
-        if _unsure(own, had, language, failed=case.name in head_failing):
+        had = shown_strings(own, language)
+        if dubious(own, had, language, failed=case.name in head_failing):
             continue
-        now = _shown(own_output(after, case, language), language) or []
+        now = shown_strings(own_output(after, case, language), language) or []
         wrong = [
             v for v in now if v in untested - tested and v not in words
             and v not in (had or []) and not _spelled(v, tests)
@@ -137,7 +137,7 @@ def borrowed_value(
             return (
                 f"{MISPLACED}{quoted} for `{case.call}`, an input of requirement "
                 f"{example.requirement}, which no test asks for yet: {quoted} is the kata's "
-                f"value for other inputs (now it gives {_listed(now)}). Give {quoted} only "
+                f"value for other inputs (now it gives {listing(now)}). Give {quoted} only "
                 "with the test that asks for it, and nothing for inputs no test calls: make the "
                 'staged test pass with the least code, and send the whole file with "action": '
                 '"upsert"'
@@ -177,18 +177,18 @@ def disordered_messages(
         if case.name not in failing or said is None or len(said) < 2:
             continue
         own = own_output(before, case, language)
-        had = _shown(own, language)
+        had = shown_strings(own, language)
         failed = case.name in head_failing
-        if _unsure(own, had, language, failed=failed) or _out_of_order(had or [], said):
+        if dubious(own, had, language, failed=failed) or _out_of_order(had or [], said):
             continue  # HEAD's order was not the kata's already: not this change's doing
-        now = _shown(own_output(after, case, language), language)
+        now = shown_strings(own_output(after, case, language), language)
         if now is None or (swapped := _out_of_order(now, said)) is None:
             continue
         first, second = swapped
         return (
             f"{DISORDERED}the kata's messages for `{case.call}` in another order than the "
             f"kata's: requirement {example.requirement} says {example.said} (now it gives "
-            f'{_listed(now)}). "{first}" comes before "{second}" in the kata: put each check '
+            f'{listing(now)}). "{first}" comes before "{second}" in the kata: put each check '
             "where its rule is in the kata's list, after the checks of the rules before it, "
             'and send the whole file with "action": "upsert"'
         )
@@ -218,7 +218,7 @@ def _out_of_order(values: list[str], said: list[str]) -> tuple[str, str] | None:
 _FULL_DIFF = re.compile(r"^E(?P<indent> +)Full diff:.*$", re.MULTILINE)
 
 
-def _shown(own: str, language: str) -> list[str] | None:
+def shown_strings(own: str, language: str) -> list[str] | None:
     """The strings the call gave in a case's failed comparison, read from its own output
     (drive/probe.py `own_output`: libtest's `left:`, the left side of pytest's full diff, its
     `assert … == …` line cuts strings short); None when the output shows no whole value."""
@@ -237,8 +237,8 @@ def _shown(own: str, language: str) -> list[str] | None:
 _TRUNCATED = "Full output truncated"
 
 
-def _unsure(own: str, shown: list[str] | None, language: str, *, failed: bool) -> bool:
-    """Whether a case's own output (with `shown`, what `_shown` read of it) shows a comparison
+def dubious(own: str, shown: list[str] | None, language: str, *, failed: bool) -> bool:
+    """Whether a case's own output (`shown`: what `shown_strings` read) shows a comparison
     without all the call gave (pytest's cut diff or `assert` line, a `left:` with `...`), or,
     for a case that `failed`, shows nothing at all: the gate keeps the output's end
     (policy/gate.py `OUTPUT_TAIL_CHARS`), and many examples HEAD does not build yet push the
@@ -252,5 +252,5 @@ def _unsure(own: str, shown: list[str] | None, language: str, *, failed: bool) -
     return shown is None and bool(comparisons(own))
 
 
-def _listed(values: list[str]) -> str:
+def listing(values: list[str]) -> str:
     return "[" + ", ".join(f'"{value}"' for value in values) + "]"

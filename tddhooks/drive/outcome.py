@@ -7,8 +7,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from tddhooks.drive.kinds import StopReason
-from tddhooks.drive.state import Phase
 from tddhooks.errors import EXIT_INTERRUPTED
+from tddhooks.policy.phase import Phase
 
 # stop reason -> exit code; everything else (an error) propagates as a TddhooksError
 STOP_EXIT = {

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from tddhooks.agents.edits import FileEdit, PathPolicy
     from tddhooks.drive.crew import Crew
-    from tddhooks.drive.state import PhaseInfo
     from tddhooks.drive.turnkit import TurnResult
     from tddhooks.drive.workspace import CommitOutcome
     from tddhooks.llm.client import ChatResult
     from tddhooks.llm.settings import ModelSettings
     from tddhooks.policy.handoff import Handoff
+    from tddhooks.policy.phase import PhaseInfo
     from tddhooks.policy.settings import PolicySettings
     from tddhooks.policy.verdicts import Verdict
 
@@ -58,7 +58,7 @@ class Workspace(Protocol):
     def phase(
         self, root: Path, settings: PolicySettings, gate: Gate
     ) -> tuple[PhaseInfo, Verdict | None]:
-        """The phase (drive/state.py `decide_phase` over this tree) and the verdict behind it."""
+        """The phase (policy/phase.py `decide_phase` over this tree) and the verdict behind it."""
         ...
 
     def head(self, root: Path) -> str | None: ...
@@ -158,12 +158,12 @@ class RealGate:
 
 
 class GitWorkspace:
-    """drive/workspace.py and drive/state.py: real files, real git, real hooks."""
+    """drive/workspace.py and policy/phase.py: real files, real git, real hooks."""
 
     def phase(
         self, root: Path, settings: PolicySettings, gate: Gate
     ) -> tuple[PhaseInfo, Verdict | None]:
-        from tddhooks.drive.state import current_phase
+        from tddhooks.policy.phase import current_phase
 
         return current_phase(root, settings, gate=gate)
 
@@ -270,7 +270,7 @@ class GitWorkspace:
         clear_handoff(root)
 
     def mark_done(self, root: Path, reason: str) -> None:
-        from tddhooks.drive.state import mark_done
+        from tddhooks.policy.phase import mark_done
 
         mark_done(root, reason)
 

@@ -160,7 +160,7 @@ _PYTHON_CHECK = re.compile(r"^[ \t]*assert\b|\bself\.assert\w*\(|\bpytest\.raise
 def checks(path: str, text: str) -> int:
     """How many assertions a Rust or Python test file makes (Rust comments aside)."""
     if path.endswith(".rs"):
-        from tddhooks.drive.rustcode import without_comments
+        from tddhooks.runners.rust_lexer import without_comments
 
         return len(_RUST_CHECK.findall(without_comments(text)))
     return len(_PYTHON_CHECK.findall(text)) if path.endswith(".py") else 0

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tddhooks.drive.misplaced import _listed, _shown, _unsure
+from tddhooks.drive.misplaced import dubious, listing, shown_strings
 from tddhooks.drive.probe import own_output, ran
 
 if TYPE_CHECKING:
@@ -35,21 +35,21 @@ def reshaped_example(before: Verdict, after: Verdict, probe: Probe, language: st
         if case.name not in head_failing or case.example.values is None:
             continue
         own = own_output(before, case, language)
-        had = _shown(own, language)
-        if had is None or _unsure(own, had, language, failed=True):
+        had = shown_strings(own, language)
+        if had is None or dubious(own, had, language, failed=True):
             continue
         if case.name in passing:
             now = f"what requirement {case.example.requirement} says ({case.example.said})"
         elif case.name in failing:
             own_now = own_output(after, case, language)
-            shown = _shown(own_now, language)
-            if shown is None or _unsure(own_now, shown, language, failed=True) or shown == had:
+            shown = shown_strings(own_now, language)
+            if shown is None or dubious(own_now, shown, language, failed=True) or shown == had:
                 continue
-            now = _listed(shown)
+            now = listing(shown)
         else:
             continue
         return (
-            f"{RESHAPED}`{case.call}` gave {_listed(had)} before this refactor; now it gives "
+            f"{RESHAPED}`{case.call}` gave {listing(had)} before this refactor; now it gives "
             f"{now}. No test checks that call yet, and a refactor keeps behaviour, even where "
             "the kata asks for more: new behaviour is a feat: commit with the test that asks for "
             "it. Undo that change, or make a smaller one"

@@ -19,7 +19,7 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 
 from tddhooks import proc
-from tddhooks.drive.rustcode import blanked
+from tddhooks.runners.rust_lexer import blanked
 
 CHECK = ("cargo", "check", "--message-format=json", "--quiet")
 SUGGESTION = ".to_string()"

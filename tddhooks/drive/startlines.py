@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from tddhooks.drive.rustcode import blanked_text, without_comments
+from tddhooks.runners.rust_lexer import blanked_text, without_comments
 
 CALLS = "The test calls "
 

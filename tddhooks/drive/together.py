@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar
 
 from tddhooks.agents.examples import Example
-from tddhooks.drive.rustcode import blanked_text, spans
+from tddhooks.runners.rust_lexer import blanked_text, spans
 
 _RUST_FN = re.compile(r"\bfn\s+(?P<name>\w+)")
 _BRACE = re.compile(r"[{}]")

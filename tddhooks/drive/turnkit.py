@@ -18,8 +18,8 @@ from tddhooks.drive.crew import Crew
 from tddhooks.drive.kinds import Role, TurnOutcome
 from tddhooks.drive.records import edit_records, show_verdict, step_log
 from tddhooks.drive.rusthints import rust_hints
-from tddhooks.drive.state import PhaseInfo
 from tddhooks.drive.steplog import AttemptRecord, StepLog
+from tddhooks.policy.phase import PhaseInfo
 
 if TYPE_CHECKING:
     from tddhooks.agents.context import TurnContext

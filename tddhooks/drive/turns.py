@@ -25,7 +25,6 @@ from tddhooks.drive.redcheck import (
     new_test_names,
     too_many_checks,
 )
-from tddhooks.drive.state import PhaseInfo
 from tddhooks.drive.steplog import AttemptRecord
 from tddhooks.drive.testimports import repaired_answer
 from tddhooks.drive.turnkit import (
@@ -37,6 +36,7 @@ from tddhooks.drive.turnkit import (
     kata_crate,
 )
 from tddhooks.policy.handoff import Handoff
+from tddhooks.policy.phase import PhaseInfo
 from tddhooks.policy.verdicts import Verdict
 
 REFACTOR_ATTEMPTS = 3

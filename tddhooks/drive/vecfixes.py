@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 
 LABEL = "expected `Vec<String>`, found `Vec<&str>`"
-# `vec![` … `]` `.to_vec()`, on text whose literals and comments are blanked (drive/rustcode.py)
+# `vec![` … `]` `.to_vec()`, on text whose literals and comments are blanked (runners/rust_lexer.py)
 _COPIED = re.compile(rb"vec!\s*\[(?P<items>.*)\]\s*\.\s*to_(?:vec|owned)\s*\(\s*\)", re.DOTALL)
 
 
@@ -39,8 +39,8 @@ def copied_vecs(output: str, own_paths: Collection[str]) -> Iterator[tuple[str, 
 def drop_copies(root: Path, spans: Collection[tuple[str, int, int]]) -> list[str]:
     """Rewrite each span that is exactly a copied `vec![…]` as the `vec![…]`; the paths changed."""
     from tddhooks.agents.snippet_items import balanced_all
-    from tddhooks.drive.rustcode import blanked
     from tddhooks.drive.rustfixes import replace_spans
+    from tddhooks.runners.rust_lexer import blanked
 
     blank = cache(blanked)  # a file's spans share one blanking
 

@@ -13,12 +13,13 @@ from pathlib import Path
 
 from tddhooks import git, proc
 from tddhooks.agents.journal import content_digest, created_by_agent, forget_created
-from tddhooks.headstate import read_record, write_record
+from tddhooks.policy.phase import REFACTOR_MARK as REFACTOR_MARK
+from tddhooks.policy.phase import mark_refactor_turn as mark_refactor_turn
+from tddhooks.policy.phase import refactor_turn_taken as refactor_turn_taken
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.runners import get_runner
 
 SCRATCH = ".tdd"
-REFACTOR_MARK = "refactor-turn.json"
 MESSAGE_FILE = "agent-message"
 
 
@@ -276,13 +277,3 @@ def numstat_staged(root: Path) -> dict[str, tuple[int, int]]:
             int(removed) if removed.isdigit() else 0,
         )
     return stats
-
-
-def mark_refactor_turn(root: Path) -> None:
-    """Remember that the refactorer had its turn on the feature at HEAD (nothing to commit)."""
-    write_record(git.tddhooks_dir(root) / REFACTOR_MARK, git.head(root), {})
-
-
-def refactor_turn_taken(root: Path) -> bool:
-    """True when the refactorer already had its turn on HEAD's feature (a stale mark is void)."""
-    return read_record(git.tddhooks_dir(root) / REFACTOR_MARK, git.head(root)) is not None

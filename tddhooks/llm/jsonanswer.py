@@ -133,7 +133,7 @@ def _own_brace(inner: str) -> int | None:
     """Where the line end before a last line of a lone `}` is, when that brace is one too many
     for the code before it (comments and literals not counted): the edit object's own `}`, not
     the code's; None otherwise."""
-    from tddhooks.drive.rustcode import blanked_text
+    from tddhooks.runners.rust_lexer import blanked_text
 
     line = inner.rfind("\n")
     if line < 0 or inner[line:].strip() != "}":

@@ -218,7 +218,7 @@ def shipped_misfit(
     write String Calculator's `add` there (measured: two green cycles of the wrong kata). A
     relative path is looked for as `load_session` reads it: the current directory's, else
     `base`'s (the kata's)."""
-    from tddhooks.commands.init_cmd import kata_title
+    from tddhooks.kata.title import kata_title
 
     folder = directory if directory is not None else _sessions_dir()
     shipped = _resolved(name_or_path, folder, base)[1]

@@ -21,7 +21,12 @@ def given_options(args: Sequence[str]) -> set[str] | None:
     git skips them (`-m --amend` is a message, not an option), with git's unique-prefix
     abbreviations, the last of `x` / `no-x` winning; None when they cannot be read for sure
     (an unknown option). Git's option table lives in policy/commitmode.py."""
-    from tddhooks.policy.commitmode import _LONG, _SHORT_OPTIONAL, _SHORT_VALUE, _long_name
+    from tddhooks.policy.commitmode import (
+        LONG_OPTIONS,
+        SHORT_OPTIONAL_VALUE,
+        SHORT_WITH_VALUE,
+        long_option_name,
+    )
 
     given: set[str] = set()
     rest = iter(args)
@@ -30,10 +35,10 @@ def given_options(args: Sequence[str]) -> set[str] | None:
             break
         if arg.startswith("--"):
             word, has_value, _value = arg[2:].partition("=")
-            name = _long_name(word)
+            name = long_option_name(word)
             if name is None:
                 return None
-            if _LONG[name] == "required" and not has_value:
+            if LONG_OPTIONS[name] == "required" and not has_value:
                 next(rest, None)
             positive = name.removeprefix("no-")
             given.discard(positive if name.startswith("no-") else f"no-{name}")
@@ -42,11 +47,11 @@ def given_options(args: Sequence[str]) -> set[str] | None:
             for position, letter in enumerate(arg[1:], start=1):
                 if letter == "a":
                     given.add("all")
-                elif letter in _SHORT_VALUE:
+                elif letter in SHORT_WITH_VALUE:
                     if position == len(arg) - 1:
                         next(rest, None)  # the value is the next argument
                     break
-                elif letter in _SHORT_OPTIONAL:
+                elif letter in SHORT_OPTIONAL_VALUE:
                     break
     return given
 

@@ -37,13 +37,13 @@ _COMMIT_LONG: dict[str, str | None] = {
     "gpg-sign": "optional",
     "untracked-files": "optional",
 }
-_LONG = {
+LONG_OPTIONS = {
     **_COMMIT_LONG,
     **{f"no-{name}": None for name in _COMMIT_LONG if not name.startswith("no-")},
 }
 _SHORT_FLAGS = set("aeinopqsvz")
-_SHORT_VALUE = set("mFCct")  # the value is the rest of the cluster or the next argument
-_SHORT_OPTIONAL = set("uS")  # an optional value, attached only
+SHORT_WITH_VALUE = set("mFCct")  # the value is the rest of the cluster or the next argument
+SHORT_OPTIONAL_VALUE = set("uS")  # an optional value, attached only
 _GLOBAL_VALUE = {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"}
 _GIT_NAMES = ("git", "git.exe")
 
@@ -111,11 +111,11 @@ def subcommand(args: Sequence[str]) -> tuple[str, list[str]] | None:
     return None
 
 
-def _long_name(word: str) -> str | None:
+def long_option_name(word: str) -> str | None:
     """The full option name for `word` (git accepts any unique prefix); None when unknown."""
-    if word in _LONG:
+    if word in LONG_OPTIONS:
         return word
-    matches = [name for name in _LONG if name.startswith(word)]
+    matches = [name for name in LONG_OPTIONS if name.startswith(word)]
     return matches[0] if len(matches) == 1 else None
 
 
@@ -132,10 +132,10 @@ def commit_options(args: Sequence[str]) -> tuple[str | None, int] | None:
             break
         if arg.startswith("--"):
             word, has_value, value = arg[2:].partition("=")
-            name = _long_name(word)
+            name = long_option_name(word)
             if name is None:
                 return None
-            kind = _LONG[name]
+            kind = LONG_OPTIONS[name]
             if kind == "required" and not has_value:
                 if index >= len(args):
                     return None
@@ -152,11 +152,11 @@ def commit_options(args: Sequence[str]) -> tuple[str | None, int] | None:
             for position, letter in enumerate(arg[1:], start=1):
                 if letter == "v":
                     verbose = max(verbose, 0) + 1
-                elif letter in _SHORT_VALUE:
+                elif letter in SHORT_WITH_VALUE:
                     if position == len(arg) - 1:
                         index += 1  # the value is the next argument
                     break
-                elif letter in _SHORT_OPTIONAL:
+                elif letter in SHORT_OPTIONAL_VALUE:
                     break
                 elif letter not in _SHORT_FLAGS:
                     return None

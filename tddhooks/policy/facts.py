@@ -396,10 +396,10 @@ def parse_patch(patch: str) -> tuple[Lines, Lines]:
                 old_left, new_left = max(old_left - 1, 0), max(new_left - 1, 0)
             continue
         if line.startswith("--- "):
-            old_path = _header_path(line[4:], "a/")
+            old_path = diff_header_path(line[4:], "a/")
             new_path = old_path
         elif line.startswith("+++ "):
-            new_path = _header_path(line[4:], "b/") or old_path
+            new_path = diff_header_path(line[4:], "b/") or old_path
             old_path = old_path or new_path
         elif match := _HUNK_RE.match(line):
             old_left = int(match[1]) if match[1] is not None else 1
@@ -407,7 +407,7 @@ def parse_patch(patch: str) -> tuple[Lines, Lines]:
     return added, removed
 
 
-def _header_path(text: str, prefix: str) -> str:
+def diff_header_path(text: str, prefix: str) -> str:
     """The path of a '--- a/x' / '+++ b/x' header; '' for /dev/null."""
     text = text.rstrip("\t")
     if text == "/dev/null":
@@ -478,3 +478,14 @@ def base_failing_tests(
     return frozenset(
         report.failing_tests or [f"({report.build_failure}) {e}" for e in report.compile_errors]
     )
+
+
+def index_code_files(root: Path, language: str) -> dict[str, str]:
+    """path -> text of the language's source and test-configuration files in the index."""
+    suffixes = CODE_SUFFIXES.get(language, ())
+    if not suffixes:
+        return {}
+    listing = git.out(["ls-files", "-s", "-z", "--", *(f"*{suffix}" for suffix in suffixes)], root)
+    blobs = {row.split("\t", 1)[1]: row.split()[1] for row in listing.split("\0") if "\t" in row}
+    texts = read_blobs(root, sorted(set(blobs.values())))
+    return {path: texts.get(blob, "") for path, blob in blobs.items()}

@@ -95,7 +95,7 @@ def cycle_goal(
     """The `Kata goal` line for a commit adding `added_tests` to a tree with `tree_tests`.
     `feature_goal`: the goal the cycle's feature commit quoted (HEAD is a feat:/fix: and this
     commit adds no test: a refactor of the same cycle quotes the same requirement)."""
-    from tddhooks.policy.compose import kata_goal, kata_requirements
+    from tddhooks.kata.markdown import kata_goal, kata_requirements
 
     added = list(added_tests)
     requirements = kata_requirements(kata_text)

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from tddhooks import git
 from tddhooks.headstate import read_record, write_record
 from tddhooks.policy.facts import HANDOFF_FILE
+from tddhooks.policy.facts import index_code_files as index_code_files
 
 if TYPE_CHECKING:
     from tddhooks.policy.settings import PolicySettings
@@ -57,19 +58,6 @@ def write_handoff(root: Path, handoff: Handoff) -> None:
 def clear_handoff(root: Path) -> None:
     """Forget the note (after the commit that consumed it, or when the test is set aside)."""
     handoff_path(root).unlink(missing_ok=True)
-
-
-def index_code_files(root: Path, language: str) -> dict[str, str]:
-    """path -> text of the language's source and test-configuration files in the index."""
-    from tddhooks.policy.facts import CODE_SUFFIXES, read_blobs
-
-    suffixes = CODE_SUFFIXES.get(language, ())
-    if not suffixes:
-        return {}
-    listing = git.out(["ls-files", "-s", "-z", "--", *(f"*{suffix}" for suffix in suffixes)], root)
-    blobs = {row.split("\t", 1)[1]: row.split()[1] for row in listing.split("\0") if "\t" in row}
-    texts = read_blobs(root, sorted(set(blobs.values())))
-    return {path: texts.get(blob, "") for path, blob in blobs.items()}
 
 
 def handoff_tokens(

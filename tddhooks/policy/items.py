@@ -19,7 +19,7 @@ _HUNK_RE = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 def parse_hunks(patch: str) -> dict[str, list[Hunk]]:
     """path -> its hunks' line ranges, from a `git diff -U0 -p` (pure)."""
-    from tddhooks.policy.facts import _header_path
+    from tddhooks.policy.facts import diff_header_path
 
     hunks: dict[str, list[Hunk]] = {}
     old_path = new_path = ""
@@ -32,9 +32,9 @@ def parse_hunks(patch: str) -> dict[str, list[Hunk]]:
                 new_left -= 1
             continue
         if line.startswith("--- "):
-            old_path = new_path = _header_path(line[4:], "a/")
+            old_path = new_path = diff_header_path(line[4:], "a/")
         elif line.startswith("+++ "):
-            new_path = _header_path(line[4:], "b/") or old_path
+            new_path = diff_header_path(line[4:], "b/") or old_path
         elif match := _HUNK_RE.match(line):
             old_count = int(match[2]) if match[2] is not None else 1
             new_count = int(match[4]) if match[4] is not None else 1

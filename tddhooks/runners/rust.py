@@ -24,43 +24,18 @@ _RESERVED = frozenset((
     "aux", "nul", "com1", "lpt1",
 ))  # fmt: skip
 
-# comments, strings and char literals: blanked before looking for #[test] so text in them is inert.
-# A string never closed runs to the end, as rustc reads it (and as a block comment does): else
-# each of its escaped quotes began a new scan to the end, and 100 kB of `\"` took minutes
-_NOISE = re.compile(
-    r"""//[^\n]*
-      | /\*
-      | (?<!\w)b?r(?P<hashes>\#*)".*?(?:"(?P=hashes)|\Z)
-      | (?<!\w)b?"(?:\\.|[^"\\])*(?:"|\Z)
-      | (?<!\w)b?'(?:\\(?:x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]{1,6}\}|.)|[^\\'\n])'
-    """,
-    re.VERBOSE | re.DOTALL,
-)
-
-
-def _block_comment_end(text: str, start: int) -> int:
-    """Index just past the block comment opened before `start`; Rust block comments nest."""
-    depth, index = 1, start
-    while depth and index < len(text):
-        pair = text[index : index + 2]
-        if pair == "/*":
-            depth, index = depth + 1, index + 2
-        elif pair == "*/":
-            depth, index = depth - 1, index + 2
-        else:
-            index += 1
-    return index
-
 
 def code_only(text: str) -> str:
     """Rust source with comments removed and string/char literals emptied."""
+    from tddhooks.runners.rust_lexer import NOISE, block_comment_end
+
     parts: list[str] = []
     position = 0
-    while match := _NOISE.search(text, position):
+    while match := NOISE.search(text, position):
         parts.append(text[position : match.start()])
         token = match.group(0)
         if token == "/*":
-            position = _block_comment_end(text, match.end())
+            position = block_comment_end(text, match.end())
             parts.append(" ")
             continue
         parts.append(" " if token.startswith("//") else '""')

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 
 from tddhooks.records import NamedTuple
-from tddhooks.runners.rust import _NOISE, _block_comment_end
+from tddhooks.runners.rust_lexer import NOISE, block_comment_end
 
 _TOKEN = re.compile(
     r"(?P<attr>\#(?P<inner>!)?\s*\[)"
@@ -31,11 +31,11 @@ def blank(text: str) -> str:
     """The text with comments and string/char literals replaced by spaces; lines are kept."""
     parts: list[str] = []
     position = 0
-    while match := _NOISE.search(text, position):
+    while match := NOISE.search(text, position):
         parts.append(text[position : match.start()])
         end = match.end()
         if match.group(0) == "/*":
-            end = _block_comment_end(text, end)
+            end = block_comment_end(text, end)
         parts.append(re.sub(r"[^\n]", " ", text[match.start() : end]))
         position = end
     parts.append(text[position:])

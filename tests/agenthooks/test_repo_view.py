@@ -1,10 +1,8 @@
-"""The agent hooks' one-call reading of `git status --porcelain=v2` (pure), and the constants it
-shares with drive/ without importing it."""
+"""The agent hooks' one-call reading of `git status --porcelain=v2` (pure)."""
 
 from __future__ import annotations
 
-from tddhooks.agenthooks.repo_view import REFACTOR_MARK, parse_status
-from tddhooks.drive import workspace
+from tddhooks.agenthooks.repo_view import parse_status
 
 
 def test_porcelain_v2_gives_head_staged_unstaged_and_untracked() -> None:
@@ -29,7 +27,3 @@ def test_porcelain_v2_gives_head_staged_unstaged_and_untracked() -> None:
 
 def test_before_the_first_commit_there_is_no_head() -> None:
     assert parse_status("# branch.oid (initial)\0# branch.head main\0")[0] is None
-
-
-def test_the_refactor_mark_is_drives() -> None:
-    assert workspace.REFACTOR_MARK == REFACTOR_MARK

@@ -80,7 +80,7 @@ def test_the_katas_interface_replaces_the_guess() -> None:
 
 
 def test_a_python_katas_interface_replaces_the_guess() -> None:
-    from tddhooks.drive.interface import interface_functions
+    from tddhooks.kata.interface import interface_functions
     from tddhooks.resources import read_template
 
     interface = interface_functions(read_template("katas/password-validation.md"), "python")

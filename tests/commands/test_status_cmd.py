@@ -13,7 +13,7 @@ from conftest import git, write_files
 from commands.pykata import FAILING_TEST, FILES, TEST
 from tddhooks import output
 from tddhooks.cli import cli
-from tddhooks.drive.state import mark_done
+from tddhooks.policy.phase import mark_done
 
 MakeRepo = Callable[..., Path]
 

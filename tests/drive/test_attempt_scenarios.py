@@ -16,11 +16,11 @@ from tddhooks.drive.attempts import Tried
 from tddhooks.drive.console import QuietDisplay
 from tddhooks.drive.crew import Crew
 from tddhooks.drive.kinds import Role
-from tddhooks.drive.state import Phase, PhaseInfo
 from tddhooks.drive.steplog import AttemptRecord, StepLog, StepWriter
 from tddhooks.drive.supervisor import Supervisor
 from tddhooks.drive.turnkit import Turn, TurnResult
 from tddhooks.llm.usage import UsageLedger
+from tddhooks.policy.phase import Phase, PhaseInfo
 from tddhooks.policy.settings import PolicySettings
 
 GOOD = {

@@ -27,11 +27,11 @@ from tddhooks.drive.console import QuietDisplay
 from tddhooks.drive.crew import Crew
 from tddhooks.drive.loop import Drive, DrivePlan
 from tddhooks.drive.outcome import DriveSummary
-from tddhooks.drive.state import Phase
 from tddhooks.drive.steplog import StepWriter
 from tddhooks.drive.supervisor import Supervisor
 from tddhooks.errors import EXIT_INTERRUPTED, LLMError, PolicyRejection
 from tddhooks.llm.usage import UsageLedger
+from tddhooks.policy.phase import Phase
 from tddhooks.policy.settings import load_settings
 
 ROLES = ("tester", "implementor", "refactorer")
@@ -275,6 +275,15 @@ def test_a_persons_changes_block_the_first_turn(tmp_path: Path) -> None:
     with pytest.raises(PolicyRejection, match="cannot drive: unstaged or untracked"):
         _drive(tmp_path, ScriptedTurns(), steps=3)
     assert (root / "notes.txt").read_text() == "mine\n"
+
+
+def test_a_red_head_is_the_persons_to_make_green_before_the_drive(tmp_path: Path) -> None:
+    def red(ws: MemoryWorkspace) -> None:
+        ws.head_green = False
+
+    with pytest.raises(PolicyRejection, match="cannot drive: HEAD's tree is red") as raised:
+        _drive(tmp_path, ScriptedTurns(), steps=3, before=red)
+    assert "make HEAD green" in str(raised.value.fix)
 
 
 def test_an_error_in_a_turn_stops_the_drive_and_propagates(tmp_path: Path) -> None:

@@ -340,7 +340,7 @@ def test_a_message_the_kata_lists_twice_or_the_code_repeats_is_no_disorder() -> 
 def test_pytests_full_diff_is_read_in_the_column_of_its_header(indent: int) -> None:
     """pytest -v marks a diff line in the column of "Full diff:" (9 spaces after `E`); another
     version or verbosity indents it otherwise (5): the left side is read the same."""
-    from tddhooks.drive.misplaced import _shown
+    from tddhooks.drive.misplaced import shown_strings
 
     pad = " " * indent
     own = (
@@ -349,7 +349,7 @@ def test_pytests_full_diff_is_read_in_the_column_of_its_header(indent: int) -> N
         f"E{pad}  [\nE{pad}+     '{DIGIT}',\nE{pad}      '{SHORT}',\nE{pad}-     '{UPPER}',\n"
         f"E{pad}  ]\n"
     )
-    assert _shown(own, "python") == [DIGIT, SHORT]
+    assert shown_strings(own, "python") == [DIGIT, SHORT]
 
 
 def _rust_verdict(output: str, failing: list[str]) -> Verdict:

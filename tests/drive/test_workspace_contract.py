@@ -17,8 +17,8 @@ from support.memory_drive import MemoryGate, MemoryWorkspace
 from tddhooks.agents.edits import EditRefused, FileEdit
 from tddhooks.agents.roles import path_policy
 from tddhooks.drive.ports import Gate, GitWorkspace, RealGate, Workspace
-from tddhooks.drive.state import Phase
 from tddhooks.policy.handoff import Handoff
+from tddhooks.policy.phase import Phase
 from tddhooks.policy.settings import PolicySettings, load_settings
 
 SCAFFOLD = {

@@ -11,14 +11,16 @@ from conftest import git, write_files
 
 from tddhooks.config import DEFAULT_TYPES
 from tddhooks.git import Change
-from tddhooks.policy.compose import (
-    _block_text,
-    compose_message,
-    example_header,
-    infer_role,
+from tddhooks.kata.markdown import (
+    block_text,
     kata_goal,
     kata_requirements,
     kata_without_requirements,
+)
+from tddhooks.policy.compose import (
+    compose_message,
+    example_header,
+    infer_role,
     prefill_template,
     refresh_message,
     suggest_type,
@@ -680,5 +682,5 @@ def test_an_item_is_read_from_its_own_line_not_from_the_start_of_the_kata() -> N
     # each item skipping every line before it made a kata of 40,000 items quadratic (`tddhooks
     # doctor` reads every requirement)
     lines = _CountedLines(f"{number}. Item {number}." for number in range(1, 1001))
-    assert _block_text(lines, 999) == "Item 1000."
+    assert block_text(lines, 999) == "Item 1000."
     assert lines.read < 10

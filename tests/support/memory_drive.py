@@ -23,10 +23,10 @@ from typing import NoReturn
 from support.fake_drive import marker_verdict
 from tddhooks.agents.edits import FileEdit, PathPolicy, check_edits, matches_any, write_edits
 from tddhooks.drive.ports import Gate
-from tddhooks.drive.state import SCRATCH_DIR, PhaseInfo, RepoFacts, decide_phase, head_type
 from tddhooks.drive.workspace import SCRATCH, CommitOutcome
-from tddhooks.history import count_cycles
 from tddhooks.policy.handoff import Handoff
+from tddhooks.policy.history import count_cycles
+from tddhooks.policy.phase import SCRATCH_DIR, PhaseInfo, RepoFacts, decide_phase, head_type
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.policy.verdicts import Verdict
 from tddhooks.vocabulary import LANGUAGE_FILES
@@ -76,6 +76,7 @@ class MemoryWorkspace:
         self.handoff: dict[str, object] | None = None
         self.done: tuple[str, str] | None = None  # (head, reason)
         self.refactor_mark: str | None = None  # the head it was written on
+        self.head_green: bool | None = None  # HEAD's stored verdict (None: not judged)
         self.reject: deque[str] = deque()  # hook rejections to serve to the next commits
         self.trees: dict[str, dict[str, str]] = {}  # tree_with_file's, by their ids
 
@@ -134,7 +135,7 @@ class MemoryWorkspace:
             staged_green=verdict.green if verdict is not None else None,
             head_type=head_type(self.commits[-1].subject),
             done_reason=self.done[1] if self.done and self.done[0] == head else None,
-            refactor_taken=self.refactor_mark == head,
+            refactor_taken=self.refactor_mark == head, head_green=self.head_green,
         )  # fmt: skip
         cycle = count_cycles([commit.subject for commit in self.commits])
         return decide_phase(facts, cycle), verdict

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 
 from tddhooks.drive.crew import Crew
 from tddhooks.drive.kinds import TurnOutcome
-from tddhooks.drive.state import PhaseInfo
 from tddhooks.drive.turnkit import TurnResult
 from tddhooks.llm.client import ChatResult
 from tddhooks.policy.handoff import Handoff
+from tddhooks.policy.phase import PhaseInfo
 from tddhooks.policy.verdicts import Verdict
 
 Play = Callable[[Crew, PhaseInfo], TurnResult]

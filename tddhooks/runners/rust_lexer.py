@@ -1,5 +1,5 @@
-"""One lexer for Rust's comments and string and char literals, the two things that make a plain-
-text reading of Rust code go wrong, and the two ways it is used:
+"""The one lexer module for Rust's comments and string and char literals, the two things that make
+a plain-text reading of Rust code go wrong, and the ways it is used:
 
 - `without_comments`, for the reading of signatures (drive/interface.py): a comment inside a
   signature (`password: &str, // the input`) is no part of it, and commented-out code at the start
@@ -9,6 +9,9 @@ text reading of Rust code go wrong, and the two ways it is used:
   and the insides of literals made spaces, the same length, so that no brace, quote, `;` or
   `const` there is read as code.
 
+- `NOISE` and `block_comment_end`, for the token readers (runners/rust_items.py, the runner's
+  `code_only`, agents/snippet_items.py).
+
 `spans` works on text; bytes are read as Latin-1, one character a byte, so its offsets are byte
 offsets there (a UTF-8 character is then two to four characters, none of them a quote).
 """
@@ -16,8 +19,12 @@ offsets there (a UTF-8 character is then two to four characters, none of them a 
 from __future__ import annotations
 
 import re
+from collections import namedtuple
 from collections.abc import Iterable, Iterator
-from typing import NamedTuple
+
+TYPE_CHECKING = False  # not typing's: the hook path reads Rust items without importing typing
+if TYPE_CHECKING:
+    from typing import NamedTuple
 
 _RAW = re.compile(r'(?<!\w)[bc]?r(?P<hashes>#*)"')
 # where a comment or a literal may open; the code between is skipped in one search (a 1 MB file
@@ -30,13 +37,47 @@ _CHAR = re.compile(
 _BLOCK_MARK = re.compile(r"/\*|\*/")
 _STRING_BODY = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*', re.DOTALL)
 
+# comments, strings and char literals in one pattern (a block comment's opening only: they nest,
+# `block_comment_end` finds the close), for the token readers (runners/rust_items.py,
+# agents/snippet_items.py): text in them is inert.
+# A string never closed runs to the end, as rustc reads it (and as a block comment does): else
+# each of its escaped quotes began a new scan to the end, and 100 kB of `\"` took minutes
+NOISE = re.compile(
+    r"""//[^\n]*
+      | /\*
+      | (?<!\w)b?r(?P<hashes>\#*)".*?(?:"(?P=hashes)|\Z)
+      | (?<!\w)b?"(?:\\.|[^"\\])*(?:"|\Z)
+      | (?<!\w)b?'(?:\\(?:x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]{1,6}\}|.)|[^\\'\n])'
+    """,
+    re.VERBOSE | re.DOTALL,
+)
 
-class Span(NamedTuple):
-    """A comment (the whole of it), or the inside of a literal (between its quotes)."""
 
-    start: int
-    end: int
-    comment: bool
+def block_comment_end(text: str, start: int) -> int:
+    """Index just past the block comment opened before `start`; Rust block comments nest."""
+    depth, index = 1, start
+    while depth and index < len(text):
+        pair = text[index : index + 2]
+        if pair == "/*":
+            depth, index = depth + 1, index + 2
+        elif pair == "*/":
+            depth, index = depth - 1, index + 2
+        else:
+            index += 1
+    return index
+
+
+if TYPE_CHECKING:
+
+    class Span(NamedTuple):
+        """A comment (the whole of it), or the inside of a literal (between its quotes)."""
+
+        start: int
+        end: int
+        comment: bool
+
+else:
+    Span = namedtuple("Span", "start end comment")
 
 
 def _block_end(text: str, start: int) -> int:

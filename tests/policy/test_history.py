@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import git, write_files
 
-from tddhooks.history import count_cycles, cycle_number, last_commit
+from tddhooks.policy.history import count_cycles, cycle_number, last_commit
 
 MakeRepo = Callable[..., Path]
 

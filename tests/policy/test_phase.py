@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from conftest import git, write_files
 
-from tddhooks.drive.state import (
+from tddhooks.policy.phase import (
     Phase,
     RepoFacts,
     clear_done,
@@ -63,6 +63,21 @@ PHASE_TABLE = [
     (facts(done_reason="x", staged_test_paths=TESTS), 4, Phase.RED, "implementor", 5),
     # a test staged on top of a feature: the next cycle is open
     (facts(head_type="fix", staged_test_paths=TESTS), 4, Phase.RED, "implementor", 5),
+    # a red HEAD (its stored verdict) is the person's to make green, whatever HEAD's type
+    (facts(head_green=RED, head_type="feat"), 4, Phase.RED, "person", 4),
+    (facts(head_green=RED), 4, Phase.RED, "person", 5),
+    (facts(head_green=GREEN, head_type="feat"), 4, Phase.GREEN_FEATURE, "refactorer", 4),
+    # staged tests decide over HEAD's verdict: they are what the implementor makes pass
+    (facts(head_green=RED, staged_test_paths=TESTS), 4, Phase.RED, "implementor", 5),
+    # a test `git rm`ed is no test to hand over: the person commits or restores it
+    (facts(staged_deleted_tests=TESTS), 2, Phase.MIXED, "person", 3),
+    (
+        facts(staged_deleted_tests=TESTS, staged_test_paths=("tests/b.rs",)),
+        2,
+        Phase.MIXED,
+        "person",
+        3,
+    ),
 ]
 
 
@@ -73,6 +88,13 @@ def test_decide_phase_follows_the_design_table(
     info = decide_phase(given, cycle)
     assert (info.phase, info.next_actor, info.cycle) == (phase, actor, shown)
     assert info.reason
+
+
+def test_the_reasons_name_the_red_head_and_the_deleted_test() -> None:
+    red = decide_phase(facts(head_green=RED, head_summary=("pytest: 1 failed",)), 0).reason
+    assert "HEAD's tree is red (pytest: 1 failed)" in red
+    gone = decide_phase(facts(staged_deleted_tests=("tests/test_ü.py",)), 0).reason
+    assert "git restore --staged --worktree tests/test_ü.py" in gone
 
 
 def test_mixed_reason_names_the_files_and_how_to_split() -> None:

@@ -1,10 +1,10 @@
-"""The one lexer of Rust comments and literals (drive/rustcode.py) and its two readings."""
+"""The one lexer of Rust comments and literals (runners/rust_lexer.py) and its two readings."""
 
 from __future__ import annotations
 
 import pytest
 
-from tddhooks.drive.rustcode import Span, blanked, spans, without_comments
+from tddhooks.runners.rust_lexer import Span, blanked, spans, without_comments
 
 
 def test_spans_are_whole_comments_and_the_insides_of_literals() -> None:
