@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from shapes.shapekit import (
     PY_PROJECT,
     PY_SUB_CODE,
@@ -16,6 +18,8 @@ from shapes.shapekit import (
     run,
     write,
 )
+
+pytestmark = pytest.mark.pygate
 
 
 def test_a_python_project_is_gated_by_ruff_and_pytest(tmp_path: Path) -> None:
@@ -64,7 +68,8 @@ def test_a_skeleton_in_a_python_kata_carries_python_values(tmp_path: Path) -> No
     assert run(repo, "tddhooks", "install", "--direct").returncode == 0
     write(repo, {**PY_SUB_TEST, **PY_SUB_CODE})
     run(repo, "git", "add", "-A")
-    rejected = run(repo, "git", "commit", "-m", "feat(calc): subtract")
+    agent = {"TDDHOOKS_AGENT": "claude"}  # an agent writes the sections itself
+    rejected = run(repo, "git", "commit", "-m", "feat(calc): subtract", extra=agent)
     assert rejected.returncode == 1
     assert "- Step: 1" in rejected.stderr
     assert "e.g." not in rejected.stderr
@@ -72,9 +77,31 @@ def test_a_skeleton_in_a_python_kata_carries_python_values(tmp_path: Path) -> No
     assert "- pytest: 2 passed" in rejected.stderr or "passed" in rejected.stderr
     # the kept message, reused with -e -F, is refreshed to what is staged now
     kept = ".git/tddhooks/last-message"
-    again = run(repo, "git", "commit", "-e", "-F", kept, extra={"GIT_EDITOR": "true"})
+    again = run(repo, "git", "commit", "-e", "-F", kept, extra={"GIT_EDITOR": "true", **agent})
     assert again.returncode == 0, again.stderr  # the sections were filled in from the index
     text = message(repo)
     assert text.startswith("feat(calc): subtract\n\nContext:\n- Role: Implementor\n- Step: 1\n")
     assert "Verification:\n- pytest: 2 passed" in text
     assert "- tests/test_sub.py: added" in text
+
+
+def test_a_persons_one_line_message_lands_with_the_sections_filled(tmp_path: Path) -> None:
+    repo = make(tmp_path / "calc", PY_PROJECT)
+    assert run(repo, "tddhooks", "install", "--direct").returncode == 0
+    write(repo, {**PY_SUB_TEST, **PY_SUB_CODE})
+    run(repo, "git", "add", "-A")
+    done = run(repo, "git", "commit", "-m", "feat(calc): subtract")
+    assert done.returncode == 0, done.stderr
+    text = message(repo)
+    assert text.startswith("feat(calc): subtract\n\nContext:\n- Role: Implementor\n- Step: 1\n")
+    assert "Rationale:\n- subtract\n" in text  # the person's words, no invented strategy
+    assert "- tests/test_sub.py: added" in text
+    assert "Verification:\n- pytest: 2 passed" in text
+    # the identity agents commit under (tdd.yaml commit.author_name) keeps the full sections
+    write(repo, {"tests/test_mul.py": "from calc import sub\n\n\ndef test_mul():\n"
+                 "    assert sub(2, 2) == 0\n"})  # fmt: skip
+    run(repo, "git", "add", "-A")
+    drive = run(repo, "git", "-c", "user.name=TDD Machine", "-c", "user.email=tdd@local",
+                "commit", "-m", "test(calc): zero")  # fmt: skip
+    assert drive.returncode == 1
+    assert "[sections]" in drive.stderr
