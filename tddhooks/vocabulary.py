@@ -26,6 +26,9 @@ LANGUAGE_FILES = {
     "python": ("pyproject.toml", "setup.cfg", "setup.py", "requirements.txt"),
 }
 
+# the formatter a person runs, as hints name it (a `style:` commit is what it makes of the code)
+FORMATTERS = {"rust": "cargo fmt", "python": "ruff format"}
+
 # the files the language's code and static test names live in
 CODE_SUFFIXES = {"rust": (".rs",), "python": (".py",)}
 # the files that say which modules hold tests (pytest's python_files: runners/python_items.py)

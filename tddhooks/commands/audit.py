@@ -85,6 +85,12 @@ def message_findings(
         facts = facts._replace(first_commit=False, joined_root=True)
     facts = exemption_facts(root, message, facts, base=base, tip=commit.sha)
     violations = check_message(message, facts, settings)
+    if violations and message.header is not None and message.header.type == "style":
+        from tddhooks.policy.formatting import formatting_only_paths
+
+        revs = [base or git.EMPTY_TREE, commit.sha]
+        facts = facts._replace(formatting_only=formatting_only_paths(root, revs, settings))
+        violations = check_message(message, facts, settings)
     return [
         Finding(commit.sha, commit.subject, violation.rule, violation.message, violation.hint)
         for violation in violations

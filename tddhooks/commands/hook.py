@@ -259,6 +259,15 @@ def _commit_msg(message_file: Path, root: Path, state: Path, index_file: str | N
     facts = staged_facts(root, settings, index_file, amend=amend)
     facts = facts._replace(commit_all=commit_all_in_progress())
     violations = _judge(root, judged, facts, index_file, settings)
+    if violations and any(m.header and m.header.type == "style" for m in judged.values()):
+        from tddhooks.policy.facts import staged_diff_revs
+        from tddhooks.policy.formatting import formatting_only_paths
+
+        revs = staged_diff_revs(base)
+        facts = facts._replace(
+            formatting_only=formatting_only_paths(root, revs, settings, index_file)
+        )
+        violations = _judge(root, judged, facts, index_file, settings)
     if violations and any(m.header and m.header.type == "fix" for m in judged.values()):
         from tddhooks.policy.facts import base_failing_tests
 

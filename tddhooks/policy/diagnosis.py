@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from tddhooks import git
 from tddhooks.errors import EnvironmentProblem
+from tddhooks.vocabulary import FORMATTERS
 
 if TYPE_CHECKING:
     from tddhooks.policy.settings import PolicySettings
@@ -54,8 +55,9 @@ INSTALL_NOTE = (
 )
 
 
-def diagnose(verdict: Verdict) -> Diagnosis:
-    """Classify a verdict: green, lint/format only, failing tests, nightly, no compile, timeout."""
+def diagnose(verdict: Verdict, language: str) -> Diagnosis:
+    """Classify a verdict: green, lint/format only, failing tests, nightly, no compile, timeout;
+    the hints name the tools of `language`."""
     if verdict.green:
         return Diagnosis(
             "green",
@@ -117,9 +119,8 @@ def diagnose(verdict: Verdict) -> Diagnosis:
         findings = [
             line for line in lint_text.splitlines() if line.startswith(("error", "warning"))
         ]
-        style = (
-            "`style: cargo fmt` / `style: ruff format` (formatting only)" if "fmt" in names else ""
-        )
+        formatter = FORMATTERS.get(language, "the formatter")
+        style = f"`style: {formatter}` (formatting only, tests included)" if "fmt" in names else ""
         refactor = "`refactor: …` fixing the lint findings (e.g. remove dead code; the same tests "
         refactor += "pass before and after)"
         first = " then ".join(part for part in (style, refactor if "lint" in names else "") if part)
@@ -154,7 +155,7 @@ def diagnose_head(root: Path) -> Diagnosis | None:
             f"cannot run the gate: {problem.message}",
             problem.fix or "install the toolchain (`tddhooks doctor`)",
         )
-    return diagnose(verdict)
+    return diagnose(verdict, settings.language)
 
 
 def own_files_only(root: Path, base: str, index_file: str | None) -> bool:

@@ -105,3 +105,20 @@ def test_a_persons_one_line_message_lands_with_the_sections_filled(tmp_path: Pat
                 "commit", "-m", "test(calc): zero")  # fmt: skip
     assert drive.returncode == 1
     assert "[sections]" in drive.stderr
+
+
+def test_a_style_commit_formats_tests_and_code_and_only_formats(tmp_path: Path) -> None:
+    ugly_test = PY_PROJECT["tests/test_add.py"].replace("add(1, 2) == 3", "add( 1,2 )==3")
+    repo = make(tmp_path / "calc", {**PY_PROJECT, "tests/test_add.py": ugly_test})
+    installed = run(repo, "tddhooks", "install", "--direct")
+    assert "style: ruff format" in installed.stdout, installed.stdout
+    assert "cargo" not in installed.stdout
+    run(repo, "ruff", "format", ".")
+    run(repo, "git", "add", "-A")
+    done = run(repo, "git", "commit", "-m", "style: ruff format")
+    assert done.returncode == 0, done.stdout + done.stderr
+    write(repo, {"tests/test_add.py": PY_PROJECT["tests/test_add.py"].replace("3", "3  # three")})
+    run(repo, "git", "add", "-A")
+    more = run(repo, "git", "commit", "-m", "style: comment")
+    assert more.returncode == 1
+    assert "only as `ruff format` formats them" in more.stderr
