@@ -80,3 +80,31 @@ def languages_of(names: Iterable[str]) -> dict[str, list[str]]:
         if matching:
             found[language] = matching
     return found
+
+
+def languages_by_files(paths: Iterable[str]) -> dict[str, list[str]]:
+    """Without a manifest at the top: the language most of the tracked code files are written in
+    (a `Cargo.toml` below the top counts for Rust), as language -> [why]; both on a tie, none
+    without code (pure: callers list a work tree, a commit or the index)."""
+    counts = dict.fromkeys(CODE_SUFFIXES, 0)
+    for path in paths:
+        name = path.rsplit("/", 1)[-1]
+        for language, suffixes in CODE_SUFFIXES.items():
+            if name.endswith(suffixes) or name in MANIFESTS[language]:
+                counts[language] += 1
+    most = max(counts.values(), default=0)
+    if not most:
+        return {}
+    return {
+        language: [f"{count} tracked {'/'.join(CODE_SUFFIXES[language])} file(s), no manifest"]
+        for language, count in counts.items()
+        if count == most
+    }
+
+
+def crate_folders(paths: Iterable[str]) -> list[str]:
+    """The folders holding a `Cargo.toml` below the top, sorted (pure): without a root one, a
+    folder of crates that cargo cannot build as one project."""
+    return sorted(
+        {path.rsplit("/", 1)[0] for path in paths if path.endswith("/Cargo.toml")},
+    )

@@ -34,8 +34,8 @@ _LINES = 6
 class Diagnosis:
     """What the gate found on a tree, in a person's words, and the way to green."""
 
-    # green | lint-only | failing-tests | does-not-compile | does-not-import | nightly | timeout
-    # | tool
+    # green | no-tests | no-manifest | lint-only | failing-tests | does-not-compile |
+    # does-not-import | nightly | timeout | tool
     state: str
     summary: str
     first_commit: str
@@ -58,6 +58,13 @@ INSTALL_NOTE = (
 def diagnose(verdict: Verdict, language: str) -> Diagnosis:
     """Classify a verdict: green, lint/format only, failing tests, nightly, no compile, timeout;
     the hints name the tools of `language`."""
+    if verdict.green and verdict.report.no_tests:
+        return Diagnosis(
+            "no-tests",
+            "no tests found: nothing is red, and nothing is tested yet",
+            "a first test: stage a failing test, then `feat: …` with the code that makes it "
+            "pass (or `test: …` for behaviour the code already has)",
+        )
     if verdict.green:
         return Diagnosis(
             "green",
@@ -86,7 +93,20 @@ def diagnose(verdict: Verdict, language: str) -> Diagnosis:
             '[toolchain] channel = "nightly" (only the toolchain file), or a `fix:` '
             f"that drops the feature; {INSTALL_NOTE}",
         )
+    from tddhooks.policy.gate import NO_MANIFEST
+
+    unbuildable = [line for line in report.error_lines if line.startswith(NO_MANIFEST)]
+    if unbuildable:
+        what, _, fix = unbuildable[0].partition("; ")
+        return Diagnosis("no-manifest", f"red: {what}", fix)
     names = {step.name for step in failed}
+    uncollected = [line for line in report.error_lines if "pytest does not collect" in line]
+    if uncollected and not report.failed:
+        return Diagnosis(
+            "no-tests",
+            f"red: {uncollected[0].split(';', 1)[0]}",
+            uncollected[0].split("; ", 1)[-1] + f"; {INSTALL_NOTE}",
+        )
     if report.failed or report.failing_tests:
         shown = ", ".join(report.failing_tests[:_LINES]) or f"{report.failed} test(s)"
         return Diagnosis(
@@ -126,7 +146,8 @@ def diagnose(verdict: Verdict, language: str) -> Diagnosis:
         first = " then ".join(part for part in (style, refactor if "lint" in names else "") if part)
         return Diagnosis(
             "lint-only",
-            f"red because of {which} only: every test passes",
+            f"red because of {which} only: "
+            + ("no tests found" if report.no_tests else "every test passes"),
             f"{first}; {INSTALL_NOTE}",
             findings[:_LINES],
         )

@@ -64,6 +64,9 @@ def run_gate(
                 fix="take the work tree off PYTHONPATH (or out of the editable install's "
                 "folders), or move that file out of it (docs/runners.md)",
             )
+    missing = missing_manifest(workdir, settings, runner)
+    if missing is not None:
+        return _not_runnable(settings, missing)
     every = (("fmt", settings.fmt_check), ("lint", settings.lint), ("test", settings.test))
     commands = [(name, cmd) for name, cmd in every if cmd]
     outcomes: dict[str, proc.ProcResult] = {}
@@ -101,6 +104,7 @@ def run_gate(
             if result.timed_out:
                 report = report.model_copy(update={"timed_out": True})
             report = _require_tests_ran(report, names, cmd, runner)
+            report = _require_collected(report, files, settings, runner)
             report = _refuse_untrusted(report, workdir, settings, runner, files)
             # the runner knows what its exit codes mean (pytest's 5: no tests yet, a green start)
             returncode = report.exit_code if report.green else (returncode or report.exit_code)
@@ -128,6 +132,54 @@ def run_gate(
     )
 
 
+NO_MANIFEST = "no Cargo.toml at the top of the tree"
+
+
+def missing_manifest(workdir: Path, settings: PolicySettings, runner: Runner) -> str | None:
+    """Why the default Rust commands cannot run in workdir (no Cargo.toml at its top), with the
+    exact file to add: a workspace naming the crates found below, or the other language."""
+    if settings.language != "rust" or (workdir / "Cargo.toml").is_file():
+        return None
+    if settings.test != runner.default_commands().test:
+        return None
+    from tddhooks.vocabulary import crate_folders
+
+    found = []
+    for folder, dirs, names in os.walk(workdir):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
+        if "Cargo.toml" in names:
+            found.append(Path(folder, "Cargo.toml").relative_to(workdir).as_posix())
+    crates = crate_folders(found)
+    if crates:
+        members = ", ".join(f'"{crate}"' for crate in crates)
+        return (
+            f"{NO_MANIFEST}: a folder of {len(crates)} crate(s) without a root manifest "
+            f"({', '.join(crates[:4])}{' …' if len(crates) > 4 else ''}), which cargo cannot "
+            "build as one project; add a workspace Cargo.toml at the top (a build: commit): "
+            f'[workspace] members = [{members}] resolver = "2"'
+        )
+    return (
+        f"{NO_MANIFEST}: cargo cannot build it; for a Rust kata add one (`cargo init`, a build: "
+        "commit); for another language say it in tdd.yaml: `language: python`"
+    )
+
+
+def _not_runnable(settings: PolicySettings, why: str) -> Verdict:
+    """A red verdict that ran nothing: the project cannot be built as it is."""
+    from tddhooks.policy.verdicts import StepOutcome, Verdict
+    from tddhooks.runners.base import TestReport
+
+    step = StepOutcome(
+        name="test", cmd=list(settings.test), returncode=1, timed_out=False, duration_s=0.0,
+        output_tail=why,
+    )  # fmt: skip
+    report = TestReport(exit_code=1, error_lines=[why], output_tail=why)
+    return Verdict(
+        tree="", key="", green=False, steps=[step], report=report, test_names=[],
+        duration_s=0.0, created_at=round(time.time(), 3),
+    )  # fmt: skip
+
+
 def _require_tests_ran(
     report: TestReport, names: set[str], cmd: tuple[str, ...], runner: Runner
 ) -> TestReport:
@@ -152,6 +204,30 @@ def _require_tests_ran(
         "committed tool configuration (.cargo/config.toml runner, conftest.py, pytest settings)"
     )
     return report.model_copy(update={"exit_code": 1, "error_lines": [line]})
+
+
+def _require_collected(
+    report: TestReport, files: dict[str, str], settings: PolicySettings, runner: Runner
+) -> TestReport:
+    """Red, with the fix, when the tree holds test modules (unittest style: `tests.py`,
+    `test*.py`) that the default pytest command does not collect: their tests would never run,
+    and a tree whose tests do not run is not green (docs/runners.md, "No tests")."""
+    if settings.language != "python" or settings.test != runner.default_commands().test:
+        return report
+    from tddhooks.runners.python_items import collect_fix, uncollected_test_modules
+
+    modules = uncollected_test_modules(files)
+    if not modules:
+        return report
+    shown = ", ".join(modules[:3]) + (" ..." if len(modules) > 3 else "")
+    what = "no tests found" if report.no_tests else f"{len(modules)} test module(s) not collected"
+    line = (
+        f"{what}: pytest does not collect {shown}; {collect_fix(modules, files)} "
+        "(a build: commit), or move the tests to tests/test_*.py"
+    )
+    return report.model_copy(
+        update={"exit_code": report.exit_code or 1, "error_lines": [line, *report.error_lines]}
+    )
 
 
 def _pinned(

@@ -17,7 +17,7 @@ from pathlib import Path
 from tddhooks import __version__, git
 from tddhooks.errors import ConfigError
 from tddhooks.records import NamedTuple
-from tddhooks.vocabulary import LANGUAGE_FILES, languages_of
+from tddhooks.vocabulary import LANGUAGE_FILES, languages_by_files, languages_of
 
 TYPE_CHECKING = False  # not typing's: the hook path does not import typing (tddhooks/records.py)
 if TYPE_CHECKING:
@@ -135,7 +135,11 @@ def settings_from_text(
     return _from_config(config)
 
 
-_LANGUAGE_NAMES = tuple(sorted({name for names in LANGUAGE_FILES.values() for name in names}))
+# pytest's configuration files: its python_files widen the Python test paths (_collected_globs)
+_PYTEST_CONFIGS = ("pyproject.toml", "pytest.ini", "tox.ini", "setup.cfg")
+_LANGUAGE_NAMES = tuple(
+    sorted({name for names in LANGUAGE_FILES.values() for name in names} | set(_PYTEST_CONFIGS))
+)
 
 
 def index_entries_call(index_file: str | None) -> git.Call:
@@ -167,6 +171,19 @@ def _top_entries(root: Path, rev: str | None, index_file: str | None) -> dict[st
         if path:
             found[path] = meta
     return found
+
+
+def tree_paths(root: Path, rev: str | None, index_file: str | None = None) -> list[str]:
+    """Every path of commit `rev`, or of the index (index_file) when rev is None."""
+    listing = None if rev is None else git.held_listing(root, rev)
+    if listing is not None:
+        return [path for _meta, path in listing]
+    if rev is None:
+        args = ["ls-files", "-z", "--full-name"]
+        result = git.run_git(args, root, check=False, env_extra=git.index_env(index_file))
+    else:
+        result = git.run_git(["ls-tree", "-r", "-z", "--name-only", rev], root, check=False)
+    return [path for path in result.stdout.split("\0") if path]
 
 
 def _blob_in(entries: dict[str, str], rev: str | None) -> str | None:
@@ -220,13 +237,23 @@ def settings_at(
         first = base is not None and blob is not None
     # the language files of the parent decide (the policy is the parent's); a root commit's own
     detected = languages_of(base_entries if base_entries is not None else (own_entries or {}))
+    if not detected:  # no manifest: the code files the parent holds say it
+        tree_rev = base if base_entries is not None else own
+        detected = languages_by_files(tree_paths(root, tree_rev, index_file))
+    if not detected and base_entries is not None:  # a parent of no language: the commit's own
+        own_paths = tree_paths(root, own, index_file)
+        detected = languages_of(p for p in own_paths if "/" not in p) or languages_by_files(
+            own_paths
+        )
     tag = "+".join(sorted(detected)) or "none"
     name = f"{'first-' if first else ''}{blob or 'none'}-{tag}.json"
     cache_file = None if cache_dir is None else cache_dir / SETTINGS_CACHE / name
+    listed = base_entries if base_entries is not None else (own_entries or {})
+    listed_rev = base if base_entries is not None else own
     if cache_file is not None:
         cached = _read_cached(cache_file)
         if cached is not None:
-            return with_resolved_tools(cached, root)
+            return with_resolved_tools(_collected_globs(cached, root, listed, listed_rev), root)
     text = None if blob is None else git.run_git(["cat-file", "blob", blob], root).stdout
     settings = settings_from_text(
         text, f"{CONFIG_NAME} ({blob or 'none'})", first=first, detected=detected
@@ -244,7 +271,34 @@ def settings_at(
                 ),
                 encoding="utf-8",
             )
-    return with_resolved_tools(settings, root)
+    return with_resolved_tools(_collected_globs(settings, root, listed, listed_rev), root)
+
+
+def _collected_globs(
+    settings: PolicySettings, root: Path, entries: dict[str, str], rev: str | None
+) -> PolicySettings:
+    """A Python kata's test paths widened by the python_files patterns its pytest configuration
+    sets (`tests.py` beside the code is a test module when pytest collects it), unless tdd.yaml
+    sets policy.test_paths itself."""
+    from tddhooks.runners.python import PythonRunner
+
+    if settings.language != "python" or settings.test_paths != PythonRunner.test_globs:
+        return settings
+    blobs = {}
+    for name in _PYTEST_CONFIGS:
+        fields = entries.get(name, "").split()
+        if len(fields) == 3 and fields[0] in ("100644", "100755"):
+            blobs[name] = fields[1] if rev is None else fields[2]
+    if not blobs:
+        return settings
+    from tddhooks.runners.python_items import python_files
+
+    texts = {
+        name: git.run_git(["cat-file", "blob", blob], root, check=False).stdout
+        for name, blob in blobs.items()
+    }
+    extra = tuple(p for p in python_files(texts) if p not in settings.test_paths)
+    return settings._replace(test_paths=settings.test_paths + extra) if extra else settings
 
 
 def _read_cached(cache_file: Path) -> PolicySettings | None:

@@ -86,6 +86,7 @@ def finish_report(
         output_tail=output_tail(output),
         timed_out=timed_out,
         exit_code=exit_code,
+        no_tests=exit_code == 0 and not timed_out and not compile_errors and not any(counts),
     )
 
 
