@@ -199,10 +199,14 @@ def comment_char(root: Path, text: str, config: dict[str, str] | None = None) ->
 
 
 def _display(root: Path, path: Path) -> str:
+    """path as the person can type it where they ran git: relative to their folder (git tells
+    the hooks in GIT_PREFIX, the hook itself runs at the top), absolute outside the work tree."""
+    where = root / os.environ.get("GIT_PREFIX", "")
     try:
-        return str(path.relative_to(root))
+        path.relative_to(root)
     except ValueError:
         return str(path)
+    return os.path.relpath(path, where)
 
 
 def commit_msg(message_file: Path) -> int:

@@ -55,9 +55,11 @@ INSTALL_NOTE = (
 )
 
 
-def diagnose(verdict: Verdict, language: str) -> Diagnosis:
+def diagnose(verdict: Verdict, language: str, *, install_pending: bool = True) -> Diagnosis:
     """Classify a verdict: green, lint/format only, failing tests, nightly, no compile, timeout;
-    the hints name the tools of `language`."""
+    the hints name the tools of `language`, and the install commit only while install_pending
+    (the work tree holds tddhooks' own files that HEAD does not)."""
+    note = f"; {INSTALL_NOTE}" if install_pending else ""
     if verdict.green and verdict.report.no_tests:
         return Diagnosis(
             "no-tests",
@@ -78,7 +80,7 @@ def diagnose(verdict: Verdict, language: str) -> Diagnosis:
             "timeout",
             "red: the test suite did not finish in time",
             "`fix:` the hanging test or code, or raise ci.timeout_s in tdd.yaml "
-            f"in its own commit; {INSTALL_NOTE}",
+            f"in its own commit{note}",
             verdict.failure_excerpt(_LINES).splitlines(),
         )
     if _NIGHTLY.search(text):
@@ -91,7 +93,7 @@ def diagnose(verdict: Verdict, language: str) -> Diagnosis:
             f"red: the code needs a nightly toolchain ({named})",
             "`build: pin the nightly toolchain` adding rust-toolchain.toml with "
             '[toolchain] channel = "nightly" (only the toolchain file), or a `fix:` '
-            f"that drops the feature; {INSTALL_NOTE}",
+            f"that drops the feature{note}",
         )
     from tddhooks.policy.gate import NO_MANIFEST
 
@@ -105,7 +107,7 @@ def diagnose(verdict: Verdict, language: str) -> Diagnosis:
         return Diagnosis(
             "no-tests",
             f"red: {uncollected[0].split(';', 1)[0]}",
-            uncollected[0].split("; ", 1)[-1] + f"; {INSTALL_NOTE}",
+            uncollected[0].split("; ", 1)[-1] + f"{note}",
         )
     if report.failed or report.failing_tests:
         shown = ", ".join(report.failing_tests[:_LINES]) or f"{report.failed} test(s)"
@@ -113,7 +115,7 @@ def diagnose(verdict: Verdict, language: str) -> Diagnosis:
             "failing-tests",
             f"red: failing tests: {shown}",
             "`fix: …` that changes the code (not the tests) until they pass; or a "
-            f"`test:` commit that deletes a test that is wrong; {INSTALL_NOTE}",
+            f"`test:` commit that deletes a test that is wrong{note}",
             report.error_lines[:_LINES],
         )
     if report.compile_errors and report.error_kind == "import":
@@ -122,14 +124,14 @@ def diagnose(verdict: Verdict, language: str) -> Diagnosis:
             "red: pytest cannot import the tests (collection errors: a missing module, an "
             "import or syntax error)",
             "`fix: …` that makes every test module import (the code it imports, or "
-            f"pythonpath/packages in pyproject.toml); {INSTALL_NOTE}",
+            f"pythonpath/packages in pyproject.toml){note}",
             report.compile_errors[:_LINES],
         )
     if report.compile_errors:
         return Diagnosis(
             "does-not-compile",
             "red: the code does not compile",
-            f"`fix: …` that makes it compile; {INSTALL_NOTE}",
+            f"`fix: …` that makes it compile{note}",
             report.compile_errors[:_LINES],
         )
     if names <= {"lint", "fmt"}:
@@ -148,13 +150,13 @@ def diagnose(verdict: Verdict, language: str) -> Diagnosis:
             "lint-only",
             f"red because of {which} only: "
             + ("no tests found" if report.no_tests else "every test passes"),
-            f"{first}; {INSTALL_NOTE}",
+            f"{first}{note}",
             findings[:_LINES],
         )
     return Diagnosis(
         "red",
         "red: " + "; ".join(verdict.verification_lines()),
-        f"`fix: …` that gets the gate green; {INSTALL_NOTE}",
+        f"`fix: …` that gets the gate green{note}",
         verdict.failure_excerpt(_LINES).splitlines(),
     )
 
@@ -176,7 +178,18 @@ def diagnose_head(root: Path) -> Diagnosis | None:
             f"cannot run the gate: {problem.message}",
             problem.fix or "install the toolchain (`tddhooks doctor`)",
         )
-    return diagnose(verdict, settings.language)
+    return diagnose(verdict, settings.language, install_pending=install_pending(root))
+
+
+def install_pending(root: Path) -> bool:
+    """Whether tddhooks' own files (OWN_FILES) in the work tree differ from HEAD: an install
+    commit is there to make."""
+    changed = git.run_git(
+        ["status", "--porcelain", "-z", "--untracked-files=all", "--", *sorted(OWN_FILES)],
+        root,
+        check=False,
+    ).stdout
+    return bool(changed.strip("\0"))
 
 
 def own_files_only(root: Path, base: str, index_file: str | None) -> bool:

@@ -91,6 +91,7 @@ def run_gate(
         _require_executable(name, result)
     from tddhooks.policy.verdicts import StepOutcome, Verdict
     from tddhooks.runners.base import TestReport
+    from tddhooks.runners.common import tail_chars
     from tddhooks.runners.worktree_paths import to_work_tree
 
     steps: list[StepOutcome] = []
@@ -116,7 +117,9 @@ def run_gate(
                 timed_out=result.timed_out,
                 duration_s=round(result.duration_s, 3),
                 # work-tree paths, not the snapshot's (runners/worktree_paths.py)
-                output_tail=to_work_tree(result.output[-OUTPUT_TAIL_CHARS:], workdir, target_dir),
+                output_tail=to_work_tree(
+                    tail_chars(result.output, OUTPUT_TAIL_CHARS), workdir, target_dir
+                ),
             )
         )
     green = bool(steps) and all(step.ok for step in steps) and report.green
