@@ -9,9 +9,13 @@ Merge commits are exempt from the message rules, not from the gate.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from rich.markup import escape
 
 from tddhooks import git, output
 from tddhooks.errors import UsageError
@@ -229,26 +233,76 @@ def run(
     findings: list[Finding] = []
     with AuditGate(root, jobs=jobs, reuse=not fresh) as gate:
         trees = {commit.sha: git.tree_of(root, commit.sha) for commit, _ in plan}
+        _docs_only_trees(root, plan, trees, gate)
         for commit, settings in plan:  # queued in history order: each lane stays incremental
             if settings.enabled("green"):
                 gate.submit(trees[commit.sha], settings)
         seen: set[tuple[str, PolicySettings]] = set()
-        for number, (commit, settings) in enumerate(plan, start=1):
-            output.err_console().print(
-                f"[dim]checking {number}/{len(commits)} {commit.sha[:10]} {commit.subject}[/dim]",
-                markup=True,
-                highlight=False,
-            )
-            findings += message_findings(root, commit, settings, joined=commit.sha in joined)
-            if not settings.enabled("green"):
-                continue
-            reused += (trees[commit.sha], settings) in seen
-            seen.add((trees[commit.sha], settings))
-            findings += gate_findings(root, commit, settings, gate)
+        with _progress(len(plan)) as advance:
+            for commit, settings in plan:
+                advance(f"{commit.sha[:10]} {commit.subject}")
+                findings += message_findings(root, commit, settings, joined=commit.sha in joined)
+                if not settings.enabled("green"):
+                    continue
+                reused += (trees[commit.sha], settings) in seen
+                seen.add((trees[commit.sha], settings))
+                findings += gate_findings(root, commit, settings, gate)
         summary = AuditRun(rev_range or "HEAD", since, len(commits), gate.judged, reused,
                            gate.stored)  # fmt: skip
     render(findings, summary, as_json=as_json, verbose=verbose)
     return 1 if findings else 0
+
+
+def _docs_only_trees(
+    root: Path,
+    plan: list[tuple[CommitInfo, PolicySettings]],
+    trees: dict[str, str],
+    gate: AuditGate,
+) -> None:
+    """A commit that changes only documentation nothing reads takes its parent's verdict
+    (policy/inert.py): the parent's tree, under the same policy, is gated instead."""
+    from tddhooks.policy.inert import inert_change
+
+    policies = {commit.sha: settings for commit, settings in plan}
+    for commit, settings in plan:
+        parent = commit.parents[0] if len(commit.parents) == 1 else None
+        if parent is None or policies.get(parent) != settings:
+            continue
+        if inert_change(root, trees[parent], trees[commit.sha], settings):
+            gate.same_as(trees[commit.sha], trees[parent])
+
+
+@contextmanager
+def _progress(total: int) -> Iterator[Callable[[str], None]]:
+    """advance(label) per commit: a progress bar on a terminal (rich), else one line each."""
+    console = output.err_console()
+    if not console.is_terminal:
+        count = iter(range(1, total + 1))
+
+        def say(label: str) -> None:
+            console.print(f"[dim]checking {next(count)}/{total} {escape(label)}[/dim]")
+
+        yield say
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    columns = (
+        TextColumn("auditing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+    )
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("", total=total)
+        started = False
+
+        def advance(label: str) -> None:
+            nonlocal started
+            progress.update(task, advance=1 if started else 0, description=escape(label))
+            started = True
+
+        yield advance
+        progress.update(task, completed=total)
 
 
 def with_baseline(root: Path, rev_range: str | None, since: str | None) -> str | None:

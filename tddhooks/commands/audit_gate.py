@@ -62,6 +62,7 @@ class AuditGate:
         self._futures: dict[tuple[str, PolicySettings], Future[Verdict]] = {}
         self._keys: dict[PolicySettings, str] = {}
         self._store: VerdictStore | None = _store(root) if reuse else None
+        self._same: dict[str, str] = {}  # tree -> the tree whose verdict is its own
         self.stored = 0  # verdicts read from audit's store instead of gated
 
     def __enter__(self) -> AuditGate:
@@ -88,8 +89,15 @@ class AuditGate:
     def known(self, tree: str, settings: PolicySettings) -> bool:
         return (tree, settings) in self._futures
 
+    def same_as(self, tree: str, other: str) -> None:
+        """tree's verdict is other's: they differ only in documentation nothing reads
+        (policy/inert.py), so tree is never gated on its own."""
+        if tree != other:
+            self._same[tree] = self._same.get(other, other)
+
     def submit(self, tree: str, settings: PolicySettings) -> None:
         """Start judging tree under settings (once per pair; later calls do nothing)."""
+        tree = self._same.get(tree, tree)
         if (tree, settings) in self._futures:
             return
         key = self._key(settings) if self._store is not None else ""
@@ -105,7 +113,7 @@ class AuditGate:
     def verdict(self, tree: str, settings: PolicySettings) -> Verdict:
         """The verdict for tree under settings, waiting for its lane when it is not done yet."""
         self.submit(tree, settings)
-        return self._futures[tree, settings].result()
+        return self._futures[self._same.get(tree, tree), settings].result()
 
     def _gate(self, tree: str, settings: PolicySettings, key: str) -> Verdict:
         from tddhooks.policy.gate import tree_verdict

@@ -336,6 +336,10 @@ def tree_verdict(
     cached = _stored(state, tree, key) if use_cache else None
     if cached is not None:
         return cached
+    if use_cache:
+        reused = _docs_only(root, state, tree, key, settings)
+        if reused is not None:
+            return reused
     dest, target = gate_dirs(root, snapshot_kind, state.parent)
     with _locked(dest.parent / f"{dest.name}.lock"):
         # another gate (a drive, a second terminal) may have judged this tree while we waited
@@ -351,6 +355,27 @@ def tree_verdict(
 
         VerdictStore(verdicts_dir(state)).put(verdict)  # before unlocking: waiters find it
     return verdict
+
+
+def _docs_only(
+    root: Path, state: Path, tree: str, key: str, settings: PolicySettings
+) -> Verdict | None:
+    """HEAD's stored verdict, for a tree that differs from HEAD's only in documentation nothing
+    reads (policy/inert.py), stored under this tree too; None otherwise."""
+    head = git.run_git(["rev-parse", "-q", "--verify", "HEAD^{tree}"], root, check=False)
+    head_tree = head.stdout.strip()
+    if not head.ok or head_tree == tree:
+        return None
+    stored = _stored(state, head_tree, key)
+    from tddhooks.policy.inert import inert_change
+
+    if stored is None or not inert_change(root, head_tree, tree, settings):
+        return None
+    verdict = stored.model_copy(update={"tree": tree, "cached": False})
+    from tddhooks.policy.verdicts import VerdictStore
+
+    VerdictStore(verdicts_dir(state)).put(verdict)
+    return verdict.model_copy(update={"cached": True})
 
 
 def _stored(state: Path, tree: str, key: str) -> Verdict | None:

@@ -122,3 +122,18 @@ def test_a_style_commit_formats_tests_and_code_and_only_formats(tmp_path: Path) 
     more = run(repo, "git", "commit", "-m", "style: comment")
     assert more.returncode == 1
     assert "only as `ruff format` formats them" in more.stderr
+
+
+def test_a_docs_commit_reuses_the_verdict_of_the_same_code(tmp_path: Path) -> None:
+    repo = make(tmp_path / "calc", {**PY_PROJECT, "README.md": "# calc\n"})
+    assert run(repo, "tddhooks", "install", "--direct").returncode == 0
+    write(repo, {"README.md": "# calc\n\nAdds numbers.\n"})
+    run(repo, "git", "add", "-A")
+    first = run(repo, "git", "commit", "-m", "docs: say what it does")
+    assert first.returncode == 0, first.stderr
+    assert "[cached]" in first.stderr  # HEAD's verdict (install judged it), not a new run
+    write(repo, {"src/calc/__init__.py": "def add(a, b):\n    return b + a\n"})
+    run(repo, "git", "add", "-A")
+    code = run(repo, "git", "commit", "-m", "refactor: commute")
+    assert code.returncode == 0, code.stderr
+    assert "[cached]" not in code.stderr
