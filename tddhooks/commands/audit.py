@@ -180,6 +180,14 @@ def gate_findings(
         paths = [path for path in changed.split("\0") if path]
         if paths and set(paths) <= OWN_FILES and not verdict_of(parent).green:
             found = None  # a red start: the install commit on a red parent
+    if found is None and parent is not None:
+        from tddhooks.commands.audit_report import KIND_STYLE
+        from tddhooks.policy.ratchet import ratchet_message, ratchet_problems
+
+        problems = ratchet_problems(settings, verdict, lambda: verdict_of(parent))
+        if problems:
+            text = ratchet_message(problems)
+            found = Finding(commit.sha, commit.subject, "green", text, text, KIND_STYLE)
     findings = [found] if found is not None else []
     if verdict.report.ignored_tests and parent is not None and settings.enabled("no-skip"):
         before = verdict_of(parent).report.model_dump(mode="json")

@@ -80,6 +80,8 @@ def pre_commit() -> int:
 
     lines = cached_green_lines(root, tree, settings, state)
     if lines is not None:
+        if _ratchet_refused(root, settings, tree, base):
+            return 1
         plain(f"tddhooks: green ({'; '.join(lines)}) [cached]")
         return 0
     if _unchanged_tree(root, tree):
@@ -87,6 +89,8 @@ def pre_commit() -> int:
     from tddhooks.policy.gate import tree_verdict
 
     verdict = tree_verdict(root, tree, settings)
+    if verdict.green and _ratchet_refused(root, settings, tree, base):
+        return 1
     if verdict.green:
         cached = " [cached]" if verdict.cached else ""
         plain(f"tddhooks: green ({'; '.join(verdict.verification_lines())}){cached}")
@@ -102,6 +106,25 @@ def pre_commit() -> int:
         return 0
     plain(red_report(root, verdict, settings, index_file) + MESSAGE_CHECKED_LATER)
     return 1
+
+
+def _ratchet_refused(root: Path, settings: PolicySettings, tree: str, base: str | None) -> bool:
+    """Under `lint: ratchet`: print the refusal and say True when the staged tree adds lint
+    findings to a file against the parent's tree (policy/ratchet.py)."""
+    if settings.lint_mode != "ratchet" or base is None:
+        return False
+    from tddhooks.policy.gate import tree_verdict
+    from tddhooks.policy.ratchet import ratchet_message, ratchet_problems
+
+    problems = ratchet_problems(
+        settings,
+        tree_verdict(root, tree, settings),
+        lambda: tree_verdict(root, git.tree_of(root, base), settings),
+    )
+    if not problems:
+        return False
+    plain(f"tddhooks: commit rejected\n[green] {ratchet_message(problems)}\n")
+    return True
 
 
 def _unchanged_tree(root: Path, tree: str) -> bool:

@@ -146,6 +146,12 @@ def diagnose(verdict: Verdict, language: str, *, install_pending: bool = True) -
         refactor = "`refactor: …` fixing the lint findings (e.g. remove dead code; the same tests "
         refactor += "pass before and after)"
         first = " then ".join(part for part in (style, refactor if "lint" in names else "") if part)
+        if "lint" in names:
+            first += (
+                "; or start from the code as it is: add `lint: ratchet` to tdd.yaml and commit "
+                "it (`chore: lint ratchet`); from then on a commit may not add lint findings "
+                'to a file (docs/policy.md, "A legacy repository")'
+            )
         return Diagnosis(
             "lint-only",
             f"red because of {which} only: "

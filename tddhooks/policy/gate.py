@@ -98,8 +98,16 @@ def run_gate(
     report = TestReport()
     files = read_code_files(workdir, settings.language)
     names = runner.test_names(files)
+    lint_findings: dict[str, int] | None = None
     for name, cmd, result in results:
         returncode = result.returncode
+        shown = result.output
+        if name == "lint" and settings.lint_mode == "ratchet":
+            from tddhooks.policy.ratchet import describe, lint_counts, rendered
+
+            lint_findings = lint_counts(settings.language, result.output, str(workdir))
+            ran = lint_findings is not None and returncode == 0
+            shown = f"ratchet: {describe(lint_findings or {})}" if ran else rendered(shown)
         if name == "test":
             report = runner.parse_test_output(result.output, result.returncode)
             if result.timed_out:
@@ -117,9 +125,7 @@ def run_gate(
                 timed_out=result.timed_out,
                 duration_s=round(result.duration_s, 3),
                 # work-tree paths, not the snapshot's (runners/worktree_paths.py)
-                output_tail=to_work_tree(
-                    tail_chars(result.output, OUTPUT_TAIL_CHARS), workdir, target_dir
-                ),
+                output_tail=to_work_tree(tail_chars(shown, OUTPUT_TAIL_CHARS), workdir, target_dir),
             )
         )
     green = bool(steps) and all(step.ok for step in steps) and report.green
@@ -132,6 +138,7 @@ def run_gate(
         test_names=sorted(names),
         duration_s=round(sum(step.duration_s for step in steps), 3),
         created_at=round(time.time(), 3),
+        lint_findings=lint_findings,
     )
 
 

@@ -51,6 +51,7 @@ class PolicySettings(NamedTuple):
     author_name: str = "TDD Machine"
     author_email: str = "tdd@local"
     skip_markers: tuple[str, ...] = ()
+    lint_mode: str = "strict"  # policy/ratchet.py
 
     def enabled(self, rule: str) -> bool:
         return rule not in self.disabled_rules
@@ -86,6 +87,17 @@ def _from_config(config: TddConfig) -> PolicySettings:
     runner = get_runner(config.language)
     defaults = runner.default_commands()
     ci = config.ci
+    lint = tuple(ci.check_cmd or defaults.lint)
+    if config.lint == "ratchet":
+        from tddhooks.policy.ratchet import ratchet_command
+
+        if ci.check_cmd:
+            raise ConfigError(
+                "`lint: ratchet` counts the default linter's findings per file, and tdd.yaml "
+                "sets its own ci.check_cmd",
+                fix="remove ci.check_cmd, or keep it with `lint: strict`",
+            )
+        lint = ratchet_command(config.language)
     return PolicySettings(
         language=config.language,
         kata_description=config.kata_description,
@@ -99,12 +111,13 @@ def _from_config(config: TddConfig) -> PolicySettings:
         fmt_check=tuple(ci.fmt_check_cmd or defaults.fmt_check),
         fmt_fix=tuple(ci.fmt_cmd or defaults.fmt_fix),
         lint_fix=tuple(ci.fix_cmd or (() if ci.check_cmd else defaults.lint_fix)),
-        lint=tuple(ci.check_cmd or defaults.lint),
+        lint=lint,
         test=tuple(ci.test_cmd or defaults.test),
         timeout_s=ci.timeout_s,
         author_name=config.commit.author_name,
         author_email=config.commit.author_email,
         skip_markers=tuple(marker.pattern for marker in runner.skip_markers),
+        lint_mode=config.lint,
     )
 
 

@@ -60,6 +60,8 @@ class Verdict(BaseModel):
     duration_s: float
     created_at: float
     cached: bool = False
+    # `lint: ratchet`: path -> the linter's findings in the tree (policy/ratchet.py)
+    lint_findings: dict[str, int] | None = None
 
     @property
     def timed_out(self) -> bool:

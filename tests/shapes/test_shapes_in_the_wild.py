@@ -150,3 +150,55 @@ def test_a_shape_from_install_to_audit(tmp_path: Path, name: str) -> None:
 
     audit = run(repo, "tddhooks", "audit", f"{start}..HEAD")
     assert audit.returncode == 0, audit.stdout + audit.stderr
+
+
+GILDED = (
+    "import os\n\n\nclass GildedRose:\n    def __init__(self, items):\n"
+    "        self.items = items\n\n    def update_quality(self):\n"
+    "        for item in self.items:\n            if item.name != None:\n"
+    "                if item.quality > 0:\n                    item.quality = item.quality - 1\n"
+)
+GILDED_TEST = (
+    "from gilded_rose import GildedRose\n\n\nclass Item:\n"
+    "    def __init__(self, name, quality):\n        self.name = name\n"
+    "        self.quality = quality\n"
+)
+GILDED_PIN = (
+    "\n\ndef test_quality_drops():\n    items = [Item('foo', 3)]\n"
+    "    GildedRose(items).update_quality()\n    assert items[0].quality == 2\n"
+)
+
+
+def test_a_legacy_kata_starts_with_the_lint_ratchet(tmp_path: Path) -> None:
+    repo = make(tmp_path / "gilded", {"gilded_rose.py": GILDED, "test_gilded_rose.py": GILDED_TEST})
+    start = run(repo, "git", "rev-parse", "HEAD").stdout.strip()
+    installed = run(repo, "tddhooks", "install", "--direct")
+    said = installed.stdout + installed.stderr
+    assert "red because of lint only" in said, said
+    assert "add `lint: ratchet` to tdd.yaml" in said
+    write(repo, {"tdd.yaml": "lint: ratchet\n"})
+    run(repo, "git", "add", "tdd.yaml")
+    _commit(repo, "chore: lint ratchet")  # a red start: only tddhooks' own file
+
+    write(repo, {"test_gilded_rose.py": GILDED_TEST + GILDED_PIN.replace("'", '"')})
+    run(repo, "git", "add", "-A")
+    pinned = _commit(repo, "test(gilded): quality drops by one")  # the legacy findings stay
+    assert "pytest: 1 passed" in pinned
+
+    write(
+        repo, {"test_gilded_rose.py": "import sys\n" + GILDED_TEST + GILDED_PIN.replace("'", '"')}
+    )
+    run(repo, "git", "add", "-A")
+    more = run(repo, "git", "commit", "-m", "test(gilded): one more import")
+    assert more.returncode == 1
+    assert "lint: ratchet: this commit adds lint findings to test_gilded_rose.py: 0 → 2" in (
+        more.stderr
+    )
+    run(repo, "git", "reset", "-q", "--hard")
+
+    write(repo, {"gilded_rose.py": GILDED.removeprefix("import os\n\n\n")})
+    run(repo, "git", "add", "-A")
+    _commit(repo, "refactor(gilded): drop an unused import")  # findings go down
+
+    audit = run(repo, "tddhooks", "audit", f"{start}..HEAD")
+    assert audit.returncode == 0, audit.stdout + audit.stderr
