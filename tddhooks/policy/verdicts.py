@@ -82,7 +82,10 @@ class Verdict(BaseModel):
             step = self.step(name)
             if step is not None:
                 label = "fmt" if name == "fmt" else command_label(step.cmd)
-                parts.append(f"{label} {_step_state(step)}")
+                state = _step_state(step)
+                if name == "lint" and step.ok and self.lint_findings is not None:
+                    state = f"ratchet ({sum(self.lint_findings.values())} finding(s) kept)"
+                parts.append(f"{label} {state}")
         return ["; ".join(parts)] if parts else []
 
     def failure_excerpt(self, lines: int = 20) -> str:
