@@ -259,18 +259,22 @@ def settings_at(
             own_paths
         )
     tag = "+".join(sorted(detected)) or "none"
-    name = f"{'first-' if first else ''}{blob or 'none'}-{tag}.json"
-    cache_file = None if cache_dir is None else cache_dir / SETTINGS_CACHE / name
     listed = base_entries if base_entries is not None else (own_entries or {})
     listed_rev = base if base_entries is not None else own
+    pytest_blobs = _pytest_blobs(listed, listed_rev) if "python" in detected else {}
+    if pytest_blobs:  # the pytest configuration widens the test paths (_collected_globs)
+        tag += "-" + "-".join(blob[:12] for _name, blob in sorted(pytest_blobs.items()))
+    name = f"{'first-' if first else ''}{blob or 'none'}-{tag}.json"
+    cache_file = None if cache_dir is None else cache_dir / SETTINGS_CACHE / name
     if cache_file is not None:
         cached = _read_cached(cache_file)
         if cached is not None:
-            return with_resolved_tools(_collected_globs(cached, root, listed, listed_rev), root)
+            return with_resolved_tools(cached, root)
     text = None if blob is None else git.run_git(["cat-file", "blob", blob], root).stdout
     settings = settings_from_text(
         text, f"{CONFIG_NAME} ({blob or 'none'})", first=first, detected=detected
     )
+    settings = _collected_globs(settings, root, pytest_blobs)
     if cache_file is not None:
         with contextlib.suppress(OSError):
             cache_file.parent.mkdir(parents=True, exist_ok=True)
@@ -284,28 +288,30 @@ def settings_at(
                 ),
                 encoding="utf-8",
             )
-    return with_resolved_tools(_collected_globs(settings, root, listed, listed_rev), root)
+    return with_resolved_tools(settings, root)
 
 
-def _collected_globs(
-    settings: PolicySettings, root: Path, entries: dict[str, str], rev: str | None
-) -> PolicySettings:
-    """A Python kata's test paths widened by the python_files patterns its pytest configuration
-    sets (`tests.py` beside the code is a test module when pytest collects it), unless tdd.yaml
-    sets policy.test_paths itself."""
-    from tddhooks.runners.python import PythonRunner
-
-    if settings.language != "python" or settings.test_paths != PythonRunner.test_globs:
-        return settings
+def _pytest_blobs(entries: dict[str, str], rev: str | None) -> dict[str, str]:
+    """name -> blob id of pytest's configuration files among the listed top entries."""
     blobs = {}
     for name in _PYTEST_CONFIGS:
         fields = entries.get(name, "").split()
         if len(fields) == 3 and fields[0] in ("100644", "100755"):
             blobs[name] = fields[1] if rev is None else fields[2]
-    if not blobs:
+    return blobs
+
+
+def _collected_globs(settings: PolicySettings, root: Path, blobs: dict[str, str]) -> PolicySettings:
+    """A Python kata's test paths widened by the python_files patterns its pytest configuration
+    sets (`tests.py` beside the code is a test module when pytest collects it), unless tdd.yaml
+    sets policy.test_paths itself."""
+    if settings.language != "python" or not blobs:
         return settings
+    from tddhooks.runners.python import PythonRunner
     from tddhooks.runners.python_items import python_files
 
+    if settings.test_paths != PythonRunner.test_globs:
+        return settings
     texts = {
         name: git.run_git(["cat-file", "blob", blob], root, check=False).stdout
         for name, blob in blobs.items()
