@@ -96,7 +96,7 @@ def languages_by_files(paths: Iterable[str]) -> dict[str, list[str]]:
     if not most:
         return {}
     return {
-        language: [f"{count} tracked {'/'.join(CODE_SUFFIXES[language])} file(s), no manifest"]
+        language: [f"{count} tracked {language} file(s), no manifest at the top"]
         for language, count in counts.items()
         if count == most
     }
