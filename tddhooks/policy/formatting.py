@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from tddhooks import git, proc
+from tddhooks.vocabulary import CODE_SUFFIXES
 
 TYPE_CHECKING = False  # not typing's: the hook path does not import typing; mypy reads it
 if TYPE_CHECKING:
@@ -125,15 +126,22 @@ def formatting_only_paths(
     *,
     accept: Callable[[str], bool] | None = None,
 ) -> frozenset[str]:
-    """The files modified between `revs` (`--cached <base>` for the index, or `<base>
-    <commit>`) whose change is formatting only; `accept` limits which paths are looked at."""
+    """The code files (the language's suffix) modified between `revs` (`--cached <base>` for
+    the index, or `<base> <commit>`) whose change is formatting only; `accept` limits which
+    paths are looked at."""
     from tddhooks.policy.facts import read_blobs
 
     env = git.index_env(index_file)
     raw = git.run_git(
         ["diff", "--raw", "-z", "--no-renames", "--abbrev=40", *revs], root, env_extra=env
     ).stdout
-    changed = [entry for entry in _modified(raw) if accept is None or accept(entry[0])]
+    # only the language's code: whitespace in a data file or a document is content
+    suffixes = CODE_SUFFIXES.get(settings.language, ())
+    changed = [
+        entry
+        for entry in _modified(raw)
+        if entry[0].endswith(suffixes) and (accept is None or accept(entry[0]))
+    ]
     if not changed:
         return frozenset()
     texts = read_blobs(root, sorted({blob for _path, *blobs in changed for blob in blobs}))

@@ -4,6 +4,7 @@ streams or by the language's formatter (real ruff and rustfmt on texts; rules pu
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,16 @@ def test_a_style_commit_may_reformat_tests_and_code_and_nothing_else() -> None:
     refactor = parse_message("refactor: tidy\n")
     assert check_message(refactor, _facts(both), settings.__class__(**{
         **settings._asdict(), "require_sections": ()}))[0].rule == "type-rules"  # fmt: skip
+
+
+def test_only_code_files_can_be_proved_formatting(make_repo: object) -> None:
+    from tddhooks.policy.formatting import formatting_only_paths
+
+    files = {"tests/expected.txt": "a  b\n", "tests/test_a.py": "x = ( 1 )\n"}
+    repo = make_repo(files)  # type: ignore[operator]
+    (repo / "tests/expected.txt").write_text("a b\n")  # whitespace in data is content
+    (repo / "tests/test_a.py").write_text("x = 1\n")
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    settings = settings_from_text("language: python\n")
+    proved = formatting_only_paths(repo, ["--cached", "HEAD"], settings)
+    assert proved == frozenset({"tests/test_a.py"})
