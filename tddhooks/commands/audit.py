@@ -238,7 +238,6 @@ def run(
     joined = joined_roots(root, commits)
     plan = [(commit, commit_policy(root, commit, joined)) for commit in commits]
     reused = 0
-    findings: list[Finding] = []
     with AuditGate(root, jobs=jobs, reuse=not fresh) as gate:
         trees = {commit.sha: git.tree_of(root, commit.sha) for commit, _ in plan}
         _docs_only_trees(root, plan, trees, gate)
@@ -246,15 +245,22 @@ def run(
             if settings.enabled("green"):
                 gate.submit(trees[commit.sha], settings)
         seen: set[tuple[str, PolicySettings]] = set()
-        with _progress(len(plan)) as advance:
+        per_commit: dict[str, list[Finding]] = {}
+        with _progress(2 * len(plan)) as advance:
+            # the messages first, while the lanes gate: neither waits for the other
             for commit, settings in plan:
-                advance(f"{commit.sha[:10]} {commit.subject}")
-                findings += message_findings(root, commit, settings, joined=commit.sha in joined)
+                advance(f"message {commit.sha[:10]} {commit.subject}")
+                per_commit[commit.sha] = message_findings(
+                    root, commit, settings, joined=commit.sha in joined
+                )
+            for commit, settings in plan:
+                advance(f"gate {commit.sha[:10]} {commit.subject}")
                 if not settings.enabled("green"):
                     continue
                 reused += (trees[commit.sha], settings) in seen
                 seen.add((trees[commit.sha], settings))
-                findings += gate_findings(root, commit, settings, gate)
+                per_commit[commit.sha] += gate_findings(root, commit, settings, gate)
+        findings = [found for commit, _ in plan for found in per_commit[commit.sha]]
         summary = AuditRun(rev_range or "HEAD", since, len(commits), gate.judged, reused,
                            gate.stored)  # fmt: skip
     render(findings, summary, as_json=as_json, verbose=verbose)
