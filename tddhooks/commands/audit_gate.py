@@ -120,6 +120,8 @@ class AuditGate:
 
         lane = self._lanes.get()
         try:
+            if settings.language == "rust":
+                seed_target(self.root, lane)
             verdict = tree_verdict(self.root, tree, settings, use_cache=False, snapshot_kind=lane)
         finally:
             self._lanes.put(lane)
@@ -139,6 +141,30 @@ class AuditGate:
             material = json.dumps([verdict_key(settings, runner), stamp], sort_keys=True)
             self._keys[settings] = hashlib.sha256(material.encode("utf-8")).hexdigest()[:24]
         return self._keys[settings]
+
+
+def seed_target(root: Path, lane: str) -> bool:
+    """A lane's first build starts from a copy of the hooks' warm cargo target folder instead
+    of from nothing: the dependencies (the slow part of a cold build) are reused, and the
+    kata's own crate is rebuilt, since every file of the lane's fresh snapshot is newer than
+    the copied fingerprints. Only a lane with neither a snapshot nor a target folder yet is
+    seeded; True when it was."""
+    from tddhooks import proc
+    from tddhooks.policy.snapshot import GATE_TREE, gate_dirs
+
+    warm = gate_dirs(root, GATE_TREE)[1]
+    snapshot, target = gate_dirs(root, lane)
+    # a lane snapshot kept from before could hold files older than the copied fingerprints:
+    # cargo would then take the hooks' build of another tree for this one
+    if target.exists() or snapshot.exists() or not warm.is_dir():
+        return False
+    partial = target.with_name(target.name + ".seeding")
+    copied = proc.run(["cp", "-a", "--reflink=auto", str(warm), str(partial)], timeout_s=600)
+    if not copied.ok:
+        proc.run(["rm", "-rf", str(partial)], timeout_s=600)
+        return False
+    partial.rename(target)
+    return True
 
 
 def _store(root: Path) -> VerdictStore:
