@@ -137,3 +137,18 @@ def test_a_docs_commit_reuses_the_verdict_of_the_same_code(tmp_path: Path) -> No
     code = run(repo, "git", "commit", "-m", "refactor: commute")
     assert code.returncode == 0, code.stderr
     assert "[cached]" not in code.stderr
+
+
+def test_the_kept_message_can_be_reused_from_a_subfolder(tmp_path: Path) -> None:
+    repo = make(tmp_path / "calc", PY_PROJECT)
+    assert run(repo, "tddhooks", "install", "--direct").returncode == 0
+    write(repo, {**PY_SUB_TEST, **PY_SUB_CODE})
+    run(repo, "git", "add", "-A")
+    inside = repo / "src" / "calc"
+    rejected = run(inside, "git", "commit", "-m", "add subtraction")  # no type: rejected
+    assert rejected.returncode == 1
+    hint = rejected.stderr.split("reuse it with: ", 1)[1].split("\n", 1)[0].split(" (", 1)[0]
+    assert hint == "git commit -e -F ../../.git/tddhooks/last-message", hint
+    again = run(inside, *hint.split(), extra={"GIT_EDITOR": "true"})
+    assert "could not read log file" not in again.stderr  # git found the kept message
+    assert "add subtraction" in again.stderr  # and the hooks judged it again
