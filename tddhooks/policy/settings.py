@@ -302,9 +302,9 @@ def _pytest_blobs(entries: dict[str, str], rev: str | None) -> dict[str, str]:
 
 
 def _collected_globs(settings: PolicySettings, root: Path, blobs: dict[str, str]) -> PolicySettings:
-    """A Python kata's test paths widened by the python_files patterns its pytest configuration
-    sets (`tests.py` beside the code is a test module when pytest collects it), unless tdd.yaml
-    sets policy.test_paths itself."""
+    """A Python kata's test paths widened by the python_files patterns of test modules its
+    pytest configuration sets (`tests.py` beside the code is a test module when pytest collects
+    it), unless tdd.yaml sets policy.test_paths itself."""
     if settings.language != "python" or not blobs:
         return settings
     from tddhooks.runners.python import PythonRunner
@@ -316,7 +316,11 @@ def _collected_globs(settings: PolicySettings, root: Path, blobs: dict[str, str]
         name: git.run_git(["cat-file", "blob", blob], root, check=False).stdout
         for name, blob in blobs.items()
     }
-    extra = tuple(p for p in python_files(texts) if p not in settings.test_paths)
+    # a pattern naming test modules (`tests.py`, `test*.py`); a wider one (`*.py`, `ops.py`)
+    # collects modules of code with tests beside it, judged item by item (policy/items.py)
+    extra = tuple(
+        p for p in python_files(texts) if "test" in p.lower() and p not in settings.test_paths
+    )
     return settings._replace(test_paths=settings.test_paths + extra) if extra else settings
 
 
