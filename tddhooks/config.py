@@ -106,6 +106,8 @@ class TddConfig(_Strict):
 
     kata_description: str = "kata.md"
     language: Literal["rust", "python"] = "rust"
+    # strict: lint findings are errors; ratchet: no commit adds findings to a file (legacy code)
+    lint: Literal["strict", "ratchet"] = "strict"
     steps: int = Field(default=10, ge=1)
     max_attempts_per_agent: int = Field(default=5, ge=1)
     max_failed_cycles: int = Field(default=3, ge=1)

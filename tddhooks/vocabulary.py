@@ -26,6 +26,9 @@ LANGUAGE_FILES = {
     "python": ("pyproject.toml", "setup.cfg", "setup.py", "requirements.txt"),
 }
 
+# the formatter a person runs, as hints name it (a `style:` commit is what it makes of the code)
+FORMATTERS = {"rust": "cargo fmt", "python": "ruff format"}
+
 # the files the language's code and static test names live in
 CODE_SUFFIXES = {"rust": (".rs",), "python": (".py",)}
 # the files that say which modules hold tests (pytest's python_files: runners/python_items.py)
@@ -85,3 +88,31 @@ AGENT_CONFIG_FILES = frozenset((
     ".claude/settings.json", ".codex/config.toml", ".openhands/hooks.json", ".cursor/hooks.json",
     ".gemini/settings.json", ".aider.conf.yml",
 ))  # fmt: skip
+
+
+def languages_by_files(paths: Iterable[str]) -> dict[str, list[str]]:
+    """Without a manifest at the top: the language most of the tracked code files are written in
+    (a `Cargo.toml` below the top counts for Rust), as language -> [why]; both on a tie, none
+    without code (pure: callers list a work tree, a commit or the index)."""
+    counts = dict.fromkeys(CODE_SUFFIXES, 0)
+    for path in paths:
+        name = path.rsplit("/", 1)[-1]
+        for language, suffixes in CODE_SUFFIXES.items():
+            if name.endswith(suffixes) or name in MANIFESTS[language]:
+                counts[language] += 1
+    most = max(counts.values(), default=0)
+    if not most:
+        return {}
+    return {
+        language: [f"{count} tracked {language} file(s), no manifest at the top"]
+        for language, count in counts.items()
+        if count == most
+    }
+
+
+def crate_folders(paths: Iterable[str]) -> list[str]:
+    """The folders holding a `Cargo.toml` below the top, sorted (pure): without a root one, a
+    folder of crates that cargo cannot build as one project."""
+    return sorted(
+        {path.rsplit("/", 1)[0] for path in paths if path.endswith("/Cargo.toml")},
+    )

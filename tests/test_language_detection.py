@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,48 @@ def test_languages_of_a_listing_of_names() -> None:
     assert language_from(languages_of(["Cargo.toml", "src"]), "HEAD") == "rust"
     with pytest.raises(ConfigError):
         language_from(languages_of(["Cargo.toml", "setup.cfg"]), "HEAD")
+
+
+def test_without_a_manifest_the_tracked_code_files_decide() -> None:
+    from tddhooks.vocabulary import crate_folders, languages_by_files
+
+    assert list(languages_by_files(["gilded_rose.py", "test_gilded_rose.py", "README.md"])) == [
+        "python"
+    ]
+    crates = ["bowling/Cargo.toml", "bowling/src/lib.rs", "roman/Cargo.toml", "roman/src/lib.rs"]
+    assert list(languages_by_files(crates)) == ["rust"]
+    assert crate_folders(crates) == ["bowling", "roman"]
+    assert languages_by_files(["README.md"]) == {}
+    assert set(languages_by_files(["a.py", "b.rs"])) == {"python", "rust"}  # a tie asks
+
+
+def test_a_repository_without_a_manifest_is_judged_by_its_files(make_repo: object) -> None:
+    from tddhooks.policy.settings import settings_at
+
+    repo = make_repo({"gilded_rose.py": "X = 1\n", "README.md": "kata\n"})  # type: ignore[operator]
+    assert detect_language(repo) == "python"
+    assert load_settings(repo).language == "python"
+    # a commit on a parent of no language is judged by its own tree (audit)
+    empty = make_repo({"README.md": "kata\n"}, name="empty")  # type: ignore[operator]
+    (empty / "leap.py").write_text("X = 1\n")
+    subprocess.run(["git", "add", "-A"], cwd=empty, check=True)
+    subprocess.run(["git", "commit", "-qm", "feat: leap"], cwd=empty, check=True)
+    head = subprocess.run(["git", "rev-parse", "HEAD", "HEAD^"], cwd=empty, text=True,
+                          capture_output=True, check=True).stdout.split()  # fmt: skip
+    assert settings_at(empty, head[1], own=head[0]).language == "python"
+
+
+def test_a_folder_of_crates_names_the_workspace_to_add(tmp_path: Path) -> None:
+    from tddhooks.policy.gate import missing_manifest
+    from tddhooks.runners import get_runner
+
+    for crate in ("bowling", "roman"):
+        (tmp_path / crate / "src").mkdir(parents=True)
+        (tmp_path / crate / "Cargo.toml").write_text(f'[package]\nname = "{crate}"\n')
+    settings = load_settings(tmp_path)
+    why = missing_manifest(tmp_path, settings, get_runner("rust"))
+    assert why is not None
+    assert "a folder of 2 crate(s) without a root manifest (bowling, roman)" in why
+    assert '[workspace] members = ["bowling", "roman"] resolver = "2"' in why
+    (tmp_path / "Cargo.toml").write_text('[workspace]\nmembers = ["bowling", "roman"]\n')
+    assert missing_manifest(tmp_path, settings, get_runner("rust")) is None

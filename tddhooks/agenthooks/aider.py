@@ -5,7 +5,8 @@ aider has no hook system; it commits by itself with a message its (weak) model w
 Conventional Commits form, passed with `-m`. With `set-env: TDDHOOKS_COMPLETE_MESSAGE=1` in the
 installed configuration, our prepare-commit-msg hook appends the context sections to such a
 message (Role, Step, Kata goal, Diff summary, Verification, exactly as it pre-fills an empty
-one), so the commit-msg rules can accept it; any other `-m` message is left alone.
+one), so the commit-msg rules can accept it. Without it, a one-line `-m` message is completed
+only when it is a person's (commands/hook_prepare.py); an agent's (TDDHOOKS_AGENT) is left alone.
 """
 
 from __future__ import annotations

@@ -9,9 +9,13 @@ Merge commits are exempt from the message rules, not from the gate.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from rich.markup import escape
 
 from tddhooks import git, output
 from tddhooks.errors import UsageError
@@ -85,6 +89,12 @@ def message_findings(
         facts = facts._replace(first_commit=False, joined_root=True)
     facts = exemption_facts(root, message, facts, base=base, tip=commit.sha)
     violations = check_message(message, facts, settings)
+    if violations and message.header is not None and message.header.type == "style":
+        from tddhooks.policy.formatting import formatting_only_paths
+
+        revs = [base or git.EMPTY_TREE, commit.sha]
+        facts = facts._replace(formatting_only=formatting_only_paths(root, revs, settings))
+        violations = check_message(message, facts, settings)
     return [
         Finding(commit.sha, commit.subject, violation.rule, violation.message, violation.hint)
         for violation in violations
@@ -170,6 +180,14 @@ def gate_findings(
         paths = [path for path in changed.split("\0") if path]
         if paths and set(paths) <= OWN_FILES and not verdict_of(parent).green:
             found = None  # a red start: the install commit on a red parent
+    if found is None and parent is not None:
+        from tddhooks.commands.audit_report import KIND_STYLE
+        from tddhooks.policy.ratchet import ratchet_message, ratchet_problems
+
+        problems = ratchet_problems(settings, verdict, lambda: verdict_of(parent))
+        if problems:
+            text = ratchet_message(problems)
+            found = Finding(commit.sha, commit.subject, "green", text, text, KIND_STYLE)
     findings = [found] if found is not None else []
     if verdict.report.ignored_tests and parent is not None and settings.enabled("no-skip"):
         before = verdict_of(parent).report.model_dump(mode="json")
@@ -220,29 +238,85 @@ def run(
     joined = joined_roots(root, commits)
     plan = [(commit, commit_policy(root, commit, joined)) for commit in commits]
     reused = 0
-    findings: list[Finding] = []
     with AuditGate(root, jobs=jobs, reuse=not fresh) as gate:
         trees = {commit.sha: git.tree_of(root, commit.sha) for commit, _ in plan}
+        _docs_only_trees(root, plan, trees, gate)
         for commit, settings in plan:  # queued in history order: each lane stays incremental
             if settings.enabled("green"):
                 gate.submit(trees[commit.sha], settings)
         seen: set[tuple[str, PolicySettings]] = set()
-        for number, (commit, settings) in enumerate(plan, start=1):
-            output.err_console().print(
-                f"[dim]checking {number}/{len(commits)} {commit.sha[:10]} {commit.subject}[/dim]",
-                markup=True,
-                highlight=False,
-            )
-            findings += message_findings(root, commit, settings, joined=commit.sha in joined)
-            if not settings.enabled("green"):
-                continue
-            reused += (trees[commit.sha], settings) in seen
-            seen.add((trees[commit.sha], settings))
-            findings += gate_findings(root, commit, settings, gate)
+        per_commit: dict[str, list[Finding]] = {}
+        with _progress(2 * len(plan)) as advance:
+            # the messages first, while the lanes gate: neither waits for the other
+            for commit, settings in plan:
+                advance(f"message {commit.sha[:10]} {commit.subject}")
+                per_commit[commit.sha] = message_findings(
+                    root, commit, settings, joined=commit.sha in joined
+                )
+            for commit, settings in plan:
+                advance(f"gate {commit.sha[:10]} {commit.subject}")
+                if not settings.enabled("green"):
+                    continue
+                reused += (trees[commit.sha], settings) in seen
+                seen.add((trees[commit.sha], settings))
+                per_commit[commit.sha] += gate_findings(root, commit, settings, gate)
+        findings = [found for commit, _ in plan for found in per_commit[commit.sha]]
         summary = AuditRun(rev_range or "HEAD", since, len(commits), gate.judged, reused,
                            gate.stored)  # fmt: skip
     render(findings, summary, as_json=as_json, verbose=verbose)
     return 1 if findings else 0
+
+
+def _docs_only_trees(
+    root: Path,
+    plan: list[tuple[CommitInfo, PolicySettings]],
+    trees: dict[str, str],
+    gate: AuditGate,
+) -> None:
+    """A commit that changes only documentation nothing reads takes its parent's verdict
+    (policy/inert.py): the parent's tree, under the same policy, is gated instead."""
+    from tddhooks.policy.inert import inert_change
+
+    policies = {commit.sha: settings for commit, settings in plan}
+    for commit, settings in plan:
+        parent = commit.parents[0] if len(commit.parents) == 1 else None
+        if parent is None or policies.get(parent) != settings:
+            continue
+        if inert_change(root, trees[parent], trees[commit.sha], settings):
+            gate.same_as(trees[commit.sha], trees[parent])
+
+
+@contextmanager
+def _progress(total: int) -> Iterator[Callable[[str], None]]:
+    """advance(label) per commit: a progress bar on a terminal (rich), else one line each."""
+    console = output.err_console()
+    if not console.is_terminal:
+        count = iter(range(1, total + 1))
+
+        def say(label: str) -> None:
+            console.print(f"[dim]checking {next(count)}/{total} {escape(label)}[/dim]")
+
+        yield say
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    columns = (
+        TextColumn("auditing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+    )
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("", total=total)
+        started = False
+
+        def advance(label: str) -> None:
+            nonlocal started
+            progress.update(task, advance=1 if started else 0, description=escape(label))
+            started = True
+
+        yield advance
+        progress.update(task, completed=total)
 
 
 def with_baseline(root: Path, rev_range: str | None, since: str | None) -> str | None:

@@ -62,6 +62,7 @@ class AuditGate:
         self._futures: dict[tuple[str, PolicySettings], Future[Verdict]] = {}
         self._keys: dict[PolicySettings, str] = {}
         self._store: VerdictStore | None = _store(root) if reuse else None
+        self._same: dict[str, str] = {}  # tree -> the tree whose verdict is its own
         self.stored = 0  # verdicts read from audit's store instead of gated
 
     def __enter__(self) -> AuditGate:
@@ -88,8 +89,15 @@ class AuditGate:
     def known(self, tree: str, settings: PolicySettings) -> bool:
         return (tree, settings) in self._futures
 
+    def same_as(self, tree: str, other: str) -> None:
+        """tree's verdict is other's: they differ only in documentation nothing reads
+        (policy/inert.py), so tree is never gated on its own."""
+        if tree != other:
+            self._same[tree] = self._same.get(other, other)
+
     def submit(self, tree: str, settings: PolicySettings) -> None:
         """Start judging tree under settings (once per pair; later calls do nothing)."""
+        tree = self._same.get(tree, tree)
         if (tree, settings) in self._futures:
             return
         key = self._key(settings) if self._store is not None else ""
@@ -105,13 +113,15 @@ class AuditGate:
     def verdict(self, tree: str, settings: PolicySettings) -> Verdict:
         """The verdict for tree under settings, waiting for its lane when it is not done yet."""
         self.submit(tree, settings)
-        return self._futures[tree, settings].result()
+        return self._futures[self._same.get(tree, tree), settings].result()
 
     def _gate(self, tree: str, settings: PolicySettings, key: str) -> Verdict:
         from tddhooks.policy.gate import tree_verdict
 
         lane = self._lanes.get()
         try:
+            if settings.language == "rust":
+                seed_target(self.root, lane)
             verdict = tree_verdict(self.root, tree, settings, use_cache=False, snapshot_kind=lane)
         finally:
             self._lanes.put(lane)
@@ -131,6 +141,30 @@ class AuditGate:
             material = json.dumps([verdict_key(settings, runner), stamp], sort_keys=True)
             self._keys[settings] = hashlib.sha256(material.encode("utf-8")).hexdigest()[:24]
         return self._keys[settings]
+
+
+def seed_target(root: Path, lane: str) -> bool:
+    """A lane's first build starts from a copy of the hooks' warm cargo target folder instead
+    of from nothing: the dependencies (the slow part of a cold build) are reused, and the
+    kata's own crate is rebuilt, since every file of the lane's fresh snapshot is newer than
+    the copied fingerprints. Only a lane with neither a snapshot nor a target folder yet is
+    seeded; True when it was."""
+    from tddhooks import proc
+    from tddhooks.policy.snapshot import GATE_TREE, gate_dirs
+
+    warm = gate_dirs(root, GATE_TREE)[1]
+    snapshot, target = gate_dirs(root, lane)
+    # a lane snapshot kept from before could hold files older than the copied fingerprints:
+    # cargo would then take the hooks' build of another tree for this one
+    if target.exists() or snapshot.exists() or not warm.is_dir():
+        return False
+    partial = target.with_name(target.name + ".seeding")
+    copied = proc.run(["cp", "-a", "--reflink=auto", str(warm), str(partial)], timeout_s=600)
+    if not copied.ok:
+        proc.run(["rm", "-rf", str(partial)], timeout_s=600)
+        return False
+    partial.rename(target)
+    return True
 
 
 def _store(root: Path) -> VerdictStore:

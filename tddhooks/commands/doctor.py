@@ -171,7 +171,22 @@ def _runner_check(root: Path, config: TddConfig) -> Check:
     else:
         why = "no manifest (Cargo.toml, pyproject.toml, …) and no `language:`: the default"
     tools = "cargo fmt, clippy and cargo test" if language == "rust" else "ruff and pytest"
-    return Check("runner", "ok", f"{language}: {why}; the gate runs {tools}")
+    detail = f"{language}: {why}; the gate runs {tools}"
+    from tddhooks.policy.gate import missing_manifest
+    from tddhooks.policy.settings import load_settings
+    from tddhooks.runners import get_runner
+
+    try:
+        settings = load_settings(root)
+    except ConfigError:
+        settings = None
+    missing = None
+    if settings is not None:
+        missing = missing_manifest(root, settings, get_runner(settings.language))
+    if missing is not None:  # the runner cannot run here: never ok
+        what, _, fix = missing.partition("; ")
+        return Check("runner", "fail", f"{detail}; but {what}", fix, CONFIG)
+    return Check("runner", "ok", detail)
 
 
 def _configures_language(path: Path) -> bool:

@@ -81,6 +81,8 @@ def pre_commit() -> int:
 
     lines = cached_green_lines(root, tree, settings, state)
     if lines is not None:
+        if _ratchet_refused(root, settings, tree, base):
+            return 1
         plain(f"tddhooks: green ({'; '.join(lines)}) [cached]")
         return 0
     if _unchanged_tree(root, tree):
@@ -88,6 +90,8 @@ def pre_commit() -> int:
     from tddhooks.policy.gate import tree_verdict
 
     verdict = tree_verdict(root, tree, settings)
+    if verdict.green and _ratchet_refused(root, settings, tree, base):
+        return 1
     if verdict.green:
         cached = " [cached]" if verdict.cached else ""
         plain(f"tddhooks: green ({'; '.join(verdict.verification_lines())}){cached}")
@@ -103,6 +107,25 @@ def pre_commit() -> int:
         return 0
     plain(red_report(root, verdict, settings, index_file) + MESSAGE_CHECKED_LATER)
     return 1
+
+
+def _ratchet_refused(root: Path, settings: PolicySettings, tree: str, base: str | None) -> bool:
+    """Under `lint: ratchet`: print the refusal and say True when the staged tree adds lint
+    findings to a file against the parent's tree (policy/ratchet.py)."""
+    if settings.lint_mode != "ratchet" or base is None:
+        return False
+    from tddhooks.policy.gate import tree_verdict
+    from tddhooks.policy.ratchet import ratchet_message, ratchet_problems
+
+    problems = ratchet_problems(
+        settings,
+        tree_verdict(root, tree, settings),
+        lambda: tree_verdict(root, git.tree_of(root, base), settings),
+    )
+    if not problems:
+        return False
+    plain(f"tddhooks: commit rejected\n[green] {ratchet_message(problems)}\n")
+    return True
 
 
 def _unchanged_tree(root: Path, tree: str) -> bool:
@@ -200,10 +223,14 @@ def comment_char(root: Path, text: str, config: dict[str, str] | None = None) ->
 
 
 def _display(root: Path, path: Path) -> str:
+    """path as the person can type it where they ran git: relative to their folder (git tells
+    the hooks in GIT_PREFIX, the hook itself runs at the top), absolute outside the work tree."""
+    where = root / os.environ.get("GIT_PREFIX", "")
     try:
-        return str(path.relative_to(root))
+        path.relative_to(root)
     except ValueError:
         return str(path)
+    return os.path.relpath(path, where)
 
 
 def commit_msg(message_file: Path) -> int:
@@ -260,6 +287,15 @@ def _commit_msg(message_file: Path, root: Path, state: Path, index_file: str | N
     facts = staged_facts(root, settings, index_file, amend=amend)
     facts = facts._replace(commit_all=commit_all_in_progress())
     violations = _judge(root, judged, facts, index_file, settings)
+    if violations and any(m.header and m.header.type == "style" for m in judged.values()):
+        from tddhooks.policy.facts import staged_diff_revs
+        from tddhooks.policy.formatting import formatting_only_paths
+
+        revs = staged_diff_revs(base)
+        facts = facts._replace(
+            formatting_only=formatting_only_paths(root, revs, settings, index_file)
+        )
+        violations = _judge(root, judged, facts, index_file, settings)
     if violations and any(m.header and m.header.type == "fix" for m in judged.values()):
         from tddhooks.policy.facts import base_failing_tests
 

@@ -17,6 +17,8 @@ _STATUS_WORDS = {"A": "added", "D": "deleted"}
 # an editor on an empty message or a template; "message" (-m/-F), "merge", "squash" and
 # "commit" (-c/-C/--amend) already carry content and are left alone
 _FILLABLE_SOURCES = (None, "", "template")
+# set (to any value) by an agent's own configuration: its `-m` messages keep the full sections
+AGENT_ENV = "TDDHOOKS_AGENT"
 
 
 def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) -> int:
@@ -36,6 +38,12 @@ def prepare_commit_msg(message_file: Path, source: str | None, sha: str | None) 
             os.environ.get(COMPLETE_ENV) == "1"
         ):  # set by `tddhooks install --agent aider` (docs/agents.md)
             return complete_message(message_file.absolute(), root, index_file)
+        if not os.environ.get(AGENT_ENV) and _one_line_tdd_message(message_file.absolute()):
+            settings = judging_settings(root, state, index_file)
+            if not _agent_identity(root, settings):
+                return _complete_persons_message(
+                    root, state, settings, index_file, message_file.absolute()
+                )
     if source not in (*_FILLABLE_SOURCES, "message"):
         return 0
     path = message_file.absolute()
@@ -150,3 +158,61 @@ def _refresh(
         diff_summary=[f"{c.path}: {_STATUS_WORDS.get(c.status, 'changed')}" for c in facts.changes],
         comment_char=char,
     )
+
+
+def _one_line_tdd_message(path: Path) -> bool:
+    """Whether the `-m`/`-F` message is a header without sections, of any type (cheap: no git)."""
+    from tddhooks.limits import read_message
+
+    text = read_message(path)
+    return "\nContext:" not in text and bool(text.strip())
+
+
+def _agent_identity(root: Path, settings: PolicySettings) -> bool:
+    """Whether the commit is authored under the identity agents and the drive commit under
+    (tdd.yaml `commit.author_name`/`author_email`): a person commits under their own. git
+    hands the hooks the author it resolved (`-c user.name=…` included) in GIT_AUTHOR_*."""
+    name = os.environ.get("GIT_AUTHOR_NAME")
+    email = os.environ.get("GIT_AUTHOR_EMAIL")
+    if name is None or email is None:
+        ident = git.run_git(["var", "GIT_AUTHOR_IDENT"], root, check=False).stdout
+        name, _, rest = ident.partition(" <")
+        email = rest.partition(">")[0]
+    return name.strip() == settings.author_name or email.strip() == settings.author_email
+
+
+def _complete_persons_message(
+    root: Path, state: Path, settings: PolicySettings, index_file: str | None, path: Path
+) -> int:
+    """A person's one-line `-m "feat(x): summary"` of a type that needs sections, completed
+    with the real values (Role, Step, Kata goal, Diff summary, Verification); the Rationale is
+    the handoff's intent or the person's own summary. Other messages are left as written."""
+    from tddhooks.commands.hook_context import message_context
+    from tddhooks.limits import read_message
+    from tddhooks.policy.compose import refresh_message
+    from tddhooks.policy.facts import live_handoff, staged_facts
+    from tddhooks.policy.message import parse_message
+
+    text = read_message(path)
+    char = comment_char(root, text)
+    message = parse_message(text, char)
+    header = message.header
+    if header is None or header.type not in settings.require_sections or message.sections:
+        return 0
+    facts = staged_facts(root, settings, index_file)
+    context = message_context(root, state, settings, index_file, facts)
+    handoff = live_handoff(root, git.head(root))
+    intent = handoff.get("intent") if handoff else None
+    rationale = intent if isinstance(intent, str) and intent.strip() else header.summary
+    completed = refresh_message(
+        message.text,
+        role=context.role,
+        step=context.step,
+        goal=context.goal,
+        verification=list(context.verification),
+        diff_summary=[f"{c.path}: {_STATUS_WORDS.get(c.status, 'changed')}" for c in facts.changes],
+        comment_char=char,
+        rationale=rationale,
+    )
+    path.write_text(completed, encoding="utf-8")
+    return 0

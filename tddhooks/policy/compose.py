@@ -219,11 +219,13 @@ def refresh_message(
     verification: list[str],
     diff_summary: list[str],
     comment_char: str = "#",
+    rationale: str | None = None,
 ) -> str:
     """A kept message brought up to date with what is staged now: Role, Step and Kata goal
     rewritten, the Diff summary listing the staged paths (a bullet the person wrote for a path
     that is still staged is kept), the Verification replaced when a verdict is known; the
-    subject, the body above the sections and the Rationale stay as written."""
+    subject, the body above the sections and the Rationale stay as written (`rationale` is the
+    one written when the message has none)."""
     head: list[str] = []
     sections: dict[str, list[str]] = {}
     current: list[str] = head
@@ -253,7 +255,8 @@ def refresh_message(
     diff = [written.get(line[2:].split(":", 1)[0].strip(), line) for line in fresh]
     blocks = {
         "Context": context,
-        "Rationale": sections.get("Rationale") or _bullets([_ROLE_RATIONALE.get(role, "")]),
+        "Rationale": sections.get("Rationale")
+        or _bullets([rationale or _ROLE_RATIONALE.get(role, "")]),
         "Diff summary": diff or ["- (nothing staged)"],
         "Verification": _bullets(verification) or sections.get("Verification", []),
     }

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from tddhooks import git
 from tddhooks.errors import EnvironmentProblem
+from tddhooks.vocabulary import FORMATTERS
 
 if TYPE_CHECKING:
     from tddhooks.policy.settings import PolicySettings
@@ -33,8 +34,8 @@ _LINES = 6
 class Diagnosis:
     """What the gate found on a tree, in a person's words, and the way to green."""
 
-    # green | lint-only | failing-tests | does-not-compile | does-not-import | nightly | timeout
-    # | tool
+    # green | no-tests | no-manifest | lint-only | failing-tests | does-not-compile |
+    # does-not-import | nightly | timeout | tool
     state: str
     summary: str
     first_commit: str
@@ -54,8 +55,18 @@ INSTALL_NOTE = (
 )
 
 
-def diagnose(verdict: Verdict) -> Diagnosis:
-    """Classify a verdict: green, lint/format only, failing tests, nightly, no compile, timeout."""
+def diagnose(verdict: Verdict, language: str, *, install_pending: bool = True) -> Diagnosis:
+    """Classify a verdict: green, lint/format only, failing tests, nightly, no compile, timeout;
+    the hints name the tools of `language`, and the install commit only while install_pending
+    (the work tree holds tddhooks' own files that HEAD does not)."""
+    note = f"; {INSTALL_NOTE}" if install_pending else ""
+    if verdict.green and verdict.report.no_tests:
+        return Diagnosis(
+            "no-tests",
+            "no tests found: nothing is red, and nothing is tested yet",
+            "a first test: stage a failing test, then `feat: …` with the code that makes it "
+            "pass (or `test: …` for behaviour the code already has)",
+        )
     if verdict.green:
         return Diagnosis(
             "green",
@@ -69,7 +80,7 @@ def diagnose(verdict: Verdict) -> Diagnosis:
             "timeout",
             "red: the test suite did not finish in time",
             "`fix:` the hanging test or code, or raise ci.timeout_s in tdd.yaml "
-            f"in its own commit; {INSTALL_NOTE}",
+            f"in its own commit{note}",
             verdict.failure_excerpt(_LINES).splitlines(),
         )
     if _NIGHTLY.search(text):
@@ -82,16 +93,29 @@ def diagnose(verdict: Verdict) -> Diagnosis:
             f"red: the code needs a nightly toolchain ({named})",
             "`build: pin the nightly toolchain` adding rust-toolchain.toml with "
             '[toolchain] channel = "nightly" (only the toolchain file), or a `fix:` '
-            f"that drops the feature; {INSTALL_NOTE}",
+            f"that drops the feature{note}",
         )
+    from tddhooks.policy.gate import NO_MANIFEST
+
+    unbuildable = [line for line in report.error_lines if line.startswith(NO_MANIFEST)]
+    if unbuildable:
+        what, _, fix = unbuildable[0].partition("; ")
+        return Diagnosis("no-manifest", f"red: {what}", fix)
     names = {step.name for step in failed}
+    uncollected = [line for line in report.error_lines if "pytest does not collect" in line]
+    if uncollected and not report.failed:
+        return Diagnosis(
+            "no-tests",
+            f"red: {uncollected[0].split(';', 1)[0]}",
+            uncollected[0].split("; ", 1)[-1] + f"{note}",
+        )
     if report.failed or report.failing_tests:
         shown = ", ".join(report.failing_tests[:_LINES]) or f"{report.failed} test(s)"
         return Diagnosis(
             "failing-tests",
             f"red: failing tests: {shown}",
             "`fix: …` that changes the code (not the tests) until they pass; or a "
-            f"`test:` commit that deletes a test that is wrong; {INSTALL_NOTE}",
+            f"`test:` commit that deletes a test that is wrong{note}",
             report.error_lines[:_LINES],
         )
     if report.compile_errors and report.error_kind == "import":
@@ -100,14 +124,14 @@ def diagnose(verdict: Verdict) -> Diagnosis:
             "red: pytest cannot import the tests (collection errors: a missing module, an "
             "import or syntax error)",
             "`fix: …` that makes every test module import (the code it imports, or "
-            f"pythonpath/packages in pyproject.toml); {INSTALL_NOTE}",
+            f"pythonpath/packages in pyproject.toml){note}",
             report.compile_errors[:_LINES],
         )
     if report.compile_errors:
         return Diagnosis(
             "does-not-compile",
             "red: the code does not compile",
-            f"`fix: …` that makes it compile; {INSTALL_NOTE}",
+            f"`fix: …` that makes it compile{note}",
             report.compile_errors[:_LINES],
         )
     if names <= {"lint", "fmt"}:
@@ -117,22 +141,28 @@ def diagnose(verdict: Verdict) -> Diagnosis:
         findings = [
             line for line in lint_text.splitlines() if line.startswith(("error", "warning"))
         ]
-        style = (
-            "`style: cargo fmt` / `style: ruff format` (formatting only)" if "fmt" in names else ""
-        )
+        formatter = FORMATTERS.get(language, "the formatter")
+        style = f"`style: {formatter}` (formatting only, tests included)" if "fmt" in names else ""
         refactor = "`refactor: …` fixing the lint findings (e.g. remove dead code; the same tests "
         refactor += "pass before and after)"
         first = " then ".join(part for part in (style, refactor if "lint" in names else "") if part)
+        if "lint" in names:
+            first += (
+                "; or start from the code as it is: add `lint: ratchet` to tdd.yaml and commit "
+                "it (`chore: lint ratchet`); from then on a commit may not add lint findings "
+                'to a file (docs/policy.md, "A legacy repository")'
+            )
         return Diagnosis(
             "lint-only",
-            f"red because of {which} only: every test passes",
-            f"{first}; {INSTALL_NOTE}",
+            f"red because of {which} only: "
+            + ("no tests found" if report.no_tests else "every test passes"),
+            f"{first}{note}",
             findings[:_LINES],
         )
     return Diagnosis(
         "red",
         "red: " + "; ".join(verdict.verification_lines()),
-        f"`fix: …` that gets the gate green; {INSTALL_NOTE}",
+        f"`fix: …` that gets the gate green{note}",
         verdict.failure_excerpt(_LINES).splitlines(),
     )
 
@@ -154,7 +184,18 @@ def diagnose_head(root: Path) -> Diagnosis | None:
             f"cannot run the gate: {problem.message}",
             problem.fix or "install the toolchain (`tddhooks doctor`)",
         )
-    return diagnose(verdict)
+    return diagnose(verdict, settings.language, install_pending=install_pending(root))
+
+
+def install_pending(root: Path) -> bool:
+    """Whether tddhooks' own files (OWN_FILES) in the work tree differ from HEAD: an install
+    commit is there to make."""
+    changed = git.run_git(
+        ["status", "--porcelain", "-z", "--untracked-files=all", "--", *sorted(OWN_FILES)],
+        root,
+        check=False,
+    ).stdout
+    return bool(changed.strip("\0"))
 
 
 def own_files_only(root: Path, base: str, index_file: str | None) -> bool:

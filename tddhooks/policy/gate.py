@@ -64,6 +64,9 @@ def run_gate(
                 fix="take the work tree off PYTHONPATH (or out of the editable install's "
                 "folders), or move that file out of it (docs/runners.md)",
             )
+    missing = missing_manifest(workdir, settings, runner)
+    if missing is not None:
+        return _not_runnable(settings, missing)
     every = (("fmt", settings.fmt_check), ("lint", settings.lint), ("test", settings.test))
     commands = [(name, cmd) for name, cmd in every if cmd]
     outcomes: dict[str, proc.ProcResult] = {}
@@ -88,19 +91,29 @@ def run_gate(
         _require_executable(name, result)
     from tddhooks.policy.verdicts import StepOutcome, Verdict
     from tddhooks.runners.base import TestReport
+    from tddhooks.runners.common import tail_chars
     from tddhooks.runners.worktree_paths import to_work_tree
 
     steps: list[StepOutcome] = []
     report = TestReport()
     files = read_code_files(workdir, settings.language)
     names = runner.test_names(files)
+    lint_findings: dict[str, int] | None = None
     for name, cmd, result in results:
         returncode = result.returncode
+        shown = result.output
+        if name == "lint" and settings.lint_mode == "ratchet":
+            from tddhooks.policy.ratchet import describe, lint_counts, rendered
+
+            lint_findings = lint_counts(settings.language, result.output, str(workdir))
+            ran = lint_findings is not None and returncode == 0
+            shown = f"ratchet: {describe(lint_findings or {})}" if ran else rendered(shown)
         if name == "test":
             report = runner.parse_test_output(result.output, result.returncode)
             if result.timed_out:
                 report = report.model_copy(update={"timed_out": True})
             report = _require_tests_ran(report, names, cmd, runner)
+            report = _require_collected(report, files, settings, runner)
             report = _refuse_untrusted(report, workdir, settings, runner, files)
             # the runner knows what its exit codes mean (pytest's 5: no tests yet, a green start)
             returncode = report.exit_code if report.green else (returncode or report.exit_code)
@@ -112,7 +125,7 @@ def run_gate(
                 timed_out=result.timed_out,
                 duration_s=round(result.duration_s, 3),
                 # work-tree paths, not the snapshot's (runners/worktree_paths.py)
-                output_tail=to_work_tree(result.output[-OUTPUT_TAIL_CHARS:], workdir, target_dir),
+                output_tail=to_work_tree(tail_chars(shown, OUTPUT_TAIL_CHARS), workdir, target_dir),
             )
         )
     green = bool(steps) and all(step.ok for step in steps) and report.green
@@ -125,7 +138,56 @@ def run_gate(
         test_names=sorted(names),
         duration_s=round(sum(step.duration_s for step in steps), 3),
         created_at=round(time.time(), 3),
+        lint_findings=lint_findings,
     )
+
+
+NO_MANIFEST = "no Cargo.toml at the top of the tree"
+
+
+def missing_manifest(workdir: Path, settings: PolicySettings, runner: Runner) -> str | None:
+    """Why the default Rust commands cannot run in workdir (no Cargo.toml at its top), with the
+    exact file to add: a workspace naming the crates found below, or the other language."""
+    if settings.language != "rust" or (workdir / "Cargo.toml").is_file():
+        return None
+    if settings.test != runner.default_commands().test:
+        return None
+    from tddhooks.vocabulary import crate_folders
+
+    found = []
+    for folder, dirs, names in os.walk(workdir):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
+        if "Cargo.toml" in names:
+            found.append(Path(folder, "Cargo.toml").relative_to(workdir).as_posix())
+    crates = crate_folders(found)
+    if crates:
+        members = ", ".join(f'"{crate}"' for crate in crates)
+        return (
+            f"{NO_MANIFEST}: a folder of {len(crates)} crate(s) without a root manifest "
+            f"({', '.join(crates[:4])}{' …' if len(crates) > 4 else ''}), which cargo cannot "
+            "build as one project; add a workspace Cargo.toml at the top (a build: commit): "
+            f'[workspace] members = [{members}] resolver = "2"'
+        )
+    return (
+        f"{NO_MANIFEST}: cargo cannot build it; for a Rust kata add one (`cargo init`, a build: "
+        "commit); for another language say it in tdd.yaml: `language: python`"
+    )
+
+
+def _not_runnable(settings: PolicySettings, why: str) -> Verdict:
+    """A red verdict that ran nothing: the project cannot be built as it is."""
+    from tddhooks.policy.verdicts import StepOutcome, Verdict
+    from tddhooks.runners.base import TestReport
+
+    step = StepOutcome(
+        name="test", cmd=list(settings.test), returncode=1, timed_out=False, duration_s=0.0,
+        output_tail=why,
+    )  # fmt: skip
+    report = TestReport(exit_code=1, error_lines=[why], output_tail=why)
+    return Verdict(
+        tree="", key="", green=False, steps=[step], report=report, test_names=[],
+        duration_s=0.0, created_at=round(time.time(), 3),
+    )  # fmt: skip
 
 
 def _require_tests_ran(
@@ -152,6 +214,30 @@ def _require_tests_ran(
         "committed tool configuration (.cargo/config.toml runner, conftest.py, pytest settings)"
     )
     return report.model_copy(update={"exit_code": 1, "error_lines": [line]})
+
+
+def _require_collected(
+    report: TestReport, files: dict[str, str], settings: PolicySettings, runner: Runner
+) -> TestReport:
+    """Red, with the fix, when the tree holds test modules (unittest style: `tests.py`,
+    `test*.py`) that the default pytest command does not collect: their tests would never run,
+    and a tree whose tests do not run is not green (docs/runners.md, "No tests")."""
+    if settings.language != "python" or settings.test != runner.default_commands().test:
+        return report
+    from tddhooks.runners.python_items import collect_fix, uncollected_test_modules
+
+    modules = uncollected_test_modules(files)
+    if not modules:
+        return report
+    shown = ", ".join(modules[:3]) + (" ..." if len(modules) > 3 else "")
+    what = "no tests found" if report.no_tests else f"{len(modules)} test module(s) not collected"
+    line = (
+        f"{what}: pytest does not collect {shown}; {collect_fix(modules, files)} "
+        "(a build: commit), or move the tests to tests/test_*.py"
+    )
+    return report.model_copy(
+        update={"exit_code": report.exit_code or 1, "error_lines": [line, *report.error_lines]}
+    )
 
 
 def _pinned(
@@ -257,6 +343,10 @@ def tree_verdict(
     cached = _stored(state, tree, key) if use_cache else None
     if cached is not None:
         return cached
+    if use_cache:
+        reused = _docs_only(root, state, tree, key, settings)
+        if reused is not None:
+            return reused
     dest, target = gate_dirs(root, snapshot_kind, state.parent)
     with _locked(dest.parent / f"{dest.name}.lock"):
         # another gate (a drive, a second terminal) may have judged this tree while we waited
@@ -272,6 +362,27 @@ def tree_verdict(
 
         VerdictStore(verdicts_dir(state)).put(verdict)  # before unlocking: waiters find it
     return verdict
+
+
+def _docs_only(
+    root: Path, state: Path, tree: str, key: str, settings: PolicySettings
+) -> Verdict | None:
+    """HEAD's stored verdict, for a tree that differs from HEAD's only in documentation nothing
+    reads (policy/inert.py), stored under this tree too; None otherwise."""
+    head = git.run_git(["rev-parse", "-q", "--verify", "HEAD^{tree}"], root, check=False)
+    head_tree = head.stdout.strip()
+    if not head.ok or head_tree == tree:
+        return None
+    stored = _stored(state, head_tree, key)
+    from tddhooks.policy.inert import inert_change
+
+    if stored is None or not inert_change(root, head_tree, tree, settings):
+        return None
+    verdict = stored.model_copy(update={"tree": tree, "cached": False})
+    from tddhooks.policy.verdicts import VerdictStore
+
+    VerdictStore(verdicts_dir(state)).put(verdict)
+    return verdict.model_copy(update={"cached": True})
 
 
 def _stored(state: Path, tree: str, key: str) -> Verdict | None:

@@ -20,7 +20,7 @@ from tddhooks.policy.message import (
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.policy.testitems import ITEMS_PREFIX
 from tddhooks.records import NamedTuple
-from tddhooks.vocabulary import BUILD_FILES, CODE_SUFFIXES, MANIFESTS
+from tddhooks.vocabulary import BUILD_FILES, CODE_SUFFIXES, FORMATTERS, MANIFESTS
 
 _STEP_RE = re.compile(r"^[0-9]+$")
 _MAX_LISTED = 8
@@ -73,6 +73,9 @@ class CommitFacts(NamedTuple):
     # path -> the paths the build makes of it: a symlink's target and the link, a file named by
     # include!/#[path] and the Rust file naming it (policy/build_inputs.py)
     stand_ins: Mapping[str, frozenset[str]] = MappingProxyType({})
+    # changed files whose change is formatting only, proved (policy/formatting.py); the hooks
+    # fill it for a `style:` message
+    formatting_only: frozenset[str] = frozenset()
 
 
 class MessageHint(NamedTuple):
@@ -432,6 +435,11 @@ def _type_rules(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> 
     tests = changed_test_paths(facts, cfg)
     code = changed_code_paths(facts, cfg)
     build = changed_build_paths(facts, cfg)
+    if kind == "style":  # formatting may touch any file: tests, code, build files alike
+        reformatted = facts.formatting_only
+        tests, code, build = (
+            [path for path in paths if path not in reformatted] for paths in (tests, code, build)
+        )
     fits = _type_for(tests, code, build)
     names_changed = facts.test_names_after != facts.test_names_before
     removed = removed_tests(facts, cfg)
@@ -439,8 +447,15 @@ def _type_rules(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> 
     changed = [change.path for change in facts.changes]
     if tests and not scope.tests:
         rest = [path for path in changed if path not in tests or path in code]
+        formatter = FORMATTERS.get(cfg.language, "the formatter")
+        more = (
+            f" (a style: commit may change them only as `{formatter}` formats them; "
+            "this change is more than formatting)"
+            if kind == "style"
+            else ""
+        )
         yield (
-            f"{kind}: commits may not change {_listing(tests)}",
+            f"{kind}: commits may not change {_listing(tests)}{more}",
             "commit the test change as test: or feat:, or " + leave_out_hint(tests, rest, facts),
         )
     elif scope.keep_names and names_changed:

@@ -17,7 +17,7 @@ from pathlib import Path
 from tddhooks import __version__, git
 from tddhooks.errors import ConfigError
 from tddhooks.records import NamedTuple
-from tddhooks.vocabulary import LANGUAGE_FILES, languages_of
+from tddhooks.vocabulary import LANGUAGE_FILES, languages_by_files, languages_of
 
 TYPE_CHECKING = False  # not typing's: the hook path does not import typing (tddhooks/records.py)
 if TYPE_CHECKING:
@@ -51,6 +51,7 @@ class PolicySettings(NamedTuple):
     author_name: str = "TDD Machine"
     author_email: str = "tdd@local"
     skip_markers: tuple[str, ...] = ()
+    lint_mode: str = "strict"  # policy/ratchet.py
 
     def enabled(self, rule: str) -> bool:
         return rule not in self.disabled_rules
@@ -86,6 +87,17 @@ def _from_config(config: TddConfig) -> PolicySettings:
     runner = get_runner(config.language)
     defaults = runner.default_commands()
     ci = config.ci
+    lint = tuple(ci.check_cmd or defaults.lint)
+    if config.lint == "ratchet":
+        from tddhooks.policy.ratchet import ratchet_command
+
+        if ci.check_cmd:
+            raise ConfigError(
+                "`lint: ratchet` counts the default linter's findings per file, and tdd.yaml "
+                "sets its own ci.check_cmd",
+                fix="remove ci.check_cmd, or keep it with `lint: strict`",
+            )
+        lint = ratchet_command(config.language)
     return PolicySettings(
         language=config.language,
         kata_description=config.kata_description,
@@ -99,12 +111,13 @@ def _from_config(config: TddConfig) -> PolicySettings:
         fmt_check=tuple(ci.fmt_check_cmd or defaults.fmt_check),
         fmt_fix=tuple(ci.fmt_cmd or defaults.fmt_fix),
         lint_fix=tuple(ci.fix_cmd or (() if ci.check_cmd else defaults.lint_fix)),
-        lint=tuple(ci.check_cmd or defaults.lint),
+        lint=lint,
         test=tuple(ci.test_cmd or defaults.test),
         timeout_s=ci.timeout_s,
         author_name=config.commit.author_name,
         author_email=config.commit.author_email,
         skip_markers=tuple(marker.pattern for marker in runner.skip_markers),
+        lint_mode=config.lint,
     )
 
 
@@ -135,7 +148,11 @@ def settings_from_text(
     return _from_config(config)
 
 
-_LANGUAGE_NAMES = tuple(sorted({name for names in LANGUAGE_FILES.values() for name in names}))
+# pytest's configuration files: its python_files widen the Python test paths (_collected_globs)
+_PYTEST_CONFIGS = ("pyproject.toml", "pytest.ini", "tox.ini", "setup.cfg")
+_LANGUAGE_NAMES = tuple(
+    sorted({name for names in LANGUAGE_FILES.values() for name in names} | set(_PYTEST_CONFIGS))
+)
 
 
 def index_entries_call(index_file: str | None) -> git.Call:
@@ -167,6 +184,19 @@ def _top_entries(root: Path, rev: str | None, index_file: str | None) -> dict[st
         if path:
             found[path] = meta
     return found
+
+
+def tree_paths(root: Path, rev: str | None, index_file: str | None = None) -> list[str]:
+    """Every path of commit `rev`, or of the index (index_file) when rev is None."""
+    listing = None if rev is None else git.held_listing(root, rev)
+    if listing is not None:
+        return [path for _meta, path in listing]
+    if rev is None:
+        args = ["ls-files", "-z", "--full-name"]
+        result = git.run_git(args, root, check=False, env_extra=git.index_env(index_file))
+    else:
+        result = git.run_git(["ls-tree", "-r", "-z", "--name-only", rev], root, check=False)
+    return [path for path in result.stdout.split("\0") if path]
 
 
 def _blob_in(entries: dict[str, str], rev: str | None) -> str | None:
@@ -220,7 +250,20 @@ def settings_at(
         first = base is not None and blob is not None
     # the language files of the parent decide (the policy is the parent's); a root commit's own
     detected = languages_of(base_entries if base_entries is not None else (own_entries or {}))
+    if not detected:  # no manifest: the code files the parent holds say it
+        tree_rev = base if base_entries is not None else own
+        detected = languages_by_files(tree_paths(root, tree_rev, index_file))
+    if not detected and base_entries is not None:  # a parent of no language: the commit's own
+        own_paths = tree_paths(root, own, index_file)
+        detected = languages_of(p for p in own_paths if "/" not in p) or languages_by_files(
+            own_paths
+        )
     tag = "+".join(sorted(detected)) or "none"
+    listed = base_entries if base_entries is not None else (own_entries or {})
+    listed_rev = base if base_entries is not None else own
+    pytest_blobs = _pytest_blobs(listed, listed_rev) if "python" in detected else {}
+    if pytest_blobs:  # the pytest configuration widens the test paths (_collected_globs)
+        tag += "-" + "-".join(blob[:12] for _name, blob in sorted(pytest_blobs.items()))
     name = f"{'first-' if first else ''}{blob or 'none'}-{tag}.json"
     cache_file = None if cache_dir is None else cache_dir / SETTINGS_CACHE / name
     if cache_file is not None:
@@ -231,6 +274,7 @@ def settings_at(
     settings = settings_from_text(
         text, f"{CONFIG_NAME} ({blob or 'none'})", first=first, detected=detected
     )
+    settings = _collected_globs(settings, root, pytest_blobs)
     if cache_file is not None:
         with contextlib.suppress(OSError):
             cache_file.parent.mkdir(parents=True, exist_ok=True)
@@ -245,6 +289,39 @@ def settings_at(
                 encoding="utf-8",
             )
     return with_resolved_tools(settings, root)
+
+
+def _pytest_blobs(entries: dict[str, str], rev: str | None) -> dict[str, str]:
+    """name -> blob id of pytest's configuration files among the listed top entries."""
+    blobs = {}
+    for name in _PYTEST_CONFIGS:
+        fields = entries.get(name, "").split()
+        if len(fields) == 3 and fields[0] in ("100644", "100755"):
+            blobs[name] = fields[1] if rev is None else fields[2]
+    return blobs
+
+
+def _collected_globs(settings: PolicySettings, root: Path, blobs: dict[str, str]) -> PolicySettings:
+    """A Python kata's test paths widened by the python_files patterns of test modules its
+    pytest configuration sets (`tests.py` beside the code is a test module when pytest collects
+    it), unless tdd.yaml sets policy.test_paths itself."""
+    if settings.language != "python" or not blobs:
+        return settings
+    from tddhooks.runners.python import PythonRunner
+    from tddhooks.runners.python_items import python_files
+
+    if settings.test_paths != PythonRunner.test_globs:
+        return settings
+    texts = {
+        name: git.run_git(["cat-file", "blob", blob], root, check=False).stdout
+        for name, blob in blobs.items()
+    }
+    # a pattern naming test modules (`tests.py`, `test*.py`); a wider one (`*.py`, `ops.py`)
+    # collects modules of code with tests beside it, judged item by item (policy/items.py)
+    extra = tuple(
+        p for p in python_files(texts) if "test" in p.lower() and p not in settings.test_paths
+    )
+    return settings._replace(test_paths=settings.test_paths + extra) if extra else settings
 
 
 def _read_cached(cache_file: Path) -> PolicySettings | None:

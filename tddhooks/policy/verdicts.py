@@ -60,6 +60,8 @@ class Verdict(BaseModel):
     duration_s: float
     created_at: float
     cached: bool = False
+    # `lint: ratchet`: path -> the linter's findings in the tree (policy/ratchet.py)
+    lint_findings: dict[str, int] | None = None
 
     @property
     def timed_out(self) -> bool:
@@ -80,7 +82,10 @@ class Verdict(BaseModel):
             step = self.step(name)
             if step is not None:
                 label = "fmt" if name == "fmt" else command_label(step.cmd)
-                parts.append(f"{label} {_step_state(step)}")
+                state = _step_state(step)
+                if name == "lint" and step.ok and self.lint_findings is not None:
+                    state = f"ratchet ({sum(self.lint_findings.values())} finding(s) kept)"
+                parts.append(f"{label} {state}")
         return ["; ".join(parts)] if parts else []
 
     def failure_excerpt(self, lines: int = 20) -> str:

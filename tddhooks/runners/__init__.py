@@ -7,7 +7,7 @@ from importlib import import_module
 from pathlib import Path
 
 from tddhooks.errors import ConfigError
-from tddhooks.vocabulary import LANGUAGE_FILES, languages_of
+from tddhooks.vocabulary import LANGUAGE_FILES, languages_by_files, languages_of
 
 TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~10 ms; mypy reads it
 if TYPE_CHECKING:
@@ -53,9 +53,21 @@ def get_runner(language: str) -> Runner:
 
 
 def detected_languages(root: Path) -> dict[str, list[str]]:
-    """languages_of the files at the top of the work tree at root."""
+    """languages_of the manifests at the top of the work tree at root; without one, the
+    language of the files git tracks there (vocabulary.languages_by_files)."""
     every = {name for names in LANGUAGE_FILES.values() for name in names}
-    return languages_of(name for name in every if (root / name).is_file())
+    found = languages_of(name for name in every if (root / name).is_file())
+    return found or languages_by_files(tracked_paths(root))
+
+
+def tracked_paths(root: Path) -> list[str]:
+    """The paths git tracks under root (its index); none outside a repository."""
+    from tddhooks import git
+
+    if git.find_root(root) is None:
+        return []
+    listed = git.run_git(["ls-files", "-z", "--full-name"], root, check=False)
+    return [path for path in listed.stdout.split("\0") if path] if listed.ok else []
 
 
 def describe_detection(found: dict[str, list[str]]) -> str:

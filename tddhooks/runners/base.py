@@ -32,6 +32,9 @@ class TestReport(BaseModel):
     # what a compile error is in this language: Rust's do not compile, a Python test module
     # that pytest cannot collect (ModuleNotFoundError, ImportError, SyntaxError) does not import
     error_kind: Literal["compile", "import"] = "compile"
+    # the runner found no test at all (pytest's exit 5, cargo's "running 0 tests" everywhere):
+    # its own state, never "every test passes" (docs/runners.md, "No tests")
+    no_tests: bool = False
 
     @property
     def build_failure(self) -> str:
@@ -54,6 +57,8 @@ class TestReport(BaseModel):
         if self.compile_errors:
             noun = "collection error(s)" if self.error_kind == "import" else "error(s)"
             return f"{self.build_failure} ({len(self.compile_errors)} {noun})"
+        if self.no_tests:
+            return "no tests found" + (f" (exit {self.exit_code})" if self.exit_code else "")
         text = f"{self.passed} passed, {self.failed} failed"
         return text + (f", {self.ignored} ignored" if self.ignored else "")
 

@@ -29,6 +29,16 @@ def output_tail(output: str, lines: int = TAIL_LINES) -> str:
     return "\n".join(output.rstrip().splitlines()[-lines:])
 
 
+def tail_chars(output: str, limit: int) -> str:
+    """At most the last `limit` characters of output, from the start of a line: an excerpt
+    never begins mid-word."""
+    if len(output) <= limit:
+        return output
+    tail = output[-limit:]
+    newline = tail.find("\n")
+    return tail[newline + 1 :] if newline >= 0 else tail
+
+
 def was_killed(output: str, exit_code: int) -> bool:
     """Whether proc.run killed the command for running past its timeout."""
     return exit_code == TIMED_OUT_EXIT or TIMEOUT_MARKER in output
@@ -86,6 +96,7 @@ def finish_report(
         output_tail=output_tail(output),
         timed_out=timed_out,
         exit_code=exit_code,
+        no_tests=exit_code == 0 and not timed_out and not compile_errors and not any(counts),
     )
 
 

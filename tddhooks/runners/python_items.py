@@ -133,3 +133,56 @@ def item_spans_lenient(text: str) -> tuple[tuple[int, int], ...]:
     if start is not None:
         found.append((start, len(rows)))
     return tuple(found)
+
+
+# what unittest's discovery and habit name test modules: `tests.py`, `test*.py`, `*_test(s).py`
+UNITTEST_STYLE = ("test*.py", "tests.py", "*_test.py", "*_tests.py")
+
+
+def _is_test(node: ast.stmt) -> bool:
+    return isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test")
+
+
+def _defines_tests(text: str) -> bool:
+    """A unittest.TestCase subclass with a test method, or a top-level test function."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    return any(
+        _is_test(node)
+        or (
+            isinstance(node, ast.ClassDef) and is_test_class(node) and any(map(_is_test, node.body))
+        )
+        for node in tree.body
+    )
+
+
+def uncollected_test_modules(files: Mapping[str, str]) -> list[str]:
+    """Modules among `files` (path -> text, the tree's Python files and pytest configuration)
+    that hold tests (a TestCase, test functions) under a test module's name (UNITTEST_STYLE)
+    but that pytest's python_files do not collect, sorted."""
+    patterns = python_files(files)
+    return sorted(
+        path
+        for path, text in files.items()
+        if path.endswith(".py")
+        and not collected(path, patterns)
+        and collected(path, UNITTEST_STYLE)
+        and _defines_tests(text)
+    )
+
+
+def collect_fix(modules: Sequence[str], files: Mapping[str, str]) -> str:
+    """The configuration line that makes pytest collect `modules` (their name patterns added
+    to the current python_files), and where it goes."""
+    current = python_files(files)
+    names = {path.rsplit("/", 1)[-1] for path in modules}
+    extra = [
+        p for p in UNITTEST_STYLE if p not in current and any(collected(n, (p,)) for n in names)
+    ]
+    wanted = (*current, *extra[:1])
+    if "pytest.ini" in files:
+        return f"add `python_files = {' '.join(wanted)}` under [pytest] in pytest.ini"
+    listed = ", ".join(f'"{pattern}"' for pattern in wanted)
+    return f"add `python_files = [{listed}]` under [tool.pytest.ini_options] in pyproject.toml"

@@ -1,5 +1,6 @@
-"""aider's one-line `-m` message: completed by prepare-commit-msg only when aider's installed
-configuration sets TDDHOOKS_COMPLETE_MESSAGE=1; otherwise left alone (and rejected)."""
+"""aider's one-line `-m` message: completed by prepare-commit-msg when aider's installed
+configuration sets TDDHOOKS_COMPLETE_MESSAGE=1; an agent marked with TDDHOOKS_AGENT and no
+completion is left alone (and rejected)."""
 
 from __future__ import annotations
 
@@ -16,12 +17,15 @@ SOURCE = (
 TEST = "from calc import double\n\n\ndef test_doubles() -> None:\n    assert double(4) == 8\n"
 
 
-def commit(repo: Path, message: str, *, complete: bool) -> subprocess.CompletedProcess[str]:
+def commit(repo: Path, message: str, *, complete: bool,
+           agent: bool = False) -> subprocess.CompletedProcess[str]:  # fmt: skip
     (repo / "src/calc/__init__.py").write_text(SOURCE, encoding="utf-8")
     (repo / "tests/test_double.py").write_text(TEST, encoding="utf-8")
     env = {**os.environ}
     if complete:
         env["TDDHOOKS_COMPLETE_MESSAGE"] = "1"
+    if agent:
+        env["TDDHOOKS_AGENT"] = "aider"
     # as aider commits: -m, then the edited paths
     args = ["git", "commit", "-m", message, "--", "src/calc/__init__.py", "tests/test_double.py"]
     run(repo, "git", "add", "tests/test_double.py")
@@ -39,9 +43,9 @@ def test_the_one_line_message_is_completed_and_accepted(tmp_path: Path) -> None:
     assert "#" not in body  # the prefill's help lines are not part of a -m message
 
 
-def test_without_the_variable_a_message_is_never_changed(tmp_path: Path) -> None:
+def test_an_agent_without_the_variable_keeps_its_message(tmp_path: Path) -> None:
     repo = kata_with_agent(tmp_path, "aider")
-    result = commit(repo, "feat: double a number", complete=False)
+    result = commit(repo, "feat: double a number", complete=False, agent=True)
     assert result.returncode == 1
     assert "Context" in result.stdout + result.stderr
     assert run(repo, "git", "log", "-1", "--format=%s").stdout == "chore: scaffold\n"

@@ -37,7 +37,11 @@ def test_dead_code_is_lint_only_and_a_refactor_fixes_it(tmp_path: Path) -> None:
     assert found.summary == "red because of lint only: every test passes"
     assert any("unused" in line for line in found.details)
     assert found.first_commit.startswith("`refactor: …`")
-    assert "chore: install tddhooks hooks" in found.first_commit
+    assert "chore: install tddhooks hooks" not in found.first_commit  # nothing to commit
+    (repo / "tdd.yaml").write_text("language: rust\n", encoding="utf-8")
+    pending = diagnose_head(repo)
+    assert pending is not None
+    assert "chore: install tddhooks hooks" in pending.first_commit
 
 
 def test_formatting_only_suggests_a_style_commit(tmp_path: Path) -> None:

@@ -76,7 +76,9 @@ def test_the_parents_language_files_pick_the_language_and_key_the_cache(
     (repo / "Cargo.toml").write_text("[package]\n", encoding="utf-8")  # work tree: never counts
 
     assert settings_at(repo, head, cache).language == "python"
-    assert (cache / "settings" / f"{blob}-python.json").is_file()
+    # pytest's configuration widens the test paths: its blob keys the cache too
+    pyproject = git(repo, "rev-parse", "HEAD:pyproject.toml").stdout.strip()
+    assert (cache / "settings" / f"{blob}-python-{pyproject[:12]}.json").is_file()
 
 
 def test_a_settings_cache_written_by_another_python_is_not_reused(

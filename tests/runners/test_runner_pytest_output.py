@@ -75,11 +75,12 @@ def test_syntax_error_in_a_test_module_points_at_its_line() -> None:
     assert report.compile_errors == ["tests/test_bad.py:1: SyntaxError: invalid syntax"]
 
 
-def test_no_tests_collected_is_green_for_a_fresh_project() -> None:
+def test_no_tests_collected_is_its_own_state_on_a_fresh_project() -> None:
     report = parse("empty", 5)
-    assert report.green
+    assert report.green  # nothing red to keep out of a commit
+    assert report.no_tests
     assert report.exit_code == 0
-    assert report.summary() == "0 passed, 0 failed"
+    assert report.summary() == "no tests found"
 
 
 @pytest.mark.parametrize(

@@ -74,3 +74,16 @@ def test_unit_tests_in_src_through_a_whole_cycle(tmp_path: Path) -> None:
     rejected = commit_with_editor(repo, "refactor(calc): other numbers")
     assert rejected.returncode == 1
     assert "[type-rules] refactor: commits may not change src/lib.rs" in rejected.stderr
+
+
+def test_cargo_fmt_of_the_unit_tests_lands_as_style(tmp_path: Path) -> None:
+    ugly = RUST_UNIT["src/lib.rs"].replace("assert_eq!(add(1, 1), 2);", "assert_eq!( add(1,1),2 );")
+    repo = make(tmp_path / "calc", {**RUST_UNIT, "src/lib.rs": ugly})
+    installed = run(repo, "tddhooks", "install", "--direct")
+    said = installed.stdout + installed.stderr
+    assert "style: cargo fmt" in said, said
+    assert "ruff" not in said
+    assert run(repo, "cargo", "fmt").returncode == 0
+    done = run(repo, "git", "commit", "-am", "style: cargo fmt")  # the #[cfg(test)] module too
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert message(repo).startswith("style: cargo fmt")
