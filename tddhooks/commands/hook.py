@@ -272,6 +272,7 @@ def _commit_msg(message_file: Path, root: Path, state: Path, index_file: str | N
     violations += _merge_resolution(root, state, settings, index_file, facts)
     violations += _tree_changed_since_gate(root, state, settings, index_file, base)
     if not violations:
+        _record_accepted(root, state, settings, index_file, base, list(judged))
         return 0
     if any(violation.rule == "sections" for violation in violations):
         # the hint's skeleton carries the real cycle, goal and verification line
@@ -296,6 +297,37 @@ def _commit_msg(message_file: Path, root: Path, state: Path, index_file: str | N
         + f"\nyour message is kept in {shown}; reuse it with: git commit -e -F {shown}{filled}\n"
     )
     return 1
+
+
+def _record_accepted(
+    root: Path,
+    state: Path,
+    settings: PolicySettings,
+    index_file: str | None,
+    base: str | None,
+    texts: list[str],
+) -> None:
+    """Seal that the hooks accepted this tree on this parent with this message (any of the texts
+    git may store), for the reference-transaction hook (policy/judged.py). Only a tree known to
+    be green is recorded: a commit-msg run without its pre-commit (or a red start) leaves the
+    commit to be judged when it lands."""
+    tree = git.write_tree(root, index_file=index_file)
+    if settings.enabled("green"):
+        from tddhooks.policy.stored import cached_green_lines
+
+        if cached_green_lines(root, tree, settings, state) is None:
+            return
+    from tddhooks.policy import lineage
+
+    parents = [base] if base is not None else []
+    if lineage.merging(root):
+        from tddhooks.policy.merges import merge_heads
+
+        parents = [git.head(root) or "", *merge_heads(lineage.git_dir(root))]
+    from tddhooks.policy.judged import record_key, write_record
+
+    for text in texts:
+        write_record(state, record_key(tree, parents, text))
 
 
 def _no_test_staged(violations: list[Violation]) -> bool:
@@ -420,7 +452,10 @@ def _exemption_facts(
     return lineage.exemption_facts(root, message, facts, base=git.head(root), index_file=index_file)
 
 
-USAGE = "usage: tddhooks hook pre-commit | commit-msg FILE | prepare-commit-msg FILE [SOURCE [SHA]]"
+USAGE = (
+    "usage: tddhooks hook pre-commit | commit-msg FILE | prepare-commit-msg FILE [SOURCE [SHA]] "
+    "| reference-transaction STATE | pre-push REMOTE URL"
+)
 
 
 def main(argv: list[str]) -> int:
@@ -444,6 +479,18 @@ def main(argv: list[str]) -> int:
 
             padded = [*args[1:], None, None]
             result[0] = prepare_commit_msg(Path(args[0]), padded[0], padded[1])
+        elif name == "reference-transaction" and len(args) == 1:
+            import sys
+
+            from tddhooks.commands.refcheck import reference_transaction
+
+            result[0] = reference_transaction(args[0], sys.stdin.read())
+        elif name == "pre-push" and len(args) == 2:
+            import sys
+
+            from tddhooks.commands.refcheck import pre_push
+
+            result[0] = pre_push(sys.stdin.read())
         else:
             raise UsageError(f"unknown hook call: {' '.join(argv) or '(nothing)'}", fix=USAGE)
     return result[0]

@@ -1,0 +1,334 @@
+"""What lands on a branch: the reference-transaction and pre-push hooks, and the branch-tip check
+the agent hooks run after every tool call.
+
+A commit a branch update brings in is acceptable when it is in the baseline `install` recorded
+(refs/tddhooks/baseline/*), reachable from the branch's tip before the update, fetched (reachable
+from a remote-tracking branch, unless the branch's tdd.yaml says `policy.trust_remotes: false`),
+sealed as judged by our hooks (policy/judged.py), or judged right here by the rules `tddhooks
+audit` uses, by its parent's policy. Another local branch is no pass. History rewrites (amend,
+rebase, reset) need no detection: their commits have parents no hook judged them against.
+See docs/hooks.md and docs/security.md.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from tddhooks import git
+from tddhooks.policy.judged import BASELINE_PREFIX, is_recorded, record_key, write_record
+
+TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~10 ms; mypy reads it
+if TYPE_CHECKING:
+    from tddhooks.commands.audit import Finding
+    from tddhooks.policy.settings import PolicySettings
+    from tddhooks.policy.verdicts import Verdict
+
+_FORMAT = "--format=%H%x1f%T%x1f%P%x1f%s%x1f%B%x1e"
+_REMOTES = ("--remotes",)
+UNJUDGED_HINT = "commit it through the hooks (`git commit`, never --no-verify)"
+
+
+class Commit:
+    """One commit a branch update brings in."""
+
+    __slots__ = ("message", "parents", "sha", "subject", "tree")
+
+    def __init__(self, sha: str, tree: str, parents: tuple[str, ...], subject: str, message: str):
+        self.sha, self.tree, self.parents = sha, tree, parents
+        self.subject, self.message = subject, message
+
+    @property
+    def key(self) -> str:
+        return record_key(self.tree, self.parents, self.message)
+
+
+class Refusal:
+    """A commit the policy refuses, with what is wrong."""
+
+    __slots__ = ("commit", "findings", "ref")
+
+    def __init__(self, ref: str, commit: Commit, findings: list[Finding]) -> None:
+        self.ref, self.commit, self.findings = ref, commit, findings
+
+
+def is_zero(oid: str) -> bool:
+    return not oid.strip("0")
+
+
+def parse_updates(text: str) -> list[tuple[str, str, str]]:
+    """(old, new, ref) of every branch update in a reference-transaction's input that sets a
+    tip (deletions and other refs left out)."""
+    updates = []
+    for line in text.splitlines():
+        parts = line.split(" ")
+        if len(parts) == 3 and parts[2].startswith("refs/heads/") and not is_zero(parts[1]):
+            updates.append((parts[0], parts[1], parts[2]))
+    return updates
+
+
+def _parse_log(text: str) -> list[Commit]:
+    commits = []
+    for chunk in text.split("\x1e"):
+        fields = chunk.lstrip("\n").split("\x1f", 4)
+        if len(fields) == 5:
+            sha, tree, parents, subject, message = fields
+            commits.append(Commit(sha, tree, tuple(parents.split()), subject, message))
+    return commits
+
+
+def brought_in(root: Path, new: str, exclude: list[str], *, remotes: bool) -> list[Commit]:
+    """The commits reachable from new and from none of exclude, the baseline or (with remotes)
+    a remote-tracking branch, oldest first."""
+    args = ["rev-list", "--reverse", "--topo-order", _FORMAT, "--no-commit-header", new, "--not"]
+    args += [*exclude, f"--glob={BASELINE_PREFIX}*"]
+    if remotes:
+        args += _REMOTES
+    return _parse_log(git.out([*args, "--"], root, keep_env=True))
+
+
+def current_tips(root: Path, refs: list[str]) -> dict[str, str]:
+    """ref -> the commit it points at now (in `prepared`, before the update)."""
+    listing = git.out(["for-each-ref", "--format=%(objectname) %(refname)", *refs], root,
+                      keep_env=True)  # fmt: skip
+    tips = {}
+    for line in listing.splitlines():
+        sha, _, name = line.partition(" ")
+        if name in refs:
+            tips[name] = sha
+    return tips
+
+
+class Judge:
+    """Judges commits as `tddhooks audit` does, by each one's parent's policy, reusing the hooks'
+    verdict store (the same tree under the same policy is gated once)."""
+
+    def __init__(self, root: Path, state: Path) -> None:
+        self.root, self.state = root, state
+        self._verdicts: dict[tuple[str, PolicySettings], Verdict] = {}
+
+    def verdict(self, tree: str, settings: PolicySettings) -> Verdict:
+        if (tree, settings) not in self._verdicts:
+            from tddhooks.policy.gate import tree_verdict
+
+            self._verdicts[tree, settings] = tree_verdict(self.root, tree, settings)
+        return self._verdicts[tree, settings]
+
+    def findings(self, commit: Commit) -> list[Finding]:
+        """What the policy refuses in commit (empty: accepted)."""
+        from tddhooks.commands.audit import CommitInfo, gate_findings, message_findings
+        from tddhooks.policy.settings import settings_at
+
+        base = commit.parents[0] if commit.parents else None
+        settings = settings_at(self.root, base, self.state, own=commit.sha)
+        info = CommitInfo(commit.sha, commit.parents, commit.subject)
+        found = message_findings(self.root, info, settings)
+        if settings.enabled("green"):
+            found += gate_findings(self.root, info, settings, self)
+        return found
+
+    def trusts_remotes(self, rev: str | None) -> bool:
+        from tddhooks.policy.settings import settings_at
+
+        return settings_at(self.root, rev, self.state).trust_remotes
+
+
+def unjudged(
+    root: Path,
+    state: Path,
+    moves: list[tuple[str, str, list[str]]],
+    judge: Judge,
+    *,
+    judge_now: bool = True,
+) -> list[Refusal]:
+    """The commits that moving each ref to new brings in (none reachable from its exclude list)
+    that the policy refuses. judge_now judges an unrecorded commit as `audit` does and records
+    it when accepted; otherwise an unrecorded commit is refused as unjudged."""
+    refusals: list[Refusal] = []
+    for ref, new, exclude in moves:
+        excluded = [oid for oid in exclude if oid and not is_zero(oid)]
+        waiting = [c for c in brought_in(root, new, excluded, remotes=False)
+                   if not is_recorded(state, c.key)]  # fmt: skip
+        if not waiting:
+            continue
+        local = {c.sha for c in brought_in(root, new, excluded, remotes=True)}
+        if any(c.sha not in local for c in waiting) and judge.trusts_remotes(new):
+            waiting = [c for c in waiting if c.sha in local]
+        for commit in waiting:
+            found = judge.findings(commit) if judge_now else [unjudged_finding(commit)]
+            if found:
+                refusals.append(Refusal(ref, commit, found))
+            else:
+                write_record(state, commit.key)
+    return refusals
+
+
+def unjudged_finding(commit: Commit) -> Finding:
+    from tddhooks.commands.audit import Finding
+
+    return Finding(
+        commit.sha,
+        commit.subject,
+        "unjudged",
+        "no tddhooks hook judged it (made with the hooks off: core.hooksPath changed, or "
+        "written under .git/ directly)",
+        "",
+    )
+
+
+def undo_hint(refusal: Refusal, tip: str | None) -> str:
+    """The next legal step for a refused commit."""
+    commit = refusal.commit
+    parent = commit.parents[0] if commit.parents else None
+    if tip is not None and parent == tip:
+        return (
+            "nothing landed and your changes are still staged: fix what is named above and "
+            "commit through the hooks (`git commit`, never --no-verify)"
+        )
+    where = f"`git reset --soft {parent[:12]}`" if parent else "`git reset --soft` to its parent"
+    return (
+        f"{refusal.ref} was not moved; to bring this change in, put it on its parent "
+        f"({where} on a branch at {commit.sha[:12]}) and commit it through the hooks "
+        "(`git commit`, never --no-verify)"
+    )
+
+
+def rejection_text(refusals: list[Refusal], tips: dict[str, str], action: str) -> str:
+    """The refusal in the other hooks' style: rule, what, next legal step; then the undo."""
+    from tddhooks.policy.rules import Violation, format_rejection
+
+    violations = []
+    for refusal in refusals:
+        commit = refusal.commit
+        by = f" by {action}" if action else ""
+        for finding in refusal.findings:
+            what = (
+                f"{commit.sha[:12]} ({commit.subject[:60]}), brought onto {refusal.ref}{by}, "
+                f"was judged by no tddhooks hook, and {finding.message}"
+            )
+            violations.append(Violation(finding.rule, what, finding.hint or UNJUDGED_HINT))
+    undo = [f"next: {undo_hint(refusal, tips.get(refusal.ref))}" for refusal in refusals]
+    return format_rejection(violations) + "\n".join(dict.fromkeys(undo)) + "\n"
+
+
+def reference_transaction(state_name: str, text: str) -> int:
+    """The reference-transaction hook: refuse (1) a `prepared` transaction that brings a commit
+    the policy refuses onto a branch; 0 otherwise."""
+    if state_name != "prepared":
+        return 0
+    updates = parse_updates(text)
+    if not updates:
+        return 0
+    found = _locate()
+    if found is None:
+        return 0  # a bare repository: no work tree, no kata
+    root, state = found
+    tips = current_tips(root, sorted({ref for _, _, ref in updates}))
+    moves = [(ref, new, [old, tips.get(ref, "")]) for old, new, ref in updates]
+    refusals = unjudged(root, state, moves, Judge(root, state))
+    if not refusals:
+        return 0
+    from tddhooks.output import plain
+
+    action = os.environ.get("GIT_REFLOG_ACTION", "")
+    plain(rejection_text(refusals, tips, action))
+    return 1
+
+
+def _locate() -> tuple[Path, Path] | None:
+    args = ["rev-parse", "--show-toplevel", "--git-common-dir"]
+    result = git.run_git(args, Path.cwd(), check=False, keep_env=True)
+    lines = result.stdout.splitlines()
+    if not result.ok or len(lines) != 2:
+        return None
+    root, common = Path(lines[0]), Path(lines[1])
+    state = (common if common.is_absolute() else (Path.cwd() / common).resolve()) / "tddhooks"
+    state.mkdir(parents=True, exist_ok=True)
+    return root, state
+
+
+def pre_push(text: str) -> int:
+    """The pre-push hook: refuse (1) to push a commit the remote does not have that no hook
+    judged and the policy refuses; each input line is `<local ref> <local sha> <remote ref>
+    <remote sha>`."""
+    found = _locate()
+    if found is None:
+        return 0
+    root, state = found
+    moves = []
+    for line in text.splitlines():
+        parts = line.split(" ")
+        if len(parts) != 4 or is_zero(parts[1]):
+            continue
+        remote_sha = parts[3] if not is_zero(parts[3]) and _exists(root, parts[3]) else ""
+        moves.append((parts[0], parts[1], [remote_sha]))
+    refusals = unjudged(root, state, moves, Judge(root, state))
+    if not refusals:
+        return 0
+    from tddhooks.output import plain
+
+    plain(rejection_text(refusals, {}, "push").replace("brought onto", "pushed from"))
+    return 1
+
+
+def _exists(root: Path, oid: str) -> bool:
+    args = ["cat-file", "-e", f"{oid}^{{commit}}"]
+    return git.run_git(args, root, check=False, keep_env=True).ok
+
+
+TIPS = "branch-tips.json"
+
+
+def landed_unjudged(root: Path, state: Path) -> list[Refusal]:
+    """Commits on any branch that no hook judged, since the tips last seen clean (the agent hooks
+    ask after every tool call and at Stop). A branch whose new commits are all judged has its tip
+    remembered; a refused one keeps the last clean tip, so the report stays until it is undone."""
+    import json
+
+    path = state / TIPS
+    try:
+        seen = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        seen = {}
+    if not isinstance(seen, dict):
+        seen = {}
+    tips = _all_branch_tips(root)
+    if tips == seen:
+        return []
+    judge = Judge(root, state)
+    refusals: list[Refusal] = []
+    clean = {}
+    for ref, tip in tips.items():
+        last = seen.get(ref)
+        found = [] if last == tip else unjudged(root, state, [(ref, tip, [str(last or "")])],
+                                                 judge, judge_now=False)  # fmt: skip
+        refusals += found
+        if found:
+            if isinstance(last, str):
+                clean[ref] = last
+        else:
+            clean[ref] = tip
+    temporary = path.with_name(f".{TIPS}.{os.getpid()}")
+    temporary.write_text(json.dumps(clean, sort_keys=True), encoding="utf-8")
+    os.replace(temporary, path)
+    return refusals
+
+
+def _all_branch_tips(root: Path) -> dict[str, str]:
+    listing = git.out(["for-each-ref", "--format=%(objectname) %(refname)", "refs/heads/"], root)
+    return {name: sha for sha, _, name in (line.partition(" ") for line in listing.splitlines())}
+
+
+def landed_report(refusals: list[Refusal]) -> str:
+    """What the agent is told about commits that landed without a hook judging them."""
+    lines = ["tddhooks: a commit landed that no tddhooks hook judged; undo it now:"]
+    for refusal in refusals:
+        commit = refusal.commit
+        parent = commit.parents[0] if commit.parents else None
+        undo = f"`git reset --soft {parent}`" if parent else f"`git update-ref -d {refusal.ref}`"
+        lines.append(
+            f"- {commit.sha[:12]} ({commit.subject[:60]}) on {refusal.ref}: {undo} "
+            f"{'(on that branch) ' if refusal.ref else ''}keeps its changes staged; then commit "
+            "them through the hooks (`git commit`, never --no-verify, hooks path unchanged)"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,67 @@
+"""Sealed records of commits the policy accepted, keyed by what makes the commit: its tree, its
+parents and its message.
+
+commit-msg writes one when it accepts a commit (the commit does not exist yet, so the record
+names the tree, the parent the hooks judged against and the message); the reference-transaction
+hook writes one for each commit it judges and accepts. A record whose seal does not verify is
+absent (tddhooks/seal.py). Standard library only: the reference-transaction hook reads these on
+every branch move. See docs/security.md.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from pathlib import Path
+
+RECORDS = "judged"
+BASELINE_PREFIX = "refs/tddhooks/baseline/"
+BASELINE_TAKEN = "baseline-taken"
+
+
+def normal_message(text: str) -> str:
+    """The message as compared: each line's trailing whitespace and trailing blank lines dropped
+    (git's own cleanup does the same, so the stored text and the judged one agree)."""
+    lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines)
+
+
+def record_key(tree: str, parents: tuple[str, ...] | list[str], message: str) -> str:
+    """The key of a commit made of tree, parents (in order) and message."""
+    digest = hashlib.sha256(normal_message(message).encode("utf-8", "surrogateescape"))
+    material = f"tree {tree}\nparents {' '.join(parents)}\nmessage {digest.hexdigest()}\n"
+    return hashlib.sha256(material.encode("ascii")).hexdigest()
+
+
+def _payload(key: str) -> bytes:
+    return f"tddhooks judged commit {key}".encode("ascii")
+
+
+def write_record(state: Path, key: str) -> None:
+    """Record that the policy accepted the commit with this key (atomic, sealed)."""
+    from tddhooks.seal import seal
+
+    folder = state / RECORDS
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / key
+    temporary = folder / f".{key}.{os.getpid()}"
+    try:
+        temporary.write_text(seal(_payload(key)), encoding="ascii")
+        os.replace(temporary, path)
+    finally:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+
+
+def is_recorded(state: Path, key: str) -> bool:
+    """Whether a record with a valid seal says the policy accepted this commit."""
+    try:
+        tag = (state / RECORDS / key).read_text(encoding="ascii").strip()
+    except (OSError, ValueError):
+        return False
+    from tddhooks.seal import verify
+
+    return verify(_payload(key), tag)

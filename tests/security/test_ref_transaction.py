@@ -1,0 +1,207 @@
+"""The reference-transaction hook: git itself refuses a branch update that brings in a commit no
+hook judged and the policy refuses, however the commit was made (real git, Python kata)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.refkit import (
+    NO_HOOKS,
+    REFUSED,
+    git,
+    green_feature,
+    hooked_commit,
+    installed_kata,
+    red_feature,
+    sneak,
+    stage,
+    tip,
+)
+
+pytestmark = pytest.mark.pygate
+
+
+@pytest.fixture
+def kata(tmp_path: Path) -> Path:
+    return installed_kata(tmp_path)
+
+
+def refused(done: object, repo: Path, before: str, rule: str = "green") -> None:
+    """Refused by the reference-transaction hook for `rule`, and main did not move."""
+    text = done.stdout + done.stderr  # type: ignore[attr-defined]
+    assert done.returncode != 0, text  # type: ignore[attr-defined]
+    assert f"[{rule}]" in text, text
+    assert "was judged by no tddhooks hook" in text, text
+    assert tip(repo, "refs/heads/main") == before
+
+
+def test_commit_no_verify_of_a_red_tree_is_refused_and_nothing_lands(kata: Path) -> None:
+    before = tip(kata)
+    stage(kata, red_feature()[0])
+    done = git(kata, "commit", "--no-verify", "-m", red_feature()[1])
+    refused(done, kata, before)
+    assert REFUSED in done.stderr
+    assert "next: nothing landed and your changes are still staged" in done.stderr
+    assert git(kata, "diff", "--cached", "--name-only").stdout.split() == ["tests/test_sub.py"]
+
+
+def test_commit_no_verify_of_a_green_tree_with_a_bad_message_is_refused(kata: Path) -> None:
+    before = tip(kata)
+    stage(kata, green_feature()[0])
+    refused(git(kata, "commit", "--no-verify", "-m", "added zeros"), kata, before, "prefixed")
+
+
+def test_commit_no_verify_that_the_policy_accepts_is_judged_on_landing(kata: Path) -> None:
+    files, message = green_feature()
+    stage(kata, files)
+    done = git(kata, "commit", "--no-verify", "-m", message)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert git(kata, "log", "-1", "--format=%s").stdout.strip() == "feat: sum zeros"
+
+
+def test_a_commit_the_hooks_accepted_carries_a_record(kata: Path) -> None:
+    from tddhooks.commands.refcheck import Commit, brought_in
+    from tddhooks.policy.judged import is_recorded
+
+    before = tip(kata)
+    files, message = green_feature()
+    hooked_commit(kata, files, message)
+    commits: list[Commit] = brought_in(kata, "HEAD", [before], remotes=False)
+    assert len(commits) == 1
+    assert is_recorded(kata / ".git" / "tddhooks", commits[0].key)
+    # a record names tree, parent and message: the same tree on another parent has none
+    assert not is_recorded(kata / ".git" / "tddhooks", commits[0].key.replace("a", "b", 1))
+
+
+def test_git_commit_by_its_exec_path_and_by_an_alias_is_refused(kata: Path) -> None:
+    before = tip(kata)
+    files, message = red_feature()
+    stage(kata, files)
+    exec_path = git(kata, "--exec-path").stdout.strip()
+    done = git(kata, "--exec-path=" + exec_path, "commit", "-n", "-m", message)
+    refused(done, kata, before)
+    import subprocess
+
+    direct = subprocess.run(
+        [f"{exec_path}/git-commit", "--no-verify", "-m", message],
+        cwd=kata,
+        capture_output=True,
+        text=True,
+    )
+    refused(direct, kata, before)
+    git(kata, "config", "alias.ci", "commit --no-verify")
+    refused(git(kata, "ci", "-m", message), kata, before)
+
+
+def test_commit_tree_then_update_ref_is_refused(kata: Path) -> None:
+    before = tip(kata)
+    stage(kata, red_feature()[0])
+    tree = git(kata, "write-tree").stdout.strip()
+    made = git(kata, "commit-tree", tree, "-p", before, "-m", red_feature()[1]).stdout.strip()
+    refused(git(kata, "update-ref", "refs/heads/main", made), kata, before)
+    refused(git(kata, "update-ref", "refs/heads/other", made), kata, before)
+    assert git(kata, "rev-parse", "-q", "--verify", "refs/heads/other").returncode != 0
+
+
+def _side_with_red(kata: Path) -> tuple[str, str]:
+    """A side branch whose only commit, red, was made with every hook off."""
+    before = tip(kata)
+    git(kata, "switch", "-q", "-c", "side")
+    red = sneak(kata, *red_feature())
+    git(kata, "switch", "-q", "main")
+    return before, red
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["reset", "--soft", "{red}"],
+        ["branch", "-f", "other", "{red}"],
+        ["checkout", "-B", "main", "{red}"],
+        ["merge", "--ff-only", "side"],
+        ["merge", "--no-ff", "--no-verify", "-m", "merge side", "side"],
+        ["cherry-pick", "-Xpatience", "{red}"],
+        ["branch", "copy", "{red}"],
+    ],
+    ids=["reset-soft", "branch-f", "checkout-B", "ff-merge", "merge", "cherry-pick", "branch"],
+)
+def test_moving_a_branch_onto_a_commit_no_hook_judged_is_refused(
+    kata: Path, args: list[str]
+) -> None:
+    before, red = _side_with_red(kata)
+    assert git(kata, "branch", "other").returncode == 0  # a branch at a judged commit
+    done = git(kata, *[arg.replace("{red}", red) for arg in args])
+    refused(done, kata, before)
+    assert git(kata, "rev-parse", "-q", "--verify", "refs/heads/copy").returncode != 0
+    assert tip(kata, "refs/heads/other") == before
+
+
+def test_git_am_of_a_red_patch_is_refused(kata: Path) -> None:
+    before, red = _side_with_red(kata)
+    patch = git(kata, "format-patch", "-1", "--stdout", red).stdout
+    (kata.parent / "p.mbox").write_text(patch, encoding="utf-8")
+    refused(git(kata, "am", str(kata.parent / "p.mbox")), kata, before)
+
+
+def test_revert_that_makes_the_tree_red_is_refused(kata: Path) -> None:
+    code = {"src/calc/sub.py": "def sub(a: int, b: int) -> int:\n    return a - b\n"}
+    test = "from calc.sub import sub\n\n\ndef test_sub() -> None:\n    assert sub(3, 1) == 2\n"
+    first = hooked_commit(
+        kata,
+        {**code, "tests/test_sub.py": test},
+        red_feature()[1].replace("negatives", "subtract"),
+    )
+    again = test.replace("test_sub(", "test_sub_again(")
+    hooked_commit(kata, {"tests/test_sub_again.py": again}, green_feature(2, "again")[1])
+    before = tip(kata)
+    done = git(kata, "revert", "--no-edit", "-Xignore-space-change", first)
+    refused(done, kata, before)
+
+
+def test_rebase_exec_amend_no_verify_is_refused(kata: Path) -> None:
+    files, message = green_feature()
+    hooked_commit(kata, files, message)
+    before = tip(kata)
+    (kata.parent / "red.py").write_text(red_feature()[0]["tests/test_sub.py"], encoding="utf-8")
+    script = f"cp {kata.parent / 'red.py'} tests/test_sub.py && git add -A && " \
+        "git commit -q --amend --no-verify --no-edit"  # fmt: skip
+    done = git(kata, "rebase", "-q", "HEAD~1", "--exec", script)
+    assert done.returncode != 0
+    git(kata, "rebase", "--abort")
+    assert tip(kata, "refs/heads/main") == before
+
+
+def test_an_amend_by_git_core_that_turns_green_off_and_adds_a_red_test_is_refused(
+    kata: Path,
+) -> None:
+    """HEAD turns `green` off (accepted: its parent's policy judged it); amending HEAD with a red
+    test by git's own executable, where no process name says "amend", is judged against HEAD by
+    the commit hooks, and by HEAD's parent's policy when the branch moves."""
+    import subprocess
+
+    relax = {"tdd.yaml": "language: python\npolicy:\n  disabled_rules: [green]\n"}
+    hooked_commit(kata, relax, "chore: relax the policy")
+    before = tip(kata)
+    stage(kata, red_feature()[0])
+    exec_path = git(kata, "--exec-path").stdout.strip()
+    done = subprocess.run(
+        [f"{exec_path}/git-commit", "--amend", "-m", red_feature()[1]],
+        cwd=kata,
+        capture_output=True,
+        text=True,
+    )
+    refused(done, kata, before)
+    assert "GIT_REFLOG_ACTION" not in done.stderr
+
+
+def test_a_merge_of_a_side_branch_made_with_hooks_off_is_refused_even_when_green(
+    kata: Path,
+) -> None:
+    before = tip(kata)
+    git(kata, "switch", "-q", "-c", "side")
+    sneak(kata, green_feature()[0], "no prefix, no sections")
+    git(kata, "switch", "-q", "main")
+    done = git(kata, "merge", "--no-ff", "-m", "merge side", "side")
+    refused(done, kata, before, "prefixed")
+    assert NO_HOOKS  # the side commit was made with core.hooksPath changed
