@@ -11,7 +11,6 @@ every branch move. See docs/security.md.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 from pathlib import Path
 
@@ -31,9 +30,11 @@ def normal_message(text: str) -> str:
 
 def record_key(tree: str, parents: tuple[str, ...] | list[str], message: str) -> str:
     """The key of a commit made of tree, parents (in order) and message."""
-    digest = hashlib.sha256(normal_message(message).encode("utf-8", "surrogateescape"))
-    material = f"tree {tree}\nparents {' '.join(parents)}\nmessage {digest.hexdigest()}\n"
-    return hashlib.sha256(material.encode("ascii")).hexdigest()
+    from tddhooks.seal import sha256
+
+    digest = sha256(normal_message(message).encode("utf-8", "surrogateescape")).hexdigest()
+    material = f"tree {tree}\nparents {' '.join(parents)}\nmessage {digest}\n"
+    return str(sha256(material.encode("ascii")).hexdigest())
 
 
 def _payload(key: str) -> bytes:
