@@ -82,7 +82,7 @@ def sha256(data: bytes) -> Any:
     """A SHA-256 hash object; without hashlib where the interpreter has `_sha256` (hashlib loads
     OpenSSL: ~3 ms of every hook)."""
     try:
-        from _sha256 import sha256 as make
+        from _sha256 import sha256 as make  # type: ignore[import-not-found]
     except ImportError:  # pragma: no cover - other interpreters
         from hashlib import sha256 as make
     return make(data)
