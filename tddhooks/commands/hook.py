@@ -452,10 +452,7 @@ def _exemption_facts(
     return lineage.exemption_facts(root, message, facts, base=git.head(root), index_file=index_file)
 
 
-USAGE = (
-    "usage: tddhooks hook pre-commit | commit-msg FILE | prepare-commit-msg FILE [SOURCE [SHA]] "
-    "| reference-transaction STATE | pre-push REMOTE URL"
-)
+USAGE = "usage: tddhooks hook pre-commit | commit-msg FILE | prepare-commit-msg FILE [SOURCE [SHA]]"
 
 
 def main(argv: list[str]) -> int:
@@ -479,18 +476,6 @@ def main(argv: list[str]) -> int:
 
             padded = [*args[1:], None, None]
             result[0] = prepare_commit_msg(Path(args[0]), padded[0], padded[1])
-        elif name == "reference-transaction" and len(args) == 1:
-            import sys
-
-            from tddhooks.commands.refcheck import reference_transaction
-
-            result[0] = reference_transaction(args[0], sys.stdin.read())
-        elif name == "pre-push" and len(args) == 2:
-            import sys
-
-            from tddhooks.commands.refcheck import pre_push
-
-            result[0] = pre_push(sys.stdin.read())
         else:
             raise UsageError(f"unknown hook call: {' '.join(argv) or '(nothing)'}", fix=USAGE)
     return result[0]

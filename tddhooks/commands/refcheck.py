@@ -219,11 +219,9 @@ def reference_transaction(state_name: str, text: str) -> int:
     updates = parse_updates(text)
     if not updates:
         return 0
-    found = _locate()
-    if found is None:
-        return 0  # a bare repository: no work tree, no kata
-    root, state = found
-    tips = current_tips(root, sorted({ref for _, _, ref in updates}))
+    root, state = _locate()
+    unknown = sorted({ref for old, _, ref in updates if is_zero(old)})  # creation, or no old value
+    tips = current_tips(root, unknown) if unknown else {}
     moves = [(ref, new, [old, tips.get(ref, "")]) for old, new, ref in updates]
     refusals = unjudged(root, state, moves, Judge(root, state))
     if not refusals:
@@ -231,18 +229,37 @@ def reference_transaction(state_name: str, text: str) -> int:
     from tddhooks.output import plain
 
     action = os.environ.get("GIT_REFLOG_ACTION", "")
+    tips = current_tips(root, sorted({refusal.ref for refusal in refusals}))
     plain(rejection_text(refusals, tips, action))
     return 1
 
 
-def _locate() -> tuple[Path, Path] | None:
-    args = ["rev-parse", "--show-toplevel", "--git-common-dir"]
+def _locate() -> tuple[Path, Path]:
+    """(a work tree of the repository, its `.git/tddhooks/`), whatever GIT_DIR, `--git-dir`,
+    `--work-tree` or `--bare` the git that runs this hook was given: the judging reads the
+    repository's objects only, from its main work tree."""
+    from tddhooks.errors import GitError
+
+    args = ["rev-parse", "--git-common-dir", "--show-toplevel"]
     result = git.run_git(args, Path.cwd(), check=False, keep_env=True)
     lines = result.stdout.splitlines()
-    if not result.ok or len(lines) != 2:
-        return None
-    root, common = Path(lines[0]), Path(lines[1])
-    state = (common if common.is_absolute() else (Path.cwd() / common).resolve()) / "tddhooks"
+    if not lines:
+        raise GitError(
+            f"tddhooks cannot find the repository this branch move is in ({result.output[:300]})",
+            fix="run git from inside the repository's work tree",
+        )
+    common = Path(lines[0]) if Path(lines[0]).is_absolute() else Path.cwd() / lines[0]
+    common = common.resolve()
+    if common.name == ".git":
+        root = common.parent
+    elif result.ok and len(lines) == 2:
+        root = Path(lines[1])
+    else:
+        raise GitError(
+            f"tddhooks judges branch moves from a work tree, and {common} has none here",
+            fix="run git from inside the repository's work tree (without --bare)",
+        )
+    state = common / "tddhooks"
     state.mkdir(parents=True, exist_ok=True)
     return root, state
 
@@ -251,10 +268,7 @@ def pre_push(text: str) -> int:
     """The pre-push hook: refuse (1) to push a commit the remote does not have that no hook
     judged and the policy refuses; each input line is `<local ref> <local sha> <remote ref>
     <remote sha>`."""
-    found = _locate()
-    if found is None:
-        return 0
-    root, state = found
+    root, state = _locate()
     moves = []
     for line in text.splitlines():
         parts = line.split(" ")
@@ -332,3 +346,29 @@ def landed_report(refusals: list[Refusal]) -> str:
             "them through the hooks (`git commit`, never --no-verify, hooks path unchanged)"
         )
     return "\n".join(lines)
+
+
+USAGE = "usage: tddhooks hook reference-transaction STATE | pre-push REMOTE URL (updates on stdin)"
+
+
+def main(argv: list[str]) -> int:
+    """Run the reference-transaction or pre-push hook from its arguments and stdin; errors are
+    reported and mapped to exit codes as the CLI does (a hook that cannot judge refuses)."""
+    import sys
+
+    from tddhooks.errors import TddhooksError, UsageError, error_handler
+
+    def report(error: TddhooksError) -> None:
+        from tddhooks.output import report_error
+
+        report_error(error)
+
+    name, args = (argv[0], argv[1:]) if argv else ("", [])
+    with error_handler(report) as result:
+        if name == "reference-transaction" and len(args) == 1:
+            result[0] = reference_transaction(args[0], sys.stdin.read())
+        elif name == "pre-push" and len(args) == 2:
+            result[0] = pre_push(sys.stdin.read())
+        else:
+            raise UsageError(f"unknown hook call: {' '.join(argv) or '(nothing)'}", fix=USAGE)
+    return result[0]

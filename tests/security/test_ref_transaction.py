@@ -205,3 +205,51 @@ def test_a_merge_of_a_side_branch_made_with_hooks_off_is_refused_even_when_green
     done = git(kata, "merge", "--no-ff", "-m", "merge side", "side")
     refused(done, kata, before, "prefixed")
     assert NO_HOOKS  # the side commit was made with core.hooksPath changed
+
+
+def test_a_branch_move_from_outside_the_work_tree_or_bare_is_refused(kata: Path) -> None:
+    before, red = _side_with_red(kata)
+    elsewhere = kata.parent / "elsewhere"
+    elsewhere.mkdir()
+    git_dir = str(kata / ".git")
+    moves = [
+        ["--git-dir", git_dir, "--work-tree", str(elsewhere), "update-ref", "refs/heads/main"],
+        ["--git-dir", git_dir, "--bare", "update-ref", "refs/heads/main"],
+        ["-C", str(kata), "branch", "-f", "other"],
+    ]
+    assert git(kata, "branch", "other").returncode == 0
+    for args in moves:
+        done = git(elsewhere, *args, red)
+        assert done.returncode != 0, (args, done.stderr)
+        assert tip(kata, "refs/heads/main") == before
+        assert tip(kata, "refs/heads/other") == before
+
+
+def test_updates_that_are_not_branch_moves_never_start_python(kata: Path) -> None:
+    """The shim alone answers for tags, remote-tracking refs, the stash and deletions."""
+    import os
+    import subprocess
+
+    hook = kata / ".git" / "hooks" / "reference-transaction"
+    env = {**os.environ, "PATH": "/nonexistent"}  # no tddhooks, no python to find
+    zero, sha = "0" * 40, tip(kata)
+    for line in [
+        f"{zero} {sha} refs/tags/v1",
+        f"{zero} {sha} refs/remotes/origin/main",
+        f"{zero} {sha} refs/stash",
+        f"{sha} {zero} refs/heads/gone",
+        f"{zero} {sha} HEAD",
+    ]:
+        for state in ("prepared", "committed", "aborted"):
+            done = subprocess.run(
+                ["/bin/sh", str(hook), state], input=line + "\n", env=env, text=True,
+                capture_output=True, cwd=kata,
+            )  # fmt: skip
+            assert done.returncode == 0, (line, state, done.stderr)
+    text = hook.read_text(encoding="utf-8").replace("INSTALL_PYTHON=", "INSTALL_PYTHON=/gone #")
+    hook.write_text(text, encoding="utf-8")
+    done = subprocess.run(
+        ["/bin/sh", str(hook), "prepared"], input=f"{zero} {sha} refs/heads/x\n", env=env,
+        text=True, capture_output=True, cwd=kata,
+    )  # fmt: skip
+    assert done.returncode == 1 and "is gone" in done.stderr  # a branch move does start it
