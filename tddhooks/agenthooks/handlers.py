@@ -94,14 +94,40 @@ def context(agent: str, payload: dict[str, Any], cwd: str) -> tuple[dict[str, An
     return F.context(agent, context_text(hook_status(view)), payload), 0
 
 
+def landed_unjudged(view: RepoView) -> str | None:
+    """What to tell the agent about commits on any branch that no hook judged (made with the
+    hooks off: a changed core.hooksPath, a write under .git/), with the undo; None when there
+    are none (commands/refcheck.py)."""
+    from tddhooks.commands.refcheck import landed_report, landed_unjudged
+
+    refusals = landed_unjudged(view.root, view.state)
+    return landed_report(refusals) if refusals else None
+
+
+def post_tool(agent: str, payload: dict[str, Any], cwd: str) -> tuple[dict[str, Any], int]:
+    """After every shell or edit call: report at once a commit that landed unjudged."""
+    view = repo_view(cwd)
+    if view is None:
+        return {}, 0
+    report = landed_unjudged(view)
+    if report is None:
+        return {}, 0
+    print(report, file=sys.stderr)
+    return F.post_tool_report(agent, report)
+
+
 def stop(agent: str, payload: dict[str, Any], cwd: str) -> tuple[dict[str, Any], int]:
     """Send the agent back while it leaves work the hooks have not judged; let it stop on a clean
-    tree or a handed-over red test, and always the second time (no hook blocks forever)."""
+    tree or a handed-over red test, and always the second time (no hook blocks forever), except
+    while a commit no hook judged is on a branch: then every time, with its undo."""
     from tddhooks.agenthooks.status_json import hook_status
 
     view = repo_view(cwd)
     if view is None:
         return {}, 0
+    landed = landed_unjudged(view)
+    if landed is not None:
+        return F.send_back(agent, landed)
     reason = stop_reason(hook_status(view))
     flag = F.already_sent_back(agent, payload)
     done_counting = flag is None and not _count_send_back(view.state, payload)
@@ -144,7 +170,7 @@ def _reset_counter(state: Path) -> None:
     (state / STOP_COUNTER).unlink(missing_ok=True)
 
 
-_HANDLERS = {F.PRE_TOOL: pre_tool, F.CONTEXT: context, F.STOP: stop}
+_HANDLERS = {F.PRE_TOOL: pre_tool, F.POST_TOOL: post_tool, F.CONTEXT: context, F.STOP: stop}
 
 
 def main(argv: list[str]) -> int:

@@ -299,6 +299,10 @@ def landed_unjudged(root: Path, state: Path) -> list[Refusal]:
     remembered; a refused one keeps the last clean tip, so the report stays until it is undone."""
     import json
 
+    from tddhooks.policy.judged import BASELINE_TAKEN
+
+    if not (state / BASELINE_TAKEN).exists():
+        return []  # tddhooks' git hooks were never installed here: nothing was judged
     path = state / TIPS
     try:
         seen = json.loads(path.read_text(encoding="utf-8"))
