@@ -30,6 +30,8 @@ def protected_paths(view: RepoView) -> Protected:
     files = [str(view.hooks), str(view.state), str(view.common / "config")]
     files += [str(root / name) for name in MANAGER_CONFIGS]
     files += [str(root / spec.config) for spec in F.AGENTS.values()]
+    # class (b): anything under .git/ (refs, objects, config, hooks) is git's to write
+    files += list(dict.fromkeys([str(view.common), str(root / ".git")]))
     return Protected(str(root), tuple(files), _handed_over(view))
 
 
@@ -67,21 +69,53 @@ def pre_tool(agent: str, payload: dict[str, Any], cwd: str) -> tuple[dict[str, A
     from tddhooks.agenthooks.guard import check_command, check_edit
 
     call = F.tool_call(payload)
-    view = repo_view(cwd) if call else None
-    if call is None or view is None:
+    if call is None:
         return {}, 0
-    protected = protected_paths(view)
     kind, what = call
-    if kind == "shell":
-        refusal = check_command(str(what), cwd, protected)
-    else:
-        refusal = next(
-            (r for r in (check_edit(p, cwd, protected) for p in what) if r is not None), None
-        )
+    refusal = None
+    for view in _reached_views(kind, what, cwd):
+        protected = protected_paths(view)
+        if kind == "shell":
+            refusal = check_command(str(what), cwd, protected)
+        else:
+            refusal = next(
+                (r for r in (check_edit(p, cwd, protected) for p in what) if r is not None), None
+            )
+        if refusal is not None:
+            break
     if refusal is None:
         return {}, 0
     print(refusal.message(), file=sys.stderr)
     return F.deny(agent, refusal.message(), payload)
+
+
+def _reached_views(kind: str, what: str | list[str], cwd: str) -> list[RepoView]:
+    """The repositories a tool call reaches: its cwd's, and those its command's `cd`, `-C`,
+    `--git-dir`, `GIT_DIR=` or absolute paths (or the edited files) lie in, so a call made from
+    outside a repository is judged by the one it reaches (class (d), docs/security.md)."""
+    from tddhooks.agenthooks.guard import reached_dirs
+
+    if kind == "shell":
+        dirs = [cwd, *reached_dirs(str(what), cwd)]
+    else:
+        dirs = [cwd, *(os.path.dirname(os.path.join(cwd, path)) for path in what)]
+    views: dict[Path, RepoView] = {}
+    for directory in dirs:
+        parts = Path(directory).parts
+        if ".git" in parts:  # git answers nothing inside .git/: ask in its work tree
+            directory = str(Path(*parts[: parts.index(".git")]))
+        while directory and not os.path.isdir(directory):
+            directory = os.path.dirname(directory)  # a file, or a folder not made yet
+        if not directory or any(_within(directory, root) for root in views):
+            continue
+        view = repo_view(directory)
+        if view is not None:
+            views.setdefault(view.root, view)
+    return list(views.values())
+
+
+def _within(directory: str, root: Path) -> bool:
+    return directory == str(root) or directory.startswith(str(root) + os.sep)
 
 
 def context(agent: str, payload: dict[str, Any], cwd: str) -> tuple[dict[str, Any], int]:
