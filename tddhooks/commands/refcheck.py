@@ -13,13 +13,13 @@ See docs/hooks.md and docs/security.md.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
-from tddhooks import git
 from tddhooks.policy.judged import BASELINE_PREFIX, is_recorded, record_key, write_record
 
 TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~10 ms; mypy reads it
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from tddhooks.commands.audit import Finding
     from tddhooks.policy.settings import PolicySettings
     from tddhooks.policy.verdicts import Verdict
@@ -77,18 +77,66 @@ def _parse_log(text: str) -> list[Commit]:
     return commits
 
 
+def _rev_list_args(new: str, exclude: list[str], remotes: bool) -> list[str]:
+    args = ["rev-list", "--reverse", "--topo-order", _FORMAT, "--no-commit-header", new, "--not"]
+    args += [*exclude, f"--glob={BASELINE_PREFIX}*"]
+    return [*args, *(_REMOTES if remotes else ()), "--"]
+
+
 def brought_in(root: Path, new: str, exclude: list[str], *, remotes: bool) -> list[Commit]:
     """The commits reachable from new and from none of exclude, the baseline or (with remotes)
     a remote-tracking branch, oldest first."""
-    args = ["rev-list", "--reverse", "--topo-order", _FORMAT, "--no-commit-header", new, "--not"]
-    args += [*exclude, f"--glob={BASELINE_PREFIX}*"]
-    if remotes:
-        args += _REMOTES
-    return _parse_log(git.out([*args, "--"], root, keep_env=True))
+    from tddhooks import git
+
+    args = _rev_list_args(new, exclude, remotes)
+    return _parse_log(git.out(args, root, keep_env=True))
+
+
+def spawn_git(args: list[str]) -> tuple[int, str]:
+    """(exit code, stdout) of `git args` in this directory with git's own environment (keys
+    scrubbed), without the subprocess module: the reference-transaction hook runs on every
+    branch move, and most moves need two git calls and nothing else."""
+    from tddhooks.keys import scrub_env
+
+    read_end, write_end = os.pipe()
+    actions = [
+        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+        (os.POSIX_SPAWN_DUP2, write_end, 1),
+        (os.POSIX_SPAWN_CLOSE, read_end),
+        (os.POSIX_SPAWN_CLOSE, write_end),
+    ]
+    try:
+        pid = os.posix_spawnp("git", ["git", *args], scrub_env(os.environ), file_actions=actions)
+    finally:
+        os.close(write_end)
+    chunks = []
+    with open(read_end, "rb") as stream:
+        chunks.append(stream.read())
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), b"".join(chunks).decode("utf-8", "surrogateescape")
+
+
+def all_recorded(updates: list[tuple[str, str, str]]) -> bool:
+    """The fast answer for the usual move (a commit the hooks judged, a reset back, a switch):
+    every update names its old tip, and each commit it brings in carries a record."""
+    if any(is_zero(old) for old, _, _ in updates):
+        return False
+    code, found = spawn_git(["rev-parse", "--git-common-dir"])
+    if code != 0 or not found.strip():
+        return False
+    common = found.strip()
+    state = os.path.join(common if os.path.isabs(common) else os.path.abspath(common), "tddhooks")
+    for old, new, _ref in updates:
+        code, log = spawn_git(_rev_list_args(new, [old], remotes=False))
+        if code != 0 or not all(is_recorded(state, c.key) for c in _parse_log(log)):
+            return False
+    return True
 
 
 def current_tips(root: Path, refs: list[str]) -> dict[str, str]:
     """ref -> the commit it points at now (in `prepared`, before the update)."""
+    from tddhooks import git
+
     listing = git.out(["for-each-ref", "--format=%(objectname) %(refname)", *refs], root,
                       keep_env=True)  # fmt: skip
     tips = {}
@@ -217,7 +265,7 @@ def reference_transaction(state_name: str, text: str) -> int:
     if state_name != "prepared":
         return 0
     updates = parse_updates(text)
-    if not updates:
+    if not updates or all_recorded(updates):
         return 0
     root, state = _locate()
     unknown = sorted({ref for old, _, ref in updates if is_zero(old)})  # creation, or no old value
@@ -238,6 +286,9 @@ def _locate() -> tuple[Path, Path]:
     """(a work tree of the repository, its `.git/tddhooks/`), whatever GIT_DIR, `--git-dir`,
     `--work-tree` or `--bare` the git that runs this hook was given: the judging reads the
     repository's objects only, from its main work tree."""
+    from pathlib import Path
+
+    from tddhooks import git
     from tddhooks.errors import GitError
 
     args = ["rev-parse", "--git-common-dir", "--show-toplevel"]
@@ -286,6 +337,8 @@ def pre_push(text: str) -> int:
 
 
 def _exists(root: Path, oid: str) -> bool:
+    from tddhooks import git
+
     args = ["cat-file", "-e", f"{oid}^{{commit}}"]
     return git.run_git(args, root, check=False, keep_env=True).ok
 
@@ -333,6 +386,8 @@ def landed_unjudged(root: Path, state: Path) -> list[Refusal]:
 
 
 def _all_branch_tips(root: Path) -> dict[str, str]:
+    from tddhooks import git
+
     listing = git.out(["for-each-ref", "--format=%(objectname) %(refname)", "refs/heads/"], root)
     return {name: sha for sha, _, name in (line.partition(" ") for line in listing.splitlines())}
 

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-from pathlib import Path
+
+TYPE_CHECKING = False  # not typing's: the reference-transaction hook runs on every branch move
+if TYPE_CHECKING:
+    from pathlib import Path
 
 RECORDS = "judged"
 BASELINE_PREFIX = "refs/tddhooks/baseline/"
@@ -41,26 +44,28 @@ def _payload(key: str) -> bytes:
     return f"tddhooks judged commit {key}".encode("ascii")
 
 
-def write_record(state: Path, key: str) -> None:
+def write_record(state: Path | str, key: str) -> None:
     """Record that the policy accepted the commit with this key (atomic, sealed)."""
     from tddhooks.seal import seal
 
-    folder = state / RECORDS
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / key
-    temporary = folder / f".{key}.{os.getpid()}"
+    folder = os.path.join(state, RECORDS)
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, key)
+    temporary = os.path.join(folder, f".{key}.{os.getpid()}")
     try:
-        temporary.write_text(seal(_payload(key)), encoding="ascii")
+        with open(temporary, "w", encoding="ascii") as stream:
+            stream.write(seal(_payload(key)))
         os.replace(temporary, path)
     finally:
         with contextlib.suppress(OSError):
-            temporary.unlink()
+            os.unlink(temporary)
 
 
-def is_recorded(state: Path, key: str) -> bool:
+def is_recorded(state: Path | str, key: str) -> bool:
     """Whether a record with a valid seal says the policy accepted this commit."""
     try:
-        tag = (state / RECORDS / key).read_text(encoding="ascii").strip()
+        with open(os.path.join(state, RECORDS, key), encoding="ascii") as stream:
+            tag = stream.read(256).strip()
     except (OSError, ValueError):
         return False
     from tddhooks.seal import verify
