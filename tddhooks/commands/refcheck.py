@@ -393,16 +393,22 @@ def _all_branch_tips(root: Path) -> dict[str, str]:
 
 
 def landed_report(refusals: list[Refusal]) -> str:
-    """What the agent is told about commits that landed without a hook judging them."""
+    """What the agent is told about commits that landed without a hook judging them: each one,
+    then per branch the undo to the parent of its oldest such commit."""
     lines = ["tddhooks: a commit landed that no tddhooks hook judged; undo it now:"]
+    oldest: dict[str, Commit] = {}
     for refusal in refusals:
         commit = refusal.commit
+        oldest.setdefault(refusal.ref, commit)
+        lines.append(f"- {commit.sha[:12]} ({commit.subject[:60]}) on {refusal.ref}")
+    for ref, commit in oldest.items():
+        branch = ref.removeprefix("refs/heads/")
         parent = commit.parents[0] if commit.parents else None
-        undo = f"`git reset --soft {parent}`" if parent else f"`git update-ref -d {refusal.ref}`"
+        undo = f"`git reset --soft {parent}`" if parent else f"`git update-ref -d {ref}`"
         lines.append(
-            f"- {commit.sha[:12]} ({commit.subject[:60]}) on {refusal.ref}: {undo} "
-            f"{'(on that branch) ' if refusal.ref else ''}keeps its changes staged; then commit "
-            "them through the hooks (`git commit`, never --no-verify, hooks path unchanged)"
+            f"undo on {branch} (`git switch {branch}` first if you are elsewhere): {undo} keeps "
+            "the changes staged; then commit them through the hooks (`git commit`, never "
+            "--no-verify, hooks path unchanged)"
         )
     return "\n".join(lines)
 
