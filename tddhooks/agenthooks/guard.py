@@ -231,6 +231,8 @@ def _check_git_subcommand(
     elif sub in {"merge", "pull", "rebase"}:
         if _skips_verify(args, _MERGE_VALUE_SHORT, _MERGE_VALUE_LONG, short_n=False):
             return _no_verify(sub, "the same command without it")
+        if sub == "rebase":
+            return _check_rebase_exec(args, cwd, protected)
     elif sub == "am":
         if _skips_verify(args, set(), set(), short_n=True):
             return _no_verify(sub, "the same command without it")
@@ -242,6 +244,22 @@ def _check_git_subcommand(
             return None  # only the index changes; the file stays as handed over
         paths = [arg for arg in args if not arg.startswith("-")]
         return write_refusal(paths, cwd, protected, "changes")
+    return None
+
+
+def _check_rebase_exec(args: list[str], cwd: str, protected: P.Protected) -> Refusal | None:
+    """`git rebase --exec CMD` / `-x CMD` runs CMD through the shell: judged as a command line."""
+    for index, arg in enumerate(args):
+        script = None
+        if arg in {"-x", "--exec"} and index + 1 < len(args):
+            script = args[index + 1]
+        elif arg.startswith("--exec="):
+            script = arg.partition("=")[2]
+        elif arg.startswith("-x") and len(arg) > 2:
+            script = arg[2:]
+        refusal = check_command(script, cwd, protected) if script else None
+        if refusal is not None:
+            return refusal
     return None
 
 
@@ -281,9 +299,23 @@ def _skips_verify(
     return False
 
 
+_SEQUENCER_VALUE_SHORT = set("mXS")  # -m 1, -Xpatience, -S<key>: the rest is the value
+
+
+def _no_commit_cluster(arg: str) -> bool:
+    """A short-option cluster with -n before any option that takes a value (`-xn`, not
+    `-Xpatience`)."""
+    for letter in arg[1:]:
+        if letter == "n":
+            return True
+        if letter in _SEQUENCER_VALUE_SHORT:
+            return False
+    return False
+
+
 def _check_sequencer(sub: str, args: list[str]) -> Refusal | None:
     if {"-n", "--no-commit", "--abort", "--quit", "--skip"} & set(args) or any(
-        arg.startswith("-") and not arg.startswith("--") and "n" in arg for arg in args
+        arg.startswith("-") and not arg.startswith("--") and _no_commit_cluster(arg) for arg in args
     ):
         return None
     return Refusal(

@@ -42,6 +42,11 @@ CLASSES = [
     ('"$(git --exec-path)/git-commit" -n -m x', "git-executable"),
     ("git --exec-path=/tmp/x commit -m y", "git-executable"),
     ("git-merge side", "git-executable"),
+    # the issue's spellings of the commit hooks' own rules, read as git reads them
+    ("git cherry-pick -Xpatience abc123", "commit-without-hooks"),
+    ("git revert -Xignore-space-change abc123", "commit-without-hooks"),
+    ("git rebase -i HEAD~2 --exec 'git commit --amend --no-verify --no-edit'", "no-verify"),
+    ("git rebase --exec='git -c core.hooksPath=/dev/null commit --amend' HEAD~1", "hooks-path"),
 ]
 INNOCENT = [
     "git config alias.st status",
@@ -52,6 +57,8 @@ INNOCENT = [
     "cat .git/HEAD",
     "HOME=/tmp/h cargo test",
     "git log --oneline > /tmp/log.txt",
+    "git cherry-pick -xn abc123",
+    "git rebase --exec 'pytest -q' HEAD~3",
 ]
 
 
