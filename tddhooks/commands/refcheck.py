@@ -116,16 +116,49 @@ def spawn_git(args: list[str]) -> tuple[int, str]:
     return os.waitstatus_to_exitcode(status), b"".join(chunks).decode("utf-8", "surrogateescape")
 
 
+def common_dir_light() -> str | None:
+    """The common git directory as git finds it for a hook (GIT_COMMON_DIR, GIT_DIR, else the
+    `.git` folder or `gitdir:` file in the work tree's top, where git runs hooks, and its
+    `commondir`), read from files; None when it is not that simple (then git is asked)."""
+    gitdir = os.environ.get("GIT_COMMON_DIR") or os.environ.get("GIT_DIR")
+    if not gitdir:
+        dot = os.path.join(os.getcwd(), ".git")
+        if os.path.isdir(dot):
+            gitdir = dot
+        elif os.path.isfile(dot):
+            try:
+                with open(dot, encoding="utf-8") as stream:
+                    line = stream.readline().strip()
+            except (OSError, ValueError):
+                return None
+            if not line.startswith("gitdir: "):
+                return None
+            gitdir = line.removeprefix("gitdir: ")
+        else:
+            return None
+    gitdir = os.path.abspath(gitdir)
+    try:
+        with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as stream:
+            gitdir = os.path.normpath(os.path.join(gitdir, stream.readline().strip()))
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError):
+        return None
+    return gitdir if os.path.isdir(gitdir) else None
+
+
 def all_recorded(updates: list[tuple[str, str, str]]) -> bool:
     """The fast answer for the usual move (a commit the hooks judged, a reset back, a switch):
     every update names its old tip, and each commit it brings in carries a record."""
     if any(is_zero(old) for old, _, _ in updates):
         return False
-    code, found = spawn_git(["rev-parse", "--git-common-dir"])
-    if code != 0 or not found.strip():
-        return False
-    common = found.strip()
-    state = os.path.join(common if os.path.isabs(common) else os.path.abspath(common), "tddhooks")
+    common = common_dir_light()
+    if common is None:
+        code, found = spawn_git(["rev-parse", "--git-common-dir"])
+        if code != 0 or not found.strip():
+            return False
+        common = os.path.abspath(found.strip())
+    state = os.path.join(common, "tddhooks")
     for old, new, _ref in updates:
         code, log = spawn_git(_rev_list_args(new, [old], remotes=False))
         if code != 0 or not all(is_recorded(state, c.key) for c in _parse_log(log)):

@@ -124,3 +124,17 @@ def test_a_rebase_of_judged_commits_reuses_the_verdicts(kata: Path) -> None:
     assert git(kata, "log", "-1", "--format=%s").stdout.startswith("feat: add n12")
     assert (sorted(path.name for path in verdicts.iterdir()) if verdicts.is_dir() else []) == stored
     assert time.monotonic() - started < 30
+
+
+def test_commits_in_a_linked_worktree_are_judged_like_any_other(kata: Path) -> None:
+    from support.refkit import red_feature
+
+    tree = kata.parent / "linked"
+    ok(git(kata, "worktree", "add", "-q", str(tree), "-b", "linked"))
+    hooked_commit(tree, *green_feature(3, "linked"))
+    before = tip(tree)
+    stage(tree, red_feature()[0])
+    done = git(tree, "commit", "--no-verify", "-m", red_feature()[1])
+    assert done.returncode != 0
+    assert "[green]" in done.stderr
+    assert tip(kata, "refs/heads/linked") == before
