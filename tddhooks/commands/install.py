@@ -100,23 +100,25 @@ def install_hooks(
 
 
 def record_baseline(root: Path) -> None:
-    """Once per repository: every branch's tip now, as refs/tddhooks/baseline/<branch> (a ref
-    keeps its commits through gc, and git keeps it consistent), so the reference-transaction hook
-    never judges the history from before tddhooks. A later install changes nothing: it would
-    bless commits made while the hooks were off (docs/security.md)."""
-    from tddhooks.policy.judged import BASELINE_PREFIX, BASELINE_TAKEN
+    """Once per repository: every branch's tip now, sealed in `.git/tddhooks/baseline-taken`
+    and kept as refs/tddhooks/baseline/<branch> (a ref keeps its commits through gc), so the
+    reference-transaction hook never judges the history from before tddhooks. A later install
+    changes nothing: it would bless commits made while the hooks were off (docs/security.md)."""
+    from tddhooks.policy.judged import BASELINE_PREFIX, BASELINE_TAKEN, write_baseline
 
-    marker = git.tddhooks_dir(root) / BASELINE_TAKEN
-    if marker.exists():
+    state = git.tddhooks_dir(root)
+    if (state / BASELINE_TAKEN).exists():
         return
     listing = git.out(["for-each-ref", "--format=%(objectname) %(refname)", "refs/heads/"], root)
     updates = ""
+    tips = []
     for line in listing.splitlines():
         sha, _, name = line.partition(" ")
+        tips.append(sha)
         updates += f"update {BASELINE_PREFIX}{name.removeprefix('refs/heads/')} {sha}\n"
     if updates:
         git.run_git(["update-ref", "--stdin"], root, stdin=updates)
-    marker.write_text("the branch tips at install are refs/tddhooks/baseline/*\n", "utf-8")
+    write_baseline(state, sorted(set(tips)))
 
 
 def uninstall(work_dir: Path) -> int:

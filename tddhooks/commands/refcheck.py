@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from tddhooks.policy.judged import BASELINE_PREFIX, is_recorded, record_key, write_record
+from tddhooks.policy.judged import baseline, is_recorded, record_key, write_record
 
 TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~10 ms; mypy reads it
 if TYPE_CHECKING:
@@ -79,13 +79,12 @@ def _parse_log(text: str) -> list[Commit]:
 
 def _rev_list_args(new: str, exclude: list[str], remotes: bool) -> list[str]:
     args = ["rev-list", "--reverse", "--topo-order", _FORMAT, "--no-commit-header", new, "--not"]
-    args += [*exclude, f"--glob={BASELINE_PREFIX}*"]
-    return [*args, *(_REMOTES if remotes else ()), "--"]
+    return [*args, *exclude, *(_REMOTES if remotes else ()), "--"]
 
 
 def brought_in(root: Path, new: str, exclude: list[str], *, remotes: bool) -> list[Commit]:
-    """The commits reachable from new and from none of exclude, the baseline or (with remotes)
-    a remote-tracking branch, oldest first."""
+    """The commits reachable from new and from none of exclude (the caller adds the baseline)
+    or (with remotes) a remote-tracking branch, oldest first."""
     from tddhooks import git
 
     args = _rev_list_args(new, exclude, remotes)
@@ -159,8 +158,9 @@ def all_recorded(updates: list[tuple[str, str, str]]) -> bool:
             return False
         common = os.path.abspath(found.strip())
     state = os.path.join(common, "tddhooks")
+    base = baseline(state)
     for old, new, _ref in updates:
-        code, log = spawn_git(_rev_list_args(new, [old], remotes=False))
+        code, log = spawn_git(_rev_list_args(new, [old, *base], remotes=False))
         if code != 0 or not all(is_recorded(state, c.key) for c in _parse_log(log)):
             return False
     return True
@@ -226,8 +226,9 @@ def unjudged(
     that the policy refuses. judge_now judges an unrecorded commit as `audit` does and records
     it when accepted; otherwise an unrecorded commit is refused as unjudged."""
     refusals: list[Refusal] = []
+    base = baseline(state)
     for ref, new, exclude in moves:
-        excluded = [oid for oid in exclude if oid and not is_zero(oid)]
+        excluded = [oid for oid in [*exclude, *base] if oid and not is_zero(oid)]
         waiting = [c for c in brought_in(root, new, excluded, remotes=False)
                    if not is_recorded(state, c.key)]  # fmt: skip
         if not waiting:

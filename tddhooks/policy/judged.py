@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 RECORDS = "judged"
-BASELINE_PREFIX = "refs/tddhooks/baseline/"
-BASELINE_TAKEN = "baseline-taken"
+BASELINE_PREFIX = "refs/tddhooks/baseline/"  # keeps the baseline's commits through `git gc`
+BASELINE_TAKEN = "baseline-taken"  # the sealed list of the branch tips at install
 
 
 def normal_message(text: str) -> str:
@@ -71,3 +71,36 @@ def is_recorded(state: Path | str, key: str) -> bool:
     from tddhooks.seal import verify
 
     return verify(_payload(key), tag)
+
+
+def _baseline_payload(tips: list[str]) -> bytes:
+    return ("tddhooks baseline " + " ".join(tips)).encode("ascii")
+
+
+def write_baseline(state: Path | str, tips: list[str]) -> None:
+    """Seal the branch tips at install: their history is never judged (a ref alone could be
+    written by anyone: `git update-ref refs/tddhooks/baseline/x <commit>`)."""
+    import json
+
+    from tddhooks.seal import seal
+
+    text = json.dumps({"tips": tips, "seal": seal(_baseline_payload(tips))})
+    with open(os.path.join(state, BASELINE_TAKEN), "w", encoding="utf-8") as stream:
+        stream.write(text + "\n")
+
+
+def baseline(state: Path | str) -> list[str]:
+    """The sealed branch tips at install; none when absent, unreadable or not sealed by us."""
+    import json
+
+    try:
+        with open(os.path.join(state, BASELINE_TAKEN), encoding="utf-8") as stream:
+            data = json.loads(stream.read(1_000_000))
+    except (OSError, ValueError):
+        return []
+    tips = data.get("tips") if isinstance(data, dict) else None
+    if not isinstance(tips, list) or not all(isinstance(t, str) and t.isalnum() for t in tips):
+        return []
+    from tddhooks.seal import verify
+
+    return tips if verify(_baseline_payload(tips), str(data.get("seal", ""))) else []

@@ -254,3 +254,26 @@ def test_updates_that_are_not_branch_moves_never_start_python(kata: Path) -> Non
     )  # fmt: skip
     assert done.returncode == 1  # a branch move does start it
     assert "is gone" in done.stderr
+
+
+def test_a_forged_baseline_or_record_is_no_pass(kata: Path) -> None:
+    """A ref under refs/tddhooks/baseline/, a rewritten baseline list and a copied record are
+    all written without the seal: the commit is still judged."""
+    import json
+
+    before, red = _side_with_red(kata)
+    assert git(kata, "update-ref", "refs/tddhooks/baseline/side", red).returncode == 0
+    refused(git(kata, "reset", "--soft", red), kata, before)
+    state = kata / ".git" / "tddhooks"
+    taken = json.loads((state / "baseline-taken").read_text(encoding="utf-8"))
+    taken["tips"].append(red)
+    (state / "baseline-taken").write_text(json.dumps(taken), encoding="utf-8")
+    refused(git(kata, "reset", "--soft", red), kata, before)
+    from tddhooks.commands.refcheck import brought_in
+
+    hooked_commit(kata, *green_feature())  # a genuine record to copy
+    before = tip(kata)
+    [genuine] = (state / "judged").iterdir()
+    [commit] = brought_in(kata, red, [before], remotes=False)
+    (state / "judged" / commit.key).write_text(genuine.read_text(encoding="utf-8"))
+    refused(git(kata, "reset", "--soft", red), kata, before)
