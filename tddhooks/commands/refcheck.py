@@ -78,7 +78,9 @@ def _parse_log(text: str) -> list[Commit]:
 
 
 def _rev_list_args(new: str, exclude: list[str], remotes: bool) -> list[str]:
-    args = ["rev-list", "--reverse", "--topo-order", _FORMAT, "--no-commit-header", new, "--not"]
+    # a replacement (refs/replace/*) would show another commit's tree, parents and message
+    args = ["--no-replace-objects", "rev-list", "--reverse", "--topo-order", _FORMAT]
+    args += ["--no-commit-header", new, "--not"]
     return [*args, *exclude, *(_REMOTES if remotes else ()), "--"]
 
 
@@ -236,13 +238,40 @@ def unjudged(
         local = {c.sha for c in brought_in(root, new, excluded, remotes=True)}
         if any(c.sha not in local for c in waiting) and judge.trusts_remotes(new):
             waiting = [c for c in waiting if c.sha in local]
+        replaced = judge_now and waiting and _has_replacements(root)
         for commit in waiting:
+            if replaced:
+                refusals.append(Refusal(ref, commit, [replaced_finding(commit)]))
+                continue
             found = judge.findings(commit) if judge_now else [unjudged_finding(commit)]
             if found:
                 refusals.append(Refusal(ref, commit, found))
             else:
                 write_record(state, commit.key)
     return refusals
+
+
+def _has_replacements(root: Path) -> bool:
+    from tddhooks import git
+
+    listing = git.out(["for-each-ref", "--count=1", "--format=%(refname)", "refs/replace/"], root)
+    return bool(listing.strip())
+
+
+def replaced_finding(commit: Commit) -> Finding:
+    """A commit cannot be judged while git shows other objects in place of some (the judging
+    reads the repository through git, which follows refs/replace/*)."""
+    from tddhooks.commands.audit import Finding
+
+    return Finding(
+        commit.sha,
+        commit.subject,
+        "replaced-objects",
+        "the repository has replacement objects (refs/replace/*), so git would show the judge "
+        "other content than the commit holds",
+        "list them with `git replace -l` and delete them with `git replace -d <sha>`, then run "
+        "the command again",
+    )
 
 
 def unjudged_finding(commit: Commit) -> Finding:

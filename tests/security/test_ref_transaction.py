@@ -277,3 +277,20 @@ def test_a_forged_baseline_or_record_is_no_pass(kata: Path) -> None:
     [commit] = brought_in(kata, red, [before], remotes=False)
     (state / "judged" / commit.key).write_text(genuine.read_text(encoding="utf-8"))
     refused(git(kata, "reset", "--soft", red), kata, before)
+
+
+def test_a_replacement_object_does_not_pass_a_red_commit_off_as_a_judged_one(kata: Path) -> None:
+    """`git replace <red> <judged>` makes git show the judged commit's content for the red one;
+    the hook reads the commits as they are, and judges nothing while replacements exist."""
+    before = tip(kata)
+    judged = hooked_commit(kata, *green_feature())
+    assert git(kata, "reset", "-q", "--hard", before).returncode == 0
+    git(kata, "switch", "-q", "-c", "side")
+    red = sneak(kata, *red_feature())
+    git(kata, "switch", "-q", "main")
+    assert git(kata, "replace", red, judged).returncode == 0
+    done = git(kata, "reset", "--soft", red)
+    refused_by = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert "[replaced-objects]" in refused_by
+    assert tip(kata, "refs/heads/main") == before
