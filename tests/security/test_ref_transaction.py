@@ -123,15 +123,37 @@ def _side_with_red(kata: Path) -> tuple[str, str]:
         ["merge", "--no-ff", "--no-verify", "-m", "merge side", "side"],
         ["cherry-pick", "-Xpatience", "{red}"],
         ["branch", "copy", "{red}"],
+        ["push", ".", "{red}:refs/heads/copy"],
+        ["fetch", ".", "{red}:refs/heads/copy"],
+        ["update-ref", "--stdin"],
     ],
-    ids=["reset-soft", "branch-f", "checkout-B", "ff-merge", "merge", "cherry-pick", "branch"],
+    ids=[
+        "reset-soft",
+        "branch-f",
+        "checkout-B",
+        "ff-merge",
+        "merge",
+        "cherry-pick",
+        "branch",
+        "push-to-itself",
+        "fetch-into-a-branch",
+        "update-ref-stdin",
+    ],
 )
 def test_moving_a_branch_onto_a_commit_no_hook_judged_is_refused(
     kata: Path, args: list[str]
 ) -> None:
     before, red = _side_with_red(kata)
     assert git(kata, "branch", "other").returncode == 0  # a branch at a judged commit
-    done = git(kata, *[arg.replace("{red}", red) for arg in args])
+    if args == ["update-ref", "--stdin"]:
+        import subprocess
+
+        done = subprocess.run(
+            ["git", *args], cwd=kata, input=f"update refs/heads/copy {red}\n",
+            capture_output=True, text=True,
+        )  # fmt: skip
+    else:
+        done = git(kata, *[arg.replace("{red}", red) for arg in args])
     refused(done, kata, before)
     assert git(kata, "rev-parse", "-q", "--verify", "refs/heads/copy").returncode != 0
     assert tip(kata, "refs/heads/other") == before
