@@ -86,6 +86,7 @@ class PolicyConfig(_Strict):
     test_paths: list[str] | None = None
     exempt_git_messages: bool = True
     disabled_rules: list[str] = Field(default_factory=list)
+    trust_remotes: bool = True
 
     @field_validator("disabled_rules")
     @classmethod

@@ -30,6 +30,11 @@ def main() -> None:
         from tddhooks.agenthooks.handlers import main as run_agent_hook
 
         sys.exit(run_agent_hook(argv[2:]))
+    if len(argv) >= 2 and argv[0] == "hook" and argv[1] in {"reference-transaction", "pre-push"}:
+        _hook_start()  # every branch move runs it: none of the commit hooks' imports
+        from tddhooks.commands.refcheck import main as run_ref_hook
+
+        sys.exit(run_ref_hook(argv[1:]))
     if len(argv) >= 2 and argv[0] == "hook" and not {"-h", "--help"} & set(argv[1:]):
         _hook_start()
         from tddhooks.commands.hook import main as run_hook

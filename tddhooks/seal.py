@@ -11,14 +11,15 @@ written into `.git/`; it cannot stop a process of the same user that reads the s
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import hmac
 import os
-import secrets
 import stat
 from pathlib import Path
 
 from tddhooks.errors import EnvironmentProblem, state_home
+
+TYPE_CHECKING = False  # not typing's: importing typing costs the hook path; mypy reads it
+if TYPE_CHECKING:
+    from typing import Any
 
 _SECRET_BYTES = 32
 _cached: dict[str, bytes] = {}
@@ -55,7 +56,7 @@ def secret() -> bytes:
         tmp = path.with_name(f".secret-{os.getpid()}")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         try:
-            os.write(fd, secrets.token_bytes(_SECRET_BYTES))
+            os.write(fd, os.urandom(_SECRET_BYTES))
         finally:
             os.close(fd)
         try:
@@ -77,16 +78,36 @@ def secret() -> bytes:
     return value
 
 
+def sha256(data: bytes) -> Any:
+    """A SHA-256 hash object; without hashlib where the interpreter has `_sha256` (hashlib loads
+    OpenSSL: ~3 ms of every hook)."""
+    try:
+        from _sha256 import sha256 as make  # type: ignore[import-not-found]
+    except ImportError:  # pragma: no cover - other interpreters
+        from hashlib import sha256 as make
+    return make(data)
+
+
+_BLOCK = 64  # SHA-256's block size: HMAC (RFC 2104) pads the key to it
+
+
 def seal(payload: bytes) -> str:
-    """The hex MAC of payload under this user's secret."""
-    return hmac.new(secret(), payload, hashlib.sha256).hexdigest()
+    """The hex HMAC-SHA256 of payload under this user's secret."""
+    key = secret()
+    if len(key) > _BLOCK:
+        key = sha256(key).digest()
+    key = key.ljust(_BLOCK, b"\0")
+    inner = sha256(bytes(b ^ 0x36 for b in key) + payload).digest()
+    return str(sha256(bytes(b ^ 0x5C for b in key) + inner).hexdigest())
 
 
 def verify(payload: bytes, tag: str) -> bool:
     """True when tag is payload's seal under this user's secret."""
     if not isinstance(tag, str) or not tag:
         return False
-    return hmac.compare_digest(seal(payload), tag)
+    from _operator import _compare_digest
+
+    return bool(_compare_digest(seal(payload).encode("ascii"), tag.encode("ascii", "replace")))
 
 
 def forget() -> None:

@@ -9,8 +9,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-PRE_TOOL, CONTEXT, STOP = "pre-tool", "context", "stop"
-EVENTS = (PRE_TOOL, CONTEXT, STOP)
+PRE_TOOL, POST_TOOL, CONTEXT, STOP = "pre-tool", "post-tool", "context", "stop"
+EVENTS = (PRE_TOOL, POST_TOOL, CONTEXT, STOP)
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$", re.M)
 SHELL_TOOLS = {"Bash", "Shell", "run_shell_command", "terminal", "execute_bash", "shell"}
 EDIT_TOOLS = {
@@ -47,6 +47,7 @@ AGENTS: dict[str, AgentFormat] = {
         ".claude/settings.json",
         (
             Registration("PreToolUse", f"Bash|{CLAUDE_EDITS}", PRE_TOOL),
+            Registration("PostToolUse", f"Bash|{CLAUDE_EDITS}", POST_TOOL),
             Registration("SessionStart", None, CONTEXT),
             Registration("UserPromptSubmit", None, CONTEXT),
             Registration("Stop", None, STOP),
@@ -58,6 +59,7 @@ AGENTS: dict[str, AgentFormat] = {
         ".codex/config.toml",
         (
             Registration("PreToolUse", "^(Bash|apply_patch)$", PRE_TOOL),
+            Registration("PostToolUse", "^(Bash|apply_patch)$", POST_TOOL),
             Registration("SessionStart", None, CONTEXT),
             Registration("UserPromptSubmit", None, CONTEXT),
             Registration("Stop", None, STOP),
@@ -69,6 +71,7 @@ AGENTS: dict[str, AgentFormat] = {
         ".openhands/hooks.json",
         (
             Registration("pre_tool_use", "*", PRE_TOOL),
+            Registration("post_tool_use", "*", POST_TOOL),
             Registration("session_start", "*", CONTEXT),
             Registration("user_prompt_submit", "*", CONTEXT),
             Registration("stop", "*", STOP),
@@ -81,6 +84,8 @@ AGENTS: dict[str, AgentFormat] = {
         (
             Registration("beforeShellExecution", None, PRE_TOOL),
             Registration("preToolUse", "Write|Edit|StrReplace|MultiEdit|Delete", PRE_TOOL),
+            Registration("afterShellExecution", None, POST_TOOL),
+            Registration("afterFileEdit", None, POST_TOOL),
             Registration("sessionStart", None, CONTEXT),
             Registration("stop", None, STOP),
         ),
@@ -91,6 +96,7 @@ AGENTS: dict[str, AgentFormat] = {
         ".gemini/settings.json",
         (
             Registration("BeforeTool", "run_shell_command|write_file|replace", PRE_TOOL),
+            Registration("AfterTool", "run_shell_command|write_file|replace", POST_TOOL),
             Registration("SessionStart", None, CONTEXT),
             Registration("BeforeAgent", None, CONTEXT),
             Registration("AfterAgent", None, STOP),
@@ -102,9 +108,32 @@ AGENTS: dict[str, AgentFormat] = {
 HOOK_AGENTS = tuple(name for name, spec in AGENTS.items() if spec.registrations)
 
 
-def hook_command(agent: str, ours: str) -> str:
-    """The command line an agent's configuration runs for one of our events."""
-    return f"tddhooks hook agent {agent} {ours}"
+def hook_command(agent: str, ours: str, program: str = "tddhooks") -> str:
+    """The command line an agent's configuration runs for one of our events; program is the
+    absolute path of the installed console script (agenthooks/install.py `entry_point`), so an
+    agent whose PATH lacks it still runs the hook."""
+    import shlex
+
+    return f"{shlex.quote(program)} hook agent {agent} {ours}"
+
+
+def is_our_command(command: str) -> bool:
+    """Whether an agent configuration's command line is one of ours (any program path)."""
+    program, _, rest = command.strip().partition(" hook agent ")
+    return bool(rest) and program.strip("'\"").rsplit("/", 1)[-1] == "tddhooks"
+
+
+def post_tool_report(agent: str, message: str) -> tuple[dict[str, Any], int]:
+    """The documented "tell the agent this about the call that just ran" answer."""
+    if agent in {"claude-code", "codex"}:
+        context = {"hookEventName": "PostToolUse", "additionalContext": message}
+        return {"decision": "block", "reason": message, "hookSpecificOutput": context}, 0
+    if agent == "gemini":
+        context = {"hookEventName": "AfterTool", "additionalContext": message}
+        return {"decision": "deny", "reason": message, "hookSpecificOutput": context}, 0
+    if agent == "openhands":
+        return {"additionalContext": message}, 0
+    return {"agent_message": message, "user_message": message}, 0  # cursor: Stop sends it back
 
 
 def tool_call(payload: dict[str, Any]) -> tuple[str, str | list[str]] | None:

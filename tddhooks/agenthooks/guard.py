@@ -25,6 +25,18 @@ HOOK_ENV = {
     "GIT_CONFIG_GLOBAL": "another global config can set core.hooksPath",
     "GIT_CONFIG_SYSTEM": "another system config can set core.hooksPath",
 }
+# class (a): what decides which configuration, and so which hooks, git reads; any of these set
+# for a command line that runs git is refused, whatever the value
+CONFIG_SOURCE_ENV = {
+    "HOME": "git reads ~/.gitconfig from it",
+    "XDG_CONFIG_HOME": "git reads $XDG_CONFIG_HOME/git/config",
+    "GIT_CONFIG": "it names another config file",
+    # GIT_DIR, GIT_WORK_TREE: the repository they reach is judged by its own rules (class d)
+    "GIT_EXEC_PATH": "git runs its commands from there",
+    "GIT_TEMPLATE_DIR": "new repositories get their hooks from there",
+}
+# config keys that change which config or hooks git reads, or what a git word runs
+_CONFIG_SOURCE_KEYS = ("core.hookspath", "include.", "includeif.")
 _NO_VERIFY = "--no-verify"
 # short options that take the next characters (or word) as their value, per subcommand
 _COMMIT_VALUE_SHORT = set("mFcCt")
@@ -49,11 +61,63 @@ _SEQUENCER = {"cherry-pick", "revert"}  # they commit without pre-commit or comm
 def check_command(command: str, cwd: str, protected: P.Protected) -> Refusal | None:
     """The first refusal for the shell command line `command` run in `cwd`, or None."""
     commands = simple_commands(command, cwd)
+    runs_git = any(_is_git(simple) for simple in commands)
     for simple in commands:
-        refusal = _check_env(simple) or _check_simple(simple, protected, commands)
+        refusal = (
+            _check_env(simple)
+            or _git_executable(simple)
+            or _check_simple(simple, protected, commands)
+            or (_config_source_env(simple) if runs_git else None)
+        )
         if refusal is not None:
             return refusal
     return None
+
+
+def _is_git(simple: SimpleCommand) -> bool:
+    return (
+        simple.name == "git"
+        or simple.name.startswith("git-")
+        or "git-core" in (simple.words[0] if simple.words else "")
+    )
+
+
+def _config_source_env(simple: SimpleCommand) -> Refusal | None:
+    """Class (a), the environment: on a line that runs git, no assignment (or export) of what
+    decides which config, repository or commands git uses."""
+    for assignment in (*simple.assignments, *simple.exported):
+        name = assignment.partition("=")[0]
+        why = CONFIG_SOURCE_ENV.get(name)
+        if why is None and name.startswith("GIT_CONFIG"):
+            why = "it gives git configuration (core.hooksPath included)"
+        if why is not None:
+            return Refusal(
+                "git-config-source",
+                f"setting {name} for git changes which configuration or hooks it reads ({why})",
+                f"run git without {name}; {COMMIT_THROUGH_HOOKS}",
+            )
+    return None
+
+
+def _git_executable(simple: SimpleCommand) -> Refusal | None:
+    """Class (c): git runs only as `git`, never by one of its executables' paths
+    (`/usr/lib/git-core/git-commit`, `"$(git --exec-path)/git-commit"`) or another exec path."""
+    program = simple.words[0] if simple.words else ""
+    dashed = simple.name.startswith("git-") and simple.name not in _OTHER_TOOLS
+    exec_path = simple.name == "git" and any(
+        word.startswith("--exec-path=") for word in simple.words[1:]
+    )
+    if not (dashed or "git-core" in program or "--exec-path" in program or exec_path):
+        return None
+    return Refusal(
+        "git-executable",
+        f"`{program}` runs a git command past git's front end (where the guard reads it)",
+        f"run `git {simple.name.removeprefix('git-') if dashed else '…'}` itself; "
+        f"{COMMIT_THROUGH_HOOKS}",
+    )
+
+
+_OTHER_TOOLS = {"git-lfs", "git-filter-repo", "git-crypt", "git-annex"}  # not git's own
 
 
 def check_edit(path: str, cwd: str, protected: P.Protected) -> Refusal | None:
@@ -92,7 +156,18 @@ def _config_pair_refusal(pair: str, cwd: str, protected: P.Protected) -> Refusal
             "`-c core.hooksPath=…` points git at other hooks for this call",
             COMMIT_THROUGH_HOOKS,
         )
+    if key.strip().lower().startswith(_CONFIG_SOURCE_KEYS):
+        return _config_source_key(key.strip())
     return _alias_refusal(key, value, cwd, protected)
+
+
+def _config_source_key(key: str) -> Refusal:
+    """Class (a), configuration: a key that makes git read other configuration or hooks."""
+    return Refusal(
+        "git-config-source",
+        f"`{key}` makes git read other configuration (which can set core.hooksPath)",
+        f"leave {key} to the person; {COMMIT_THROUGH_HOOKS}",
+    )
 
 
 def _alias_refusal(key: str, value: str, cwd: str, protected: P.Protected) -> Refusal | None:
@@ -112,8 +187,15 @@ def _check_git(simple: SimpleCommand, protected: P.Protected) -> Refusal | None:
     while index < len(words) and words[index].startswith("-"):
         word = words[index]
         value = words[index + 1] if index + 1 < len(words) else ""
-        if word == "-c" or word.startswith("--config-env"):
+        if word.startswith("--config-env"):
             pair = word.split("=", 1)[1] if "=" in word else value
+            key = pair.partition("=")[0]
+            if key.lower().startswith(_CONFIG_SOURCE_KEYS):
+                return _config_pair_refusal(f"{key}=", cwd, protected)
+            index += 1 if "=" in word else 2
+            continue  # the value is an environment variable's name: the variable is unknown
+        if word == "-c":
+            pair = value
             refusal = _config_pair_refusal(pair, cwd, protected)
             if refusal is not None:
                 return refusal
@@ -149,6 +231,8 @@ def _check_git_subcommand(
     elif sub in {"merge", "pull", "rebase"}:
         if _skips_verify(args, _MERGE_VALUE_SHORT, _MERGE_VALUE_LONG, short_n=False):
             return _no_verify(sub, "the same command without it")
+        if sub == "rebase":
+            return _check_rebase_exec(args, cwd, protected)
     elif sub == "am":
         if _skips_verify(args, set(), set(), short_n=True):
             return _no_verify(sub, "the same command without it")
@@ -160,6 +244,22 @@ def _check_git_subcommand(
             return None  # only the index changes; the file stays as handed over
         paths = [arg for arg in args if not arg.startswith("-")]
         return write_refusal(paths, cwd, protected, "changes")
+    return None
+
+
+def _check_rebase_exec(args: list[str], cwd: str, protected: P.Protected) -> Refusal | None:
+    """`git rebase --exec CMD` / `-x CMD` runs CMD through the shell: judged as a command line."""
+    for index, arg in enumerate(args):
+        script = None
+        if arg in {"-x", "--exec"} and index + 1 < len(args):
+            script = args[index + 1]
+        elif arg.startswith("--exec="):
+            script = arg.partition("=")[2]
+        elif arg.startswith("-x") and len(arg) > 2:
+            script = arg[2:]
+        refusal = check_command(script, cwd, protected) if script else None
+        if refusal is not None:
+            return refusal
     return None
 
 
@@ -199,9 +299,23 @@ def _skips_verify(
     return False
 
 
+_SEQUENCER_VALUE_SHORT = set("mXS")  # -m 1, -Xpatience, -S<key>: the rest is the value
+
+
+def _no_commit_cluster(arg: str) -> bool:
+    """A short-option cluster with -n before any option that takes a value (`-xn`, not
+    `-Xpatience`)."""
+    for letter in arg[1:]:
+        if letter == "n":
+            return True
+        if letter in _SEQUENCER_VALUE_SHORT:
+            return False
+    return False
+
+
 def _check_sequencer(sub: str, args: list[str]) -> Refusal | None:
     if {"-n", "--no-commit", "--abort", "--quit", "--skip"} & set(args) or any(
-        arg.startswith("-") and not arg.startswith("--") and "n" in arg for arg in args
+        arg.startswith("-") and not arg.startswith("--") and _no_commit_cluster(arg) for arg in args
     ):
         return None
     return Refusal(
@@ -211,20 +325,44 @@ def _check_sequencer(sub: str, args: list[str]) -> Refusal | None:
     )
 
 
+_CONFIG_VALUE_OPTIONS = {"-f", "--file", "--blob", "--type", "--default", "--comment"}
+
+
+def _config_positional(args: list[str]) -> list[str]:
+    """`git config`'s positional words, the values of its options (`-f FILE`) left out."""
+    found: list[str] = []
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg in _CONFIG_VALUE_OPTIONS:
+            index += 2
+            continue
+        if not arg.startswith("-"):
+            found.append(arg)
+        index += 1
+    return found
+
+
 def _check_git_config(args: list[str], cwd: str, protected: P.Protected) -> Refusal | None:
-    positional = [arg for arg in args if not arg.startswith("-")]
+    positional = _config_positional(args)
     if positional and positional[0] == "set":
         positional = positional[1:]
     if len(positional) >= 2 and positional[0].lower().startswith("alias."):
         refusal = _alias_refusal(positional[0], positional[1], cwd, protected)
         if refusal is not None:
             return refusal
+    if {"-e", "--edit"} & set(args):
+        return _config_source_key("git config --edit")
+    sources = [arg for arg in positional[:1] if arg.lower().startswith(_CONFIG_SOURCE_KEYS)]
+    sources = [key for key in sources if key.lower() != "core.hookspath"]
+    reads = {"--get", "--get-all", "--get-regexp", "-l", "--list", "get", "--show-origin"}
+    if sources and (len(positional) >= 2 or not reads & set(args)):
+        return _config_source_key(sources[0])
     keys = [arg for arg in args if arg.lower() == "core.hookspath"]
     if not keys:
         return None
     writing = {"--unset", "--unset-all", "--add", "--replace-all", "set", "unset", "--edit", "-e"}
     reading = {"--get", "--get-all", "--get-regexp", "-l", "--list", "get", "--show-origin"}
-    positional = [arg for arg in args if not arg.startswith("-")]
     if not writing & set(args) and (reading & set(args) or positional == keys):
         return None
     return Refusal(
@@ -233,3 +371,27 @@ def _check_git_config(args: list[str], cwd: str, protected: P.Protected) -> Refu
         "leave core.hooksPath to the person (`tddhooks install` manages the hooks); "
         f"{COMMIT_THROUGH_HOOKS}",
     )
+
+
+def reached_dirs(command: str, cwd: str) -> list[str]:
+    """Class (d): every directory the command line's git calls and writes reach (its `cd`s,
+    `git -C DIR`, `--git-dir`, `--work-tree`, `GIT_DIR=`, absolute paths it writes), so a
+    tool call whose cwd lies outside a repository is judged by the repository it reaches."""
+    found: list[str] = []
+    for simple in simple_commands(command, cwd):
+        found.append(simple.cwd)
+        for assignment in simple.assignments:
+            name, _, value = assignment.partition("=")
+            if name in {"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR"} and value:
+                found.append(P.resolve(value, simple.cwd))
+        words = list(simple.words)
+        for index, word in enumerate(words):
+            option, has_value, value = word.partition("=")
+            if option in {"-C", "--git-dir", "--work-tree"} and not has_value:
+                value = words[index + 1] if index + 1 < len(words) else ""
+            elif not (has_value and option in {"--git-dir", "--work-tree"}):
+                value = word if word.startswith(("/", "~")) else ""
+            if value:
+                found.append(P.resolve(value, simple.cwd))
+        found += [P.resolve(target, simple.cwd) for target in simple.write_targets]
+    return list(dict.fromkeys(found))

@@ -30,6 +30,8 @@ def protected_paths(view: RepoView) -> Protected:
     files = [str(view.hooks), str(view.state), str(view.common / "config")]
     files += [str(root / name) for name in MANAGER_CONFIGS]
     files += [str(root / spec.config) for spec in F.AGENTS.values()]
+    # class (b): anything under .git/ (refs, objects, config, hooks) is git's to write
+    files += list(dict.fromkeys([str(view.common), str(root / ".git")]))
     return Protected(str(root), tuple(files), _handed_over(view))
 
 
@@ -72,25 +74,57 @@ def pre_tool(agent: str, payload: dict[str, Any], cwd: str) -> tuple[dict[str, A
     from tddhooks.agenthooks.guard import check_command, check_edit
 
     call = F.tool_call(payload)
-    view = repo_view(cwd) if call else None
-    if call is None or view is None:
+    if call is None:
         return {}, 0
-    protected = protected_paths(view)
     kind, what = call
-    if kind == "shell":
-        refusal = check_command(str(what), cwd, protected)
-    else:
-        refusal = next(
-            (r for r in (check_edit(p, cwd, protected) for p in what) if r is not None), None
-        )
-        if refusal is None and isinstance(what, list):  # a unit test beside the code
-            from tddhooks.agenthooks.pinned import test_items_edit
+    refusal = None
+    for view in _reached_views(kind, what, cwd):
+        protected = protected_paths(view)
+        if kind == "shell":
+            refusal = check_command(str(what), cwd, protected)
+        else:
+            refusal = next(
+                (r for r in (check_edit(p, cwd, protected) for p in what) if r is not None), None
+            )
+            if refusal is None and isinstance(what, list):  # a unit test beside the code
+                from tddhooks.agenthooks.pinned import test_items_edit
 
-            refusal = test_items_edit(view, what, payload, cwd)
+                refusal = test_items_edit(view, what, payload, cwd)
+        if refusal is not None:
+            break
     if refusal is None:
         return {}, 0
     print(refusal.message(), file=sys.stderr)
     return F.deny(agent, refusal.message(), payload)
+
+
+def _reached_views(kind: str, what: str | list[str], cwd: str) -> list[RepoView]:
+    """The repositories a tool call reaches: its cwd's, and those its command's `cd`, `-C`,
+    `--git-dir`, `GIT_DIR=` or absolute paths (or the edited files) lie in, so a call made from
+    outside a repository is judged by the one it reaches (class (d), docs/security.md)."""
+    from tddhooks.agenthooks.guard import reached_dirs
+
+    if kind == "shell":
+        dirs = [cwd, *reached_dirs(str(what), cwd)]
+    else:
+        dirs = [cwd, *(os.path.dirname(os.path.join(cwd, path)) for path in what)]
+    views: dict[Path, RepoView] = {}
+    for directory in dirs:
+        parts = Path(directory).parts
+        if ".git" in parts:  # git answers nothing inside .git/: ask in its work tree
+            directory = str(Path(*parts[: parts.index(".git")]))
+        while directory and not os.path.isdir(directory):
+            directory = os.path.dirname(directory)  # a file, or a folder not made yet
+        if not directory or any(_within(directory, root) for root in views):
+            continue
+        view = repo_view(directory)
+        if view is not None:
+            views.setdefault(view.root, view)
+    return list(views.values())
+
+
+def _within(directory: str, root: Path) -> bool:
+    return directory == str(root) or directory.startswith(str(root) + os.sep)
 
 
 def context(agent: str, payload: dict[str, Any], cwd: str) -> tuple[dict[str, Any], int]:
@@ -103,14 +137,40 @@ def context(agent: str, payload: dict[str, Any], cwd: str) -> tuple[dict[str, An
     return F.context(agent, context_text(hook_status(view)), payload), 0
 
 
+def landed_unjudged(view: RepoView) -> str | None:
+    """What to tell the agent about commits on any branch that no hook judged (made with the
+    hooks off: a changed core.hooksPath, a write under .git/), with the undo; None when there
+    are none (commands/refcheck.py)."""
+    from tddhooks.commands.refcheck import landed_report, landed_unjudged
+
+    refusals = landed_unjudged(view.root, view.state)
+    return landed_report(refusals) if refusals else None
+
+
+def post_tool(agent: str, payload: dict[str, Any], cwd: str) -> tuple[dict[str, Any], int]:
+    """After every shell or edit call: report at once a commit that landed unjudged."""
+    view = repo_view(cwd)
+    if view is None:
+        return {}, 0
+    report = landed_unjudged(view)
+    if report is None:
+        return {}, 0
+    print(report, file=sys.stderr)
+    return F.post_tool_report(agent, report)
+
+
 def stop(agent: str, payload: dict[str, Any], cwd: str) -> tuple[dict[str, Any], int]:
     """Send the agent back while it leaves work the hooks have not judged; let it stop on a clean
-    tree or a handed-over red test, and always the second time (no hook blocks forever)."""
+    tree or a handed-over red test, and always the second time (no hook blocks forever), except
+    while a commit no hook judged is on a branch: then every time, with its undo."""
     from tddhooks.agenthooks.status_json import hook_status
 
     view = repo_view(cwd)
     if view is None:
         return {}, 0
+    landed = landed_unjudged(view)
+    if landed is not None:
+        return F.send_back(agent, landed)
     reason = stop_reason(hook_status(view))
     flag = F.already_sent_back(agent, payload)
     done_counting = flag is None and not _count_send_back(view.state, payload)
@@ -153,7 +213,7 @@ def _reset_counter(state: Path) -> None:
     (state / STOP_COUNTER).unlink(missing_ok=True)
 
 
-_HANDLERS = {F.PRE_TOOL: pre_tool, F.CONTEXT: context, F.STOP: stop}
+_HANDLERS = {F.PRE_TOOL: pre_tool, F.POST_TOOL: post_tool, F.CONTEXT: context, F.STOP: stop}
 
 
 def main(argv: list[str]) -> int:

@@ -2,7 +2,7 @@
 project configuration and take only them out again.
 
 Everything else in the file is kept; installing twice changes nothing. Our entries are the ones
-whose command starts with `tddhooks hook agent ` (JSON and TOML) or the keys between our marker
+whose command runs `<path>/tddhooks hook agent ` (JSON and TOML) or the keys between our marker
 comments (aider's YAML). A file we cannot parse is left alone with an error that names it.
 """
 
@@ -17,7 +17,7 @@ from tddhooks.agenthooks import formats as F
 from tddhooks.agenthooks.aider import aider_block, conflicting_keys
 from tddhooks.errors import UsageError
 
-OUR_PREFIX = "tddhooks hook agent "
+OUR_PREFIX = "tddhooks hook agent "  # what follows the program's path in our commands
 TIMEOUT_S = 30
 BEGIN = "# >>> tddhooks (managed by `tddhooks install --agent {agent}`; do not edit)"
 END = "# <<< tddhooks"
@@ -28,11 +28,27 @@ class AgentConfigError(UsageError):
 
 
 def _ours(entry: Any) -> bool:
-    return isinstance(entry, dict) and str(entry.get("command", "")).startswith(OUR_PREFIX)
+    return isinstance(entry, dict) and F.is_our_command(str(entry.get("command", "")))
+
+
+def entry_point() -> str:
+    """The absolute path of the installed `tddhooks` console script (beside this interpreter,
+    else the one on PATH); bare `tddhooks` only when neither exists. Like the git shims'
+    INSTALL_PYTHON: an agent that runs hooks with another PATH (`env -i PATH=/usr/bin:/bin`)
+    still runs ours, never "command not found", which agents treat as non-blocking."""
+    import os
+    import shutil
+    import sys
+
+    beside = Path(sys.executable).parent / "tddhooks"
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside.absolute())
+    found = shutil.which("tddhooks")
+    return str(Path(found).absolute()) if found else "tddhooks"
 
 
 def _hook_entry(agent: str, reg: F.Registration) -> dict[str, Any]:
-    command = F.hook_command(agent, reg.ours)
+    command = F.hook_command(agent, reg.ours, entry_point())
     if agent == "cursor":
         entry: dict[str, Any] = {"command": command}
         if reg.matcher:
@@ -125,7 +141,7 @@ def toml_block(agent: str) -> str:
             "",
             f"[[hooks.{reg.event}.hooks]]",
             'type = "command"',
-            f"command = {json.dumps(F.hook_command(agent, reg.ours))}",
+            f"command = {json.dumps(F.hook_command(agent, reg.ours, entry_point()))}",
             f"timeout = {TIMEOUT_S}",
             "",
         ]

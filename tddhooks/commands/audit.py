@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from rich.markup import escape
 
@@ -21,12 +21,18 @@ from tddhooks import git, output
 from tddhooks.errors import UsageError
 
 if TYPE_CHECKING:
-    from tddhooks.commands.audit_gate import AuditGate
     from tddhooks.policy.settings import PolicySettings
     from tddhooks.policy.verdicts import Verdict
 
 EXCERPT_LINES = 6
 LOG_ARGS = ("log", "--reverse", "--topo-order", "--no-color", "--format=%H%x1f%P%x1f%s")
+
+
+class TreeVerdicts(Protocol):
+    """What judges a tree under a policy: audit's lanes, or the hooks' verdict store
+    (commands/refcheck.py)."""
+
+    def verdict(self, tree: str, settings: PolicySettings) -> Verdict: ...
 
 
 @dataclass(frozen=True)
@@ -163,7 +169,7 @@ def gate_finding(commit: CommitInfo, verdict: Verdict) -> Finding | None:
 
 
 def gate_findings(
-    root: Path, commit: CommitInfo, settings: PolicySettings, gate: AuditGate
+    root: Path, commit: CommitInfo, settings: PolicySettings, gate: TreeVerdicts
 ) -> list[Finding]:
     """`green` and report-based `no-skip` findings of one commit, judged as the pre-commit hook
     judged it: red-start commits pass (policy/diagnosis.py), skips come from both reports."""

@@ -291,13 +291,13 @@ def _hook_checks(root: Path) -> list[Check]:
         groups.setdefault(kind, []).append(hook_type)
     if set(groups) - {"direct", "pre-commit"}:
         lacking = ", ".join(HOOK_IDS[t] for t in groups.get("framework", []))
-        names = {
-            "direct": "ours (tddhooks shims)",
-            "pre-commit": "ours (through the pre-commit framework)",
+        names = {  # what is wrong first
             "framework": f"the pre-commit framework's, without tddhooks ({CONFIG_FILE} lacks "
             f"{lacking})",
             "foreign": "not written by tddhooks",
             "missing": "missing",
+            "direct": "ours (tddhooks shims)",
+            "pre-commit": "ours (through the pre-commit framework)",
         }
         parts = [f"{names[kind]}: {', '.join(groups[kind])}" for kind in names if kind in groups]
         fix = "run `tddhooks install` (a hook of yours or the framework's is kept and runs too)"
@@ -310,8 +310,14 @@ def _hook_checks(root: Path) -> list[Check]:
         detail = f"shims from another tddhooks version or interpreter: {', '.join(stale)}"
         checks.append(Check("hooks", "warn", detail, "run `tddhooks install` again"))
     if not checks:
-        how = "direct shims" if not via_pre_commit else "pre-commit" if not direct else "mixed"
-        checks.append(Check("hooks", "ok", f"pre-commit, commit-msg, prepare-commit-msg ({how})"))
+        from tddhooks.commands.hook_files import GUARD_TYPES
+
+        commit_direct = [t for t in direct if t not in GUARD_TYPES]
+        how = (
+            "direct shims" if not via_pre_commit else "pre-commit" if not commit_direct else "mixed"
+        )
+        detail = f"pre-commit, commit-msg, prepare-commit-msg ({how}); {', '.join(GUARD_TYPES)}"
+        checks.append(Check("hooks", "ok", detail))
     return checks
 
 

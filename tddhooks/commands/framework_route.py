@@ -119,7 +119,7 @@ def install(root: Path, *, suggest_commit: bool) -> None:
     for note in pcc.notes(after, config):
         output.warn(note)
     framework = framework_in_use(root) or "pre-commit"
-    slots = hf.slots(root)
+    slots = hf.slots(root, hf.HOOK_TYPES)
     new_types = [t for t, slot in slots.items() if hf.kind(slot.main) not in hf.FRAMEWORKS]
     if new_types:
         _framework(root, framework, "install", *[a for t in new_types for a in ("-t", t)])
@@ -157,7 +157,7 @@ def uninstall(root: Path) -> bool:
         # installed by an older tddhooks that kept no record: keep the types the config declares
         declared = pcc.declared_install_types(remaining, config) if remaining else []
         types = [t for t in hf.HOOK_TYPES if t not in (declared or [])]
-    slots = hf.slots(root)
+    slots = hf.slots(root, hf.HOOK_TYPES)
     types = [t for t in types if t in slots and hf.kind(slots[t].main) in hf.FRAMEWORKS]
     if types:
         framework = hf.kind(slots[types[0]].main)

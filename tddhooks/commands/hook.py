@@ -309,6 +309,7 @@ def _commit_msg(message_file: Path, root: Path, state: Path, index_file: str | N
     violations += _merge_resolution(root, state, settings, index_file, facts)
     violations += _tree_changed_since_gate(root, state, settings, index_file, base)
     if not violations:
+        _record_accepted(root, state, settings, index_file, base, list(judged))
         return 0
     if any(violation.rule == "sections" for violation in violations):
         # the hint's skeleton carries the real cycle, goal and verification line
@@ -333,6 +334,37 @@ def _commit_msg(message_file: Path, root: Path, state: Path, index_file: str | N
         + f"\nyour message is kept in {shown}; reuse it with: git commit -e -F {shown}{filled}\n"
     )
     return 1
+
+
+def _record_accepted(
+    root: Path,
+    state: Path,
+    settings: PolicySettings,
+    index_file: str | None,
+    base: str | None,
+    texts: list[str],
+) -> None:
+    """Seal that the hooks accepted this tree on this parent with this message (any of the texts
+    git may store), for the reference-transaction hook (policy/judged.py). Only a tree known to
+    be green is recorded: a commit-msg run without its pre-commit (or a red start) leaves the
+    commit to be judged when it lands."""
+    tree = git.write_tree(root, index_file=index_file)
+    if settings.enabled("green"):
+        from tddhooks.policy.stored import cached_green_lines
+
+        if cached_green_lines(root, tree, settings, state) is None:
+            return
+    from tddhooks.policy import lineage
+
+    parents = [base] if base is not None else []
+    if lineage.merging(root):
+        from tddhooks.policy.merges import merge_heads
+
+        parents = [git.head(root) or "", *merge_heads(lineage.git_dir(root))]
+    from tddhooks.policy.judged import record_key, write_record
+
+    for text in texts:
+        write_record(state, record_key(tree, parents, text))
 
 
 def _no_test_staged(violations: list[Violation]) -> bool:

@@ -21,6 +21,9 @@ from tddhooks.errors import EnvironmentProblem, UsageError
 from tddhooks.resources import hook_shims
 
 HOOK_TYPES = ("pre-commit", "commit-msg", "prepare-commit-msg")
+# git-level guards, always our shims (pre-commit's framework does not run reference-transaction)
+GUARD_TYPES = ("reference-transaction", "pre-push")
+SHIM_TYPES = HOOK_TYPES + GUARD_TYPES
 SHIM_MARKER = "# tddhooks-shim v2"
 SHIM_MARKER_PREFIX = "# tddhooks-shim v"
 CHAINED_SUFFIX = ".tddhooks-chained"
@@ -86,17 +89,17 @@ class HookSlot:
         return None
 
 
-def slots(root: Path) -> dict[str, HookSlot]:
+def slots(root: Path, types: tuple[str, ...] = SHIM_TYPES) -> dict[str, HookSlot]:
     directory = git.hooks_dir(root)
-    return {hook_type: HookSlot.of(directory, hook_type) for hook_type in HOOK_TYPES}
+    return {hook_type: HookSlot.of(directory, hook_type) for hook_type in types}
 
 
-def install_shims(root: Path) -> list[str]:
+def install_shims(root: Path, types: tuple[str, ...] = SHIM_TYPES) -> list[str]:
     """Write our shims, chaining to what was there; returns the names of the hooks chained to.
 
     Everything is checked before anything changes, so a refusal leaves the directory as it was.
     """
-    plan = slots(root)
+    plan = slots(root, types)
     work_tree, git_directory = root.resolve(), git.git_dir(root).resolve()
     for slot in plan.values():
         if slot.shim() is not None or kind(slot.main) == "missing":
@@ -137,7 +140,7 @@ def remove_shims(root: Path) -> bool:
     changed = False
     directories = {git.hooks_dir(root), git.git_dir(root) / "hooks"}
     for directory in sorted(directories):
-        for hook_type in HOOK_TYPES:
+        for hook_type in SHIM_TYPES:
             changed |= _remove_one(HookSlot.of(directory, hook_type))
     return changed
 

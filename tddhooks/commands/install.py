@@ -72,12 +72,15 @@ def install_hooks(
         raise UsageError("--direct and --pre-commit exclude each other", fix="choose one")
     if pre_commit:
         framework_route.install(root, suggest_commit=suggest_commit)
+        hook_files.install_shims(root, hook_files.GUARD_TYPES)  # the framework has no such hooks
+        record_baseline(root)
         return
     config = root / pcc.CONFIG_FILE
     if pcc.file_has_our_hooks(config):
         output.say(f"moving tddhooks' hooks out of {pcc.CONFIG_FILE}, where they ran stashed:")
         framework_route.uninstall(root)
     chained = hook_files.install_shims(root)
+    record_baseline(root)
     framework = framework_route.framework_in_use(root)
     if framework:
         output.ok(
@@ -94,6 +97,28 @@ def install_hooks(
         )
     elif chained:
         output.ok(f"your hooks run after tddhooks': {', '.join(chained)}")
+
+
+def record_baseline(root: Path) -> None:
+    """Once per repository: every branch's tip now, sealed in `.git/tddhooks/baseline-taken`
+    and kept as refs/tddhooks/baseline/<branch> (a ref keeps its commits through gc), so the
+    reference-transaction hook never judges the history from before tddhooks. A later install
+    changes nothing: it would bless commits made while the hooks were off (docs/security.md)."""
+    from tddhooks.policy.judged import BASELINE_PREFIX, BASELINE_TAKEN, write_baseline
+
+    state = git.tddhooks_dir(root)
+    if (state / BASELINE_TAKEN).exists():
+        return
+    listing = git.out(["for-each-ref", "--format=%(objectname) %(refname)", "refs/heads/"], root)
+    updates = ""
+    tips = []
+    for line in listing.splitlines():
+        sha, _, name = line.partition(" ")
+        tips.append(sha)
+        updates += f"update {BASELINE_PREFIX}{name.removeprefix('refs/heads/')} {sha}\n"
+    if updates:
+        git.run_git(["update-ref", "--stdin"], root, stdin=updates)
+    write_baseline(state, sorted(set(tips)))
 
 
 def uninstall(work_dir: Path) -> int:

@@ -52,6 +52,7 @@ class PolicySettings(NamedTuple):
     author_email: str = "tdd@local"
     skip_markers: tuple[str, ...] = ()
     lint_mode: str = "strict"  # policy/ratchet.py
+    trust_remotes: bool = True
 
     def enabled(self, rule: str) -> bool:
         return rule not in self.disabled_rules
@@ -108,6 +109,7 @@ def _from_config(config: TddConfig) -> PolicySettings:
         source_paths=tuple(runner.source_globs),
         exempt_git_messages=config.policy.exempt_git_messages,
         disabled_rules=tuple(config.policy.disabled_rules),
+        trust_remotes=config.policy.trust_remotes,
         fmt_check=tuple(ci.fmt_check_cmd or defaults.fmt_check),
         fmt_fix=tuple(ci.fmt_cmd or defaults.fmt_fix),
         lint_fix=tuple(ci.fix_cmd or (() if ci.check_cmd else defaults.lint_fix)),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -86,9 +87,12 @@ def test_the_merged_settings_keep_the_persons_hook_beside_ours(make_repo: object
     assert tddhooks(repo, "install", "--direct", "--agent", "claude-code").returncode == 0
     data = json.loads(path.read_text(encoding="utf-8"))
     commands = [h["command"] for g in data["hooks"]["PreToolUse"] for h in g["hooks"]]
-    assert commands == ["./audit.sh", "tddhooks hook agent claude-code pre-tool"]
+    entry = str(Path(sys.executable).parent / "tddhooks")  # absolute: no PATH needed
+    assert commands == ["./audit.sh", f"{entry} hook agent claude-code pre-tool"]
     assert data["permissions"] == {"allow": ["Bash(cargo test:*)"]}
-    assert set(data["hooks"]) == {"PreToolUse", "SessionStart", "UserPromptSubmit", "Stop"}
+    assert set(data["hooks"]) == {
+        "PreToolUse", "PostToolUse", "SessionStart", "UserPromptSubmit", "Stop",
+    }  # fmt: skip
 
 
 def test_aider_config_turns_verification_on_and_sets_the_gate(make_repo: object) -> None:

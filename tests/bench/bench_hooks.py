@@ -6,12 +6,15 @@ Measures (medians): the commit-msg hook; the gate on a changed tree against the 
 `cargo fmt --check && cargo clippy --all-targets -- -D warnings && cargo test` on the same change
 (a source file changes before every round so both rebuild); the pre-commit hook on an
 already-verified tree; and a whole `git commit` of an already-verified tree three ways, in the
-same rounds: bare git (no hooks), the default `tddhooks install` (shims), and the pre-commit
-framework path (`tddhooks install --pre-commit`). In the same round robin as the commit-msg hook it
-also measures two reference points under the same load: `python -c pass` (the interpreter floor
-every Python hook pays) and the peer `conventional-pre-commit` (installed once into a throwaway
-venv under ~/.cache/tddhooks-bench/; its row is skipped with a note when it cannot be installed),
-run as its hook runs: its console script with the message file. Prints a table with the targets.
+same rounds: bare git (no hooks), the default `tddhooks install` (shims: pre-commit,
+prepare-commit-msg, commit-msg and reference-transaction; pre-push does not run on a commit), and
+the pre-commit framework path (`tddhooks install --pre-commit`); and the reference-transaction
+hook alone, moving the branch onto a commit the hooks judged. In the same round robin as the
+commit-msg hook it also measures two reference points under the same load: `python -c pass`
+(the interpreter floor every Python hook pays) and the peer `conventional-pre-commit` (installed
+once into a throwaway venv under ~/.cache/tddhooks-bench/; its row is skipped with a note when it
+cannot be installed), run as its hook runs: its console script with the message file. Prints a
+table with the targets.
 """
 
 from __future__ import annotations
@@ -30,7 +33,13 @@ from pathlib import Path
 
 PEER = "conventional-pre-commit"
 PEER_VENV = Path.home() / ".cache" / "tddhooks-bench" / PEER
-TARGETS = {"commit-msg": 0.08, "gate overhead": 1.3, "verified tree": 0.3, "commit": 0.35}
+TARGETS = {
+    "commit-msg": 0.08,
+    "gate overhead": 1.3,
+    "verified tree": 0.3,
+    "commit": 0.22,
+    "reference-transaction": 0.04,
+}
 BARE = (
     ("cargo", "fmt", "--check"),
     ("cargo", "clippy", "--all-targets", "--", "-D", "warnings"),
@@ -223,11 +232,44 @@ def bench_commits(repo: Path, message: Path, runs: int) -> list[tuple[str, float
         for name, side in sides.items():
             samples[name].append(side())
     default = statistics.median(samples["default"])
+    ref_hook = bench_ref_hook(repo, message, runs)
     return [
         ("git commit, bare git (no hooks)", statistics.median(samples["bare"]), "", True),
-        ("git commit, default install", default, "<= 0.35 s", default <= TARGETS["commit"]),
+        ("git commit, default install", default, "<= 0.22 s", default <= TARGETS["commit"]),
         ("git commit, pre-commit framework", statistics.median(samples["framework"]), "", True),
+        (
+            "reference-transaction, a judged commit",
+            ref_hook,
+            "<= 0.04 s",
+            ref_hook <= TARGETS["reference-transaction"],
+        ),
     ]
+
+
+def bench_ref_hook(repo: Path, message: Path, runs: int) -> float:
+    """Median seconds of the reference-transaction hook (`prepared`) moving the branch onto a
+    commit the hooks judged (its sealed record is read; nothing is judged again)."""
+    _run(["git", "-c", "user.name=Bench", "-c", "user.email=bench@example.com", "commit", "-q",
+          "-F", str(message)], repo)  # fmt: skip
+    judged = subprocess.run(["git", "rev-parse", "HEAD", "HEAD~1"], cwd=repo, env=_env(),
+                            capture_output=True, text=True, check=True).stdout.split()  # fmt: skip
+    _run(["git", "reset", "-q", "--soft", "HEAD~1"], repo)  # back: the commit stays judged
+    update = f"{judged[1]} {judged[0]} refs/heads/{_branch(repo)}\n"
+    samples = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        done = subprocess.run(["tddhooks", "hook", "reference-transaction", "prepared"], cwd=repo,
+                              env=_env(), input=update, capture_output=True, text=True)  # fmt: skip
+        samples.append(time.perf_counter() - started)
+        if done.returncode != 0:
+            raise SystemExit(f"the reference-transaction hook refused: {done.stdout}{done.stderr}")
+    return statistics.median(samples)
+
+
+def _branch(repo: Path) -> str:
+    result = subprocess.run(["git", "symbolic-ref", "--short", "HEAD"], cwd=repo, env=_env(),
+                            capture_output=True, text=True, check=True)  # fmt: skip
+    return result.stdout.strip()
 
 
 def bench(runs: int, gate_runs: int) -> list[tuple[str, float, str, bool]]:

@@ -251,7 +251,8 @@ def test_after_uninstall_the_framework_s_hooks_are_told_from_ours(
     [check] = _hook_checks(repo)
     assert check.detail == (
         "the pre-commit framework's, without tddhooks (.pre-commit-config.yaml lacks "
-        "tddhooks-pre-commit): pre-commit; missing: commit-msg, prepare-commit-msg"
+        "tddhooks-pre-commit): pre-commit; missing: commit-msg, prepare-commit-msg, "
+        "reference-transaction, pre-push"
     )
     assert "tddhooks install" in (check.fix or "")
 

@@ -13,13 +13,14 @@ from conftest import git, write_files
 from commands.pykata import FILES
 from tddhooks import output
 from tddhooks.cli import cli
+from tddhooks.commands.hook_files import SHIM_TYPES
 from tddhooks.commands.init_cmd import project_name
 from tddhooks.commands.install import hooks_status
 from tddhooks.config import load_config
 from tddhooks.kata.title import kata_title
 
 MakeRepo = Callable[..., Path]
-ALL_HOOKS = ("pre-commit", "commit-msg", "prepare-commit-msg")
+ALL_HOOKS = SHIM_TYPES
 
 
 @pytest.fixture(autouse=True)

@@ -16,6 +16,7 @@ from conftest import git, write_files
 
 from tddhooks import output
 from tddhooks.cli import cli
+from tddhooks.commands.hook_files import GUARD_TYPES, SHIM_TYPES
 from tddhooks.commands.install import SHIM_MARKER, hooks_status
 from tddhooks.commands.precommit_config import HOOK_IDS, HOOK_TYPES, hook_entries, load
 
@@ -76,14 +77,14 @@ def test_default_install_writes_marked_shims_and_no_config(make_repo: MakeRepo) 
     repo = make_repo({"README.md": "x\n"})
     result = invoke("install", "-C", str(repo))
     assert result.exit_code == 0, result.output
-    for hook_type in HOOK_TYPES:
+    for hook_type in SHIM_TYPES:
         shim = repo / ".git" / "hooks" / hook_type
         text = shim.read_text("utf-8")
         assert SHIM_MARKER in text
         assert f"tddhooks hook {hook_type}" in text
         assert "@PYTHON@" not in text
         assert os.access(shim, os.X_OK)
-    assert hooks_status(repo) == dict.fromkeys(HOOK_TYPES, "direct")
+    assert hooks_status(repo) == dict.fromkeys(SHIM_TYPES, "direct")
     assert not (repo / ".pre-commit-config.yaml").exists()
     before = hooks_snapshot(repo)
     assert invoke("install", "-C", str(repo)).exit_code == 0
@@ -97,7 +98,7 @@ def test_default_install_leaves_their_config_untouched(make_repo: MakeRepo) -> N
     assert result.exit_code == 0, result.output
     assert (repo / ".pre-commit-config.yaml").read_text("utf-8") == THEIR_CONFIG
     assert "not installed in this clone" in result.output
-    assert hooks_status(repo) == dict.fromkeys(HOOK_TYPES, "direct")
+    assert hooks_status(repo) == dict.fromkeys(SHIM_TYPES, "direct")
 
 
 def test_shims_judge_real_commits(make_repo: MakeRepo) -> None:
@@ -121,7 +122,7 @@ def test_chains_to_the_framework_and_uninstall_puts_it_back(make_repo: MakeRepo,
     assert f"{tool}'s own hooks run after it" in result.output.replace("\n", " ")
     chained = repo / ".git" / "hooks" / "pre-commit.tddhooks-chained"
     assert chained.read_bytes() == original["pre-commit"][0]
-    assert hooks_status(repo) == dict.fromkeys(HOOK_TYPES, "direct")
+    assert hooks_status(repo) == dict.fromkeys(SHIM_TYPES, "direct")
     write_files(repo, {"a.txt": "a\n"})
     git(repo, "add", "a.txt")
     rejected = git(repo, "commit", "-m", "no prefix", check=False)
@@ -173,7 +174,7 @@ def test_direct_and_pre_commit_exclude_each_other(make_repo: MakeRepo) -> None:
     repo = make_repo({"README.md": "x\n"})
     result = invoke("install", "--direct", "--pre-commit", "-C", str(repo))
     assert result.exit_code == 2
-    assert hooks_status(repo) == dict.fromkeys(HOOK_TYPES, "missing")
+    assert hooks_status(repo) == dict.fromkeys(SHIM_TYPES, "missing")
 
 
 def test_respects_core_hooks_path(make_repo: MakeRepo) -> None:
@@ -210,7 +211,10 @@ def test_pre_commit_route_lists_our_hooks_and_says_what_the_framework_does(
     data = load(text, repo / ".pre-commit-config.yaml")
     assert data["default_install_hook_types"] == list(HOOK_TYPES)
     assert "commit-msg" not in data["default_stages"]  # their stage-less hook: once per commit
-    assert hooks_status(repo) == dict.fromkeys(HOOK_TYPES, "pre-commit")
+    assert hooks_status(repo) == {
+        **dict.fromkeys(HOOK_TYPES, "pre-commit"),
+        **dict.fromkeys(GUARD_TYPES, "direct"),
+    }
     state = json.loads((repo / ".git" / "tddhooks" / "install.json").read_text("utf-8"))
     assert state == {"framework": "pre-commit", "installed_types": sorted(HOOK_TYPES)}
     git(repo, "add", ".pre-commit-config.yaml")
@@ -251,7 +255,7 @@ def test_pre_commit_route_created_config_is_deleted_on_uninstall(make_repo: Make
     assert (repo / ".pre-commit-config.yaml").exists()
     assert invoke("uninstall", "-C", str(repo)).exit_code == 0
     assert not (repo / ".pre-commit-config.yaml").exists()
-    assert hooks_status(repo) == dict.fromkeys(HOOK_TYPES, "missing")
+    assert hooks_status(repo) == dict.fromkeys(SHIM_TYPES, "missing")
 
 
 def test_default_install_migrates_away_from_the_config_route(make_repo: MakeRepo) -> None:
@@ -260,7 +264,7 @@ def test_default_install_migrates_away_from_the_config_route(make_repo: MakeRepo
     result = invoke("install", "-C", str(repo))
     assert result.exit_code == 0, result.output
     assert (repo / ".pre-commit-config.yaml").read_text("utf-8") == THEIR_CONFIG
-    assert hooks_status(repo) == dict.fromkeys(HOOK_TYPES, "direct")
+    assert hooks_status(repo) == dict.fromkeys(SHIM_TYPES, "direct")
     hooks = repo / ".git" / "hooks"
     # the framework scripts the config route had installed are gone; theirs stays chained
     assert not (hooks / "commit-msg.tddhooks-chained").exists()

@@ -25,6 +25,7 @@ from tddhooks.commands.install import hooks_status
 
 MakeRepo = Callable[..., Path]
 HOOK_TYPES = ("pre-commit", "commit-msg", "prepare-commit-msg")
+SHIM_TYPES = (*HOOK_TYPES, "reference-transaction", "pre-push")
 NOTES = "# Notes\n\ncommitted line\n"
 EDIT = NOTES + "an unstaged edit — ünïcödé\n"
 THEIR_HOOK_CONFIG = """\
@@ -256,7 +257,7 @@ def test_a_hostile_config_is_refused_and_kept(make_repo: MakeRepo, body: bytes) 
     assert result.exit_code == 2
     assert ".pre-commit-config.yaml" in result.output
     assert (repo / ".pre-commit-config.yaml").read_bytes() == body
-    assert hooks_status(repo) == dict.fromkeys(HOOK_TYPES, "missing")
+    assert hooks_status(repo) == dict.fromkeys(SHIM_TYPES, "missing")
     assert invoke("install", "-C", str(repo)).exit_code == 0  # the default never reads it
     assert (repo / ".pre-commit-config.yaml").read_bytes() == body
 
@@ -294,7 +295,7 @@ def test_an_install_interrupted_after_the_rename_recovers(make_repo: MakeRepo) -
     # the state a kill between the rename and the shim write leaves behind
     os.rename(hooks / "pre-commit", hooks / "pre-commit.tddhooks-chained")
     assert invoke("install", "-C", str(repo)).exit_code == 0
-    assert hooks_status(repo) == dict.fromkeys(HOOK_TYPES, "direct")
+    assert hooks_status(repo) == dict.fromkeys(SHIM_TYPES, "direct")
     assert invoke("uninstall", "-C", str(repo)).exit_code == 0
     assert snapshot(hooks) == before
 
@@ -305,7 +306,7 @@ def test_a_repository_without_a_hooks_folder_gets_one(make_repo: MakeRepo) -> No
         path.unlink()
     (repo / ".git" / "hooks").rmdir()
     assert invoke("install", "-C", str(repo)).exit_code == 0
-    assert hooks_status(repo) == dict.fromkeys(HOOK_TYPES, "direct")
+    assert hooks_status(repo) == dict.fromkeys(SHIM_TYPES, "direct")
 
 
 def test_a_linked_worktree_commits_through_the_chain_without_stashing(
