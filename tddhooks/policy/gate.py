@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import fcntl
 import importlib
-import json
 import os
 import threading
 import time
@@ -26,6 +25,7 @@ from tddhooks.policy.stored import KEY_MEMO as KEY_MEMO
 from tddhooks.policy.stored import VERIFICATION_FIELD as VERIFICATION_FIELD
 from tddhooks.policy.stored import cached_green_lines as cached_green_lines
 from tddhooks.policy.stored import memoized_key as memoized_key
+from tddhooks.policy.stored import sealed_json
 from tddhooks.policy.stored import toolchain_stamp as toolchain_stamp
 from tddhooks.policy.stored import verdict_file as verdict_file
 from tddhooks.policy.stored import verdicts_dir as verdicts_dir
@@ -300,7 +300,7 @@ def _verdict_key(root: Path, state: Path, settings: PolicySettings, runner: Runn
     tools = list(runner.tool_names)
     key = verdict_key(settings, runner)
     memo = {"tools": tools, "stamp": toolchain_stamp(root, settings, tools), "key": key}
-    write_atomic(state / KEY_MEMO, json.dumps(memo))
+    write_atomic(state / KEY_MEMO, sealed_json(memo))
     return key
 
 

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from tddhooks.policy.settings import PolicySettings
 
 VERIFICATION_FIELD = "verification"
+SEAL_FIELD = "seal"
 KEY_MEMO = "verdict-key.json"
 # Variables and files that select which toolchain the runner's commands resolve to.
 _TOOLCHAIN_ENV = ("RUSTUP_TOOLCHAIN", "RUSTUP_HOME", "CARGO_HOME", "VIRTUAL_ENV", "CONDA_PREFIX")
@@ -54,11 +55,8 @@ def stored_verdict(
     key = memoized_key(root, state, settings)
     if key is None:
         return None
-    try:
-        data = json.loads(verdict_file(verdicts_dir(state), tree, key).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("tree") != tree or data.get("key") != key:
+    data = read_sealed(verdict_file(verdicts_dir(state), tree, key))
+    if data is None or data.get("tree") != tree or data.get("key") != key:
         return None
     lines = data.get(VERIFICATION_FIELD)
     return data.get("green") is True, [str(line) for line in lines] if isinstance(
@@ -77,8 +75,10 @@ def cached_green_lines(
 
 def memoized_key(root: Path, state: Path, settings: PolicySettings) -> str | None:
     """The verdict key remembered from the last full computation, if nothing it hashes changed."""
+    memo = read_sealed(state / KEY_MEMO)
+    if memo is None:
+        return None
     try:
-        memo = json.loads((state / KEY_MEMO).read_text(encoding="utf-8"))
         tools, key = memo["tools"], memo["key"]
         if memo["stamp"] == toolchain_stamp(root, settings, tools) and isinstance(key, str):
             return key
@@ -103,6 +103,36 @@ def toolchain_stamp(root: Path, settings: PolicySettings, tools: Sequence[str]) 
         _file_id(rustup_home / "settings.toml"),
         updates,
     ]
+
+
+def sealed_json(data: dict[str, Any]) -> str:
+    """data as the JSON text of a sealed record: its canonical form's seal (tddhooks/seal.py)
+    under SEAL_FIELD, so a record written by anything but tddhooks is not trusted."""
+    from tddhooks.seal import seal
+
+    body = {key: value for key, value in data.items() if key != SEAL_FIELD}
+    return json.dumps({**body, SEAL_FIELD: seal(_canonical(body))}, ensure_ascii=False, indent=1)
+
+
+def read_sealed(path: Path) -> dict[str, Any] | None:
+    """The record at path without its seal; None when it is absent, unreadable, or its seal is
+    missing or wrong (a forged or edited record is recomputed, never trusted)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    tag = data.pop(SEAL_FIELD, None)
+    from tddhooks.seal import verify
+
+    if not isinstance(tag, str) or not verify(_canonical(data), tag):
+        return None
+    return data
+
+
+def _canonical(data: dict[str, Any]) -> bytes:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def which(tool: str) -> str | None:

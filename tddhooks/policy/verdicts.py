@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from tddhooks import __version__
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.policy.stored import GATE_REVISION as GATE_REVISION  # re-exported
-from tddhooks.policy.stored import VERIFICATION_FIELD, verdict_file
+from tddhooks.policy.stored import VERIFICATION_FIELD, read_sealed, sealed_json, verdict_file
 from tddhooks.runners.base import Runner, TestReport
 
 STEP_NAMES = ("fmt", "lint", "test")
@@ -149,9 +149,12 @@ class VerdictStore:
         self.directory = directory
 
     def get(self, tree: str, key: str) -> Verdict | None:
-        """The stored verdict (cached=True), or None when absent or unreadable."""
+        """The stored verdict (cached=True), or None when absent, unreadable or not sealed by
+        this user's tddhooks (policy/stored.py read_sealed)."""
+        data = read_sealed(verdict_file(self.directory, tree, key))
+        if data is None:
+            return None
         try:
-            data = json.loads(verdict_file(self.directory, tree, key).read_text(encoding="utf-8"))
             data.pop(VERIFICATION_FIELD, None)
             verdict = Verdict.model_validate(data)
         except (OSError, ValueError, ValidationError, AttributeError):
@@ -169,7 +172,7 @@ class VerdictStore:
         data[VERIFICATION_FIELD] = verdict.verification_lines() if verdict.green else []
         self.directory.mkdir(parents=True, exist_ok=True)
         path = verdict_file(self.directory, verdict.tree, verdict.key)
-        write_atomic(path, json.dumps(data, ensure_ascii=False, indent=1))
+        write_atomic(path, sealed_json(data))
 
 
 def write_atomic(path: Path, text: str) -> None:
