@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from tddhooks import git, proc
 from tddhooks.errors import EnvironmentProblem
 from tddhooks.policy.facts import CODE_SUFFIXES
+from tddhooks.policy.gate_env import gate_environment
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.policy.stored import KEY_MEMO as KEY_MEMO
 from tddhooks.policy.stored import VERIFICATION_FIELD as VERIFICATION_FIELD
@@ -51,7 +52,8 @@ def run_gate(
     work_tree, the repository's, is kept off a Python kata's sys.path (runners/python_confine.py).
     """
     preload = _preload_verdict_models()
-    env = git.clean_env(runner.env(target_dir))
+    # the policy's environment, not the committer's (policy/gate_env.py)
+    env = {**gate_environment(settings.gate_env), **runner.env(target_dir)}
     if work_tree is not None and settings.language == "python":
         from tddhooks.runners.python_pins import WORK_TREE_VARIABLE, startup_modules_in
 

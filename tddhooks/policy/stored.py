@@ -97,6 +97,7 @@ def toolchain_stamp(root: Path, settings: PolicySettings, tools: Sequence[str]) 
         f"{__version__}+gate{GATE_REVISION}",
         settings.language,
         [list(settings.fmt_check), list(settings.lint), list(settings.test)],
+        environment_digest(settings),
         [_file_id(which(tool)) for tool in tools],
         [os.environ.get(name) for name in _TOOLCHAIN_ENV],
         [_file_id(root / name) for name in _TOOLCHAIN_FILES],
@@ -133,6 +134,17 @@ def read_sealed(path: Path) -> dict[str, Any] | None:
 
 def _canonical(data: dict[str, Any]) -> bytes:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def environment_digest(settings: PolicySettings) -> str:
+    """A digest of what the gate lets through of this process's environment (policy/gate_env.py):
+    part of the verdict key, kept as a digest so no value is written to disk."""
+    import hashlib
+
+    from tddhooks.policy.gate_env import fingerprint
+
+    material = json.dumps(fingerprint(settings.gate_env), separators=(",", ":"))
+    return hashlib.sha256(material.encode("utf-8")).hexdigest()
 
 
 def which(tool: str) -> str | None:

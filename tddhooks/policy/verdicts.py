@@ -18,7 +18,13 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from tddhooks import __version__
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.policy.stored import GATE_REVISION as GATE_REVISION  # re-exported
-from tddhooks.policy.stored import VERIFICATION_FIELD, read_sealed, sealed_json, verdict_file
+from tddhooks.policy.stored import (
+    VERIFICATION_FIELD,
+    environment_digest,
+    read_sealed,
+    sealed_json,
+    verdict_file,
+)
 from tddhooks.runners.base import Runner, TestReport
 
 STEP_NAMES = ("fmt", "lint", "test")
@@ -189,12 +195,13 @@ def write_atomic(path: Path, text: str) -> None:
 
 def verdict_key(settings: PolicySettings, runner: Runner) -> str:
     """Hash of what besides the tree decides a verdict: commands, toolchain, version (and the
-    gate's revision), language."""
+    gate's revision), language, and the environment the gate lets through."""
     material = {
         "commands": [list(settings.fmt_check), list(settings.lint), list(settings.test)],
         "toolchain": runner.toolchain_version(),
         "tddhooks": f"{__version__}+gate{GATE_REVISION}",
         "language": settings.language,
+        "environment": environment_digest(settings),
     }
     canonical = json.dumps(material, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:20]
