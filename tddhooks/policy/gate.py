@@ -177,13 +177,19 @@ def _refuse_untrusted(
     files: dict[str, str],
 ) -> TestReport:
     """The test result is red when the tree reaches outside itself (a symlink or include! to a
-    file it does not hold), or, with the default test command, when it could fake the result: a
+    file it does not hold), when a Python tree commits test-runner hooks the policy did not allow
+    (policy/runner_hooks.py), or, with the default test command, when it could fake the result: a
     committed cargo runner, linker or compiler wrapper, a pytest hook that rewrites outcomes, a
     module shadowing pytest (policy/tool_config.py). A kata that needs one of those says so with
     its own ci.test_cmd."""
     from tddhooks.policy.tool_config import outside_references, untrusted_settings
 
     found = outside_references(workdir, files)
+    if settings.language == "python":
+        from tddhooks.policy.runner_hooks import runner_hook_findings, tree_addopts
+
+        addopts = tree_addopts(workdir)
+        found += runner_hook_findings(files, addopts, hooks_allowed=settings.runner_hooks)
     if settings.test == runner.default_commands().test:
         found += untrusted_settings(workdir, settings.language, files)
     if not found:
