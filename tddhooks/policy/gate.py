@@ -86,15 +86,15 @@ def run_gate(
             beside.join()
     preload.join()
     results = [(name, cmd, outcomes[name]) for name, cmd in commands]
+    files = read_code_files(workdir, settings.language)
     for name, _cmd, result in results:
-        _require_executable(name, result)
+        _require_executable(name, result, workdir, files if settings.language == "python" else {})
     from tddhooks.policy.verdicts import StepOutcome, Verdict
     from tddhooks.runners.base import TestReport
     from tddhooks.runners.worktree_paths import to_work_tree
 
     steps: list[StepOutcome] = []
     report = TestReport()
-    files = read_code_files(workdir, settings.language)
     names = runner.test_names(files)
     for name, cmd, result in results:
         returncode = result.returncode
@@ -214,8 +214,11 @@ def _preload_verdict_models() -> threading.Thread:
     return thread
 
 
-def _require_executable(step: str, result: proc.ProcResult) -> None:
-    """A missing tool is an environment problem, not a red tree (and must not be cached)."""
+def _require_executable(
+    step: str, result: proc.ProcResult, workdir: Path, python_files: dict[str, str]
+) -> None:
+    """A missing tool, a dependency the tree declares but cannot import, a dependency cargo
+    could not fetch: an environment problem, not a red tree (and never cached)."""
     if result.returncode == proc.MISSING_EXECUTABLE and result.stderr.startswith(
         f"{result.cmd[0]}: "
     ):
@@ -226,7 +229,13 @@ def _require_executable(step: str, result: proc.ProcResult) -> None:
         )
     from tddhooks.policy.envcheck import environment_problem
 
-    problem = environment_problem(step, result)
+    own: set[str] = set()
+    declared: set[str] = set()
+    if python_files and not result.ok and "No module named" in result.output:
+        from tddhooks.policy.dependencies import declared_modules, own_modules
+
+        own, declared = own_modules(python_files), declared_modules(workdir)
+    problem = environment_problem(step, result, own, declared)
     if problem is not None:
         raise problem
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 from tddhooks import __version__, git
@@ -98,6 +99,7 @@ def toolchain_stamp(root: Path, settings: PolicySettings, tools: Sequence[str]) 
         settings.language,
         [list(settings.fmt_check), list(settings.lint), list(settings.test)],
         environment_digest(settings),
+        import_fingerprint(settings),
         [_file_id(which(tool)) for tool in tools],
         [os.environ.get(name) for name in _TOOLCHAIN_ENV],
         [_file_id(root / name) for name in _TOOLCHAIN_FILES],
@@ -134,6 +136,34 @@ def read_sealed(path: Path) -> dict[str, Any] | None:
 
 def _canonical(data: dict[str, Any]) -> bytes:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def import_fingerprint(settings: PolicySettings) -> list[Any]:
+    """Cheap fingerprint (stat calls only) of what the gate's commands can import or link: for
+    Python, the site-packages folders of the interpreter the test command runs (a folder's
+    mtime moves whenever a distribution is installed, upgraded or removed); for Rust, the
+    crates cargo has fetched. Part of the verdict key: installing a package judges again."""
+    if settings.language == "python":
+        return [_file_id(folder) for folder in _site_folders(settings.test)]
+    cargo_home = Path(os.environ.get("CARGO_HOME") or Path.home() / ".cargo")
+    registry = cargo_home / "registry"
+    return sorted(
+        str(_file_id(entry)) for part in ("cache", "index") for entry in _children(registry / part)
+    )
+
+
+def _site_folders(test: Sequence[str]) -> list[str]:
+    """The site-packages folders of the Python a test command runs: this interpreter's when the
+    command names it (the default), else those under the named interpreter's environment."""
+    program = test[0] if test else sys.executable
+    if program == sys.executable or os.sep not in program:
+        return [entry for entry in sys.path if entry.endswith(("site-packages", "dist-packages"))]
+    lib = Path(program).parent.parent / "lib"
+    return sorted(
+        str(folder / "site-packages")
+        for folder in _children(lib)
+        if folder.name.startswith("python")
+    )
 
 
 def environment_digest(settings: PolicySettings) -> str:

@@ -21,6 +21,7 @@ from tddhooks.policy.stored import GATE_REVISION as GATE_REVISION  # re-exported
 from tddhooks.policy.stored import (
     VERIFICATION_FIELD,
     environment_digest,
+    import_fingerprint,
     read_sealed,
     sealed_json,
     verdict_file,
@@ -195,13 +196,15 @@ def write_atomic(path: Path, text: str) -> None:
 
 def verdict_key(settings: PolicySettings, runner: Runner) -> str:
     """Hash of what besides the tree decides a verdict: commands, toolchain, version (and the
-    gate's revision), language, and the environment the gate lets through."""
+    gate's revision), language, the environment the gate lets through, and what its commands can
+    import or link (policy/stored.py import_fingerprint)."""
     material = {
         "commands": [list(settings.fmt_check), list(settings.lint), list(settings.test)],
         "toolchain": runner.toolchain_version(),
         "tddhooks": f"{__version__}+gate{GATE_REVISION}",
         "language": settings.language,
         "environment": environment_digest(settings),
+        "imports": import_fingerprint(settings),
     }
     canonical = json.dumps(material, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:20]

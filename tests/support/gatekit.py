@@ -90,3 +90,26 @@ def landed(result: subprocess.CompletedProcess[str], before: str, repo: Path) ->
     text = result.stdout + result.stderr
     assert result.returncode == 0, text
     assert head(repo) != before, text
+
+
+def gate_venv(folder: Path) -> tuple[Path, Path]:
+    """A fresh virtual environment that runs tddhooks, pytest and ruff (those of this test run,
+    through a site dir): (its bin folder, its own site-packages, where a test may install)."""
+    import sys
+    import sysconfig
+
+    venv = folder / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    code = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    found = subprocess.run([str(python), "-c", code], capture_output=True, text=True, check=True)
+    site = Path(found.stdout.strip())
+    ours = sysconfig.get_paths()["purelib"]
+    (site / "zz_tddhooks.pth").write_text(f"import site; site.addsitedir({ours!r})\n", "utf-8")
+    script = venv / "bin" / "tddhooks"
+    script.write_text(
+        f"#!{python}\nimport sys\nfrom tddhooks.entry import main\nsys.exit(main())\n",
+        encoding="utf-8",
+    )
+    script.chmod(0o755)
+    return venv / "bin", site
