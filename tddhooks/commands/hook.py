@@ -100,8 +100,32 @@ def pre_commit() -> int:
             'commit that touches code must be green (docs/policy.md, "A red start")'
         )
         return 0
+    _record_handover(root, state, base, settings, index_file, verdict)
     plain(red_report(root, verdict, settings, index_file) + MESSAGE_CHECKED_LATER)
     return 1
+
+
+def _record_handover(
+    root: Path,
+    state: Path,
+    base: str | None,
+    settings: PolicySettings,
+    index_file: str | None,
+    verdict: Verdict,
+) -> None:
+    """A red tree whose staged changes are only tests is a hand-over: the tests are locked from
+    now on (policy/handover.py), whoever then writes the code."""
+    if base is None or base != git.head(root):  # an amend is no hand-over
+        return
+    if git.run_git(["rev-parse", "-q", "--verify", "MERGE_HEAD"], root, check=False).ok:
+        return  # nor is a merge
+    from tddhooks.policy.handover import record_handover
+
+    staged = [change.path for change in git.staged_changes(root, index_file=index_file)]
+    record_handover(
+        root, state, base, settings, staged, by="person", red_output=verdict.failure_excerpt(),
+        index_file=index_file,
+    )  # fmt: skip
 
 
 def _unchanged_tree(root: Path, tree: str) -> bool:
