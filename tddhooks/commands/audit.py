@@ -106,6 +106,14 @@ def merge_findings(root: Path, commit: CommitInfo, settings: PolicySettings) -> 
         lambda rev: test_names_at(root, rev, settings),
         type_rules=settings.enabled("type-rules"),
     )
+    if settings.enabled("type-rules") and len(others) == 1:
+        from tddhooks.policy.merge_own import own_change_violations, own_changes
+        from tddhooks.policy.message import STORED, parse_message
+
+        text = git.out(["show", "-s", "--format=%B", commit.sha], root)
+        header = parse_message(text, "", STORED).header
+        own = own_changes(root, first, others[0], f"{commit.sha}^{{tree}}")
+        violations += own_change_violations(own, header.type if header else None, settings)
     return [Finding(commit.sha, commit.subject, v.rule, v.message, v.hint) for v in violations]
 
 

@@ -293,7 +293,7 @@ def _commit_msg(message_file: Path, root: Path, state: Path, index_file: str | N
     from tddhooks.policy.skips import report_violations
 
     violations += report_violations(root, state, settings, index_file, base, violations)
-    violations += _merge_resolution(root, state, settings, index_file, facts)
+    violations += _merge_resolution(root, state, settings, index_file, facts, judged)
     violations += _tree_changed_since_gate(root, state, settings, index_file, base)
     if not violations:
         return 0
@@ -376,10 +376,16 @@ def _tree_changed_since_gate(
 
 
 def _merge_resolution(
-    root: Path, state: Path, settings: PolicySettings, index_file: str | None, facts: CommitFacts
+    root: Path,
+    state: Path,
+    settings: PolicySettings,
+    index_file: str | None,
+    facts: CommitFacts,
+    judged: dict[str, CommitMessage],
 ) -> list[Violation]:
-    """A merge's own decisions (policy/merges.py), and the gate on its result: `git merge` runs
-    pre-merge-commit, not pre-commit, so commit-msg is the first hook that sees the result."""
+    """A merge's own decisions (policy/merges.py; lines of its own judged under the message's
+    type, policy/merge_own.py), and the gate on its result: `git merge` runs pre-merge-commit,
+    not pre-commit, so commit-msg is the first hook that sees the result."""
     from tddhooks.policy import lineage
 
     if not lineage.merging(root):
@@ -397,11 +403,19 @@ def _merge_resolution(
         lambda rev: test_names_at(root, rev, settings),
         type_rules=settings.enabled("type-rules"),
     )
+    tree = git.write_tree(root, index_file=index_file)
+    others = merge_heads(lineage.git_dir(root))
+    if settings.enabled("type-rules") and len(others) == 1 and head:
+        from tddhooks.policy.merge_own import own_change_violations, own_changes
+
+        kinds = {m.header.type if m.header else None for m in judged.values()}
+        own = own_changes(root, head, others[0], tree)
+        for kind in sorted(kinds, key=lambda k: k or ""):
+            found += [v for v in own_change_violations(own, kind, settings) if v not in found]
     if not settings.enabled("green"):
         return found
     from tddhooks.policy.gate import cached_green_lines, tree_verdict
 
-    tree = git.write_tree(root, index_file=index_file)
     if cached_green_lines(root, tree, settings, state) is not None:
         return found
     verdict = tree_verdict(root, tree, settings)
