@@ -45,7 +45,7 @@ _DYNAMIC = frozenset({"exec", "eval", "compile", "__import__", "setattr", "delat
 _RUNNER_INTERNALS = ("_pytest", "pluggy")
 _ADVICE = (
     "test-runner hooks are code the policy must allow: remove it, or commit "
-    "`python:\n  runner_hooks: allow` in tdd.yaml first (docs/policy.md)"
+    "`python.runner_hooks: allow` in tdd.yaml first (docs/policy.md)"
 )
 
 
