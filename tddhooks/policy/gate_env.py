@@ -31,8 +31,6 @@ ALLOWED = (
     "TZ",
     "TMPDIR",  # where tools and tests put temporary files
     "CARGO_HOME",  # where cargo and its registry live (a rustup install needs it found)
-    "RUSTUP_HOME",  # where the toolchains live
-    "RUSTUP_TOOLCHAIN",  # which installed toolchain (part of the toolchain version in the key)
     "VIRTUAL_ENV",
     "CONDA_PREFIX",  # which Python environment `poetry run`/`uv run` commands select
     "SSL_CERT_FILE",
@@ -44,7 +42,9 @@ ALLOWED = (
     "https_proxy",
     "no_proxy",
 )
-ALLOWED_PREFIXES = ("LC_",)
+# LC_*: the locale; RUSTUP_*: where the toolchains live, which one runs (its version is in the
+# key), whether rustup may fetch one (RUSTUP_AUTO_INSTALL) and from where
+ALLOWED_PREFIXES = ("LC_", "RUSTUP_")
 # set by the gate, whatever the committer's say: output is read by a program, not a terminal
 FIXED = {"TERM": "dumb", "NO_COLOR": "1"}
 # kept out of the verdict key: PATH is keyed by the tools it resolves to (policy/stored.py), so a
