@@ -26,6 +26,49 @@ if TYPE_CHECKING:
     from tddhooks.policy.settings import PolicySettings
 
 
+def carried_note(root: Path, state: Path, head: str | None) -> dict[str, object] | None:
+    """The handoff note for a commit on `head`: the one written on head, or one written on an
+    ancestor of head whose tests no commit since has carried as recorded (a `docs:` commit in
+    between does not release the lock). A note whose tests landed is deleted (released)."""
+    note = state / HANDOFF_FILE
+    live = read_record(note, head)
+    if live is not None or head is None:
+        return live
+    record = read_record(note, _written_on(note))
+    written = record.get("head") if record else None
+    if not isinstance(written, str) or not record:
+        return None
+    if not git.run_git(["merge-base", "--is-ancestor", written, head], root, check=False).ok:
+        return None  # HEAD went elsewhere (a reset, another branch): the hand-over is over
+    tokens = record.get("test_blobs")
+    files = {
+        str(path): str(blob)
+        for path, blob in (tokens.items() if isinstance(tokens, dict) else ())
+        if not str(blob).startswith("items:")
+    }
+    commits = git.out(["rev-list", "--reverse", f"{written}..{head}", "--"], root).split()
+    for commit in commits:
+        listing = git.out(["ls-tree", "-z", commit, "--", *files], root)
+        found = {
+            row.split("\t", 1)[1]: row.split()[2] for row in listing.split("\0") if "\t" in row
+        }
+        if all(found.get(path) == blob for path, blob in files.items()):
+            note.unlink(missing_ok=True)  # landed: the lock is released
+            return None
+    return record
+
+
+def _written_on(note: Path) -> str | None:
+    import json
+
+    try:
+        data = json.loads(note.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    head = data.get("head") if isinstance(data, dict) else None
+    return head if isinstance(head, str) else None
+
+
 def record_handover(
     root: Path,
     state: Path,

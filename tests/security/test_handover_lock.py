@@ -154,3 +154,20 @@ def test_a_new_hand_over_never_replaces_a_live_one(kata: Path) -> None:
     git(kata, "add", "-A")
 
     refused(commit(kata, message("feat", "one")), "[handoff]", before, kata)
+
+
+def test_a_commit_in_between_does_not_release_the_lock(kata: Path) -> None:
+    _hand_over_by_commit(kata)
+    git(kata, "restore", "--staged", "tests/test_one.py")  # the test leaves the index
+    write(kata, {"NOTES.md": "later\n"})
+    git(kata, "add", "NOTES.md")
+    before = head(kata)
+    # the hooks refuse a commit without the handed-over test; one that moves HEAD anyway (judged
+    # by the reference-transaction hook, which knows no hand-over) must not release the lock
+    refused(commit(kata, "docs: notes\n"), "[handoff]", before, kata)
+    assert git(kata, "commit", "-q", "--no-verify", "-m", "docs: notes").returncode == 0
+    write(kata, {"tests/test_one.py": WEAK, "src/kata/__init__.py": CHEAT_CODE})
+    git(kata, "add", "-A")
+    before = head(kata)
+
+    refused(commit(kata, message("feat", "one")), "[handoff]", before, kata)
