@@ -113,9 +113,14 @@ def _record_handover(
     index_file: str | None,
     verdict: Verdict,
 ) -> None:
-    """A red tree whose staged changes are only tests is a hand-over: the tests are locked from
-    now on (policy/handover.py), whoever then writes the code."""
+    """A tree whose staged changes are only tests, clean under fmt and lint and red in its tests,
+    is a hand-over: the tests are locked from now on (policy/handover.py), whoever then writes
+    the code. A test that still fails fmt or lint is not ready to hand over (formatting it would
+    break the lock)."""
     if base is None or base != git.head(root):  # an amend is no hand-over
+        return
+    steps = {step.name: step.ok for step in verdict.steps}
+    if not steps.get("fmt", True) or not steps.get("lint", True) or steps.get("test", True):
         return
     if git.run_git(["rev-parse", "-q", "--verify", "MERGE_HEAD"], root, check=False).ok:
         return  # nor is a merge

@@ -171,3 +171,18 @@ def test_a_commit_in_between_does_not_release_the_lock(kata: Path) -> None:
     before = head(kata)
 
     refused(commit(kata, message("feat", "one")), "[handoff]", before, kata)
+
+
+def test_a_test_that_needs_formatting_is_not_handed_over_until_it_is_clean(kata: Path) -> None:
+    note = kata / ".git" / "tddhooks" / "handoff.json"
+    write(kata, {"tests/test_one.py": RED_TEST.replace('add("1")', "add( '1' )")})
+    git(kata, "add", "tests/test_one.py")
+    before = head(kata)
+    refused(commit(kata, message("test", "one", "Tester")), "[green]", before, kata)
+    assert not note.exists()  # `ruff format .` as the hint says must not break a lock
+
+    write(kata, {"tests/test_one.py": RED_TEST})
+    git(kata, "add", "tests/test_one.py")
+    refused(commit(kata, message("test", "one", "Tester")), "[green]", before, kata)
+
+    assert note.exists()
