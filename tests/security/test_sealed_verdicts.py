@@ -26,6 +26,11 @@ def _verdicts(repo: Path) -> Path:
 
 
 def _green_record(repo: Path) -> Path:
+    """The sealed green verdict of a commit made here and now (the key holds this test's
+    environment, so the copied kata's own records are under another key)."""
+    write(repo, {"NOTES.txt": "notes\n"})
+    git(repo, "add", "-A")
+    assert commit(repo, "docs: notes\n").returncode == 0
     tree = git(repo, "rev-parse", "HEAD^{tree}").stdout.strip()
     found = list(_verdicts(repo).glob(f"{tree}-*.json"))
     assert len(found) == 1, found
@@ -78,14 +83,11 @@ def test_a_red_verdict_flipped_to_green_is_recomputed(kata: Path) -> None:
 
 
 def test_a_forged_key_memo_cannot_point_at_another_policys_verdicts(kata: Path) -> None:
-    write(kata, {"README.txt": "notes\n"})
-    git(kata, "add", "-A")
-    assert commit(kata, "docs: notes\n").returncode == 0  # the key memo is this copy's now
+    green = _green_record(kata)  # the key memo is this copy's now
     memo = kata / ".git" / "tddhooks" / "verdict-key.json"
     data = json.loads(memo.read_text(encoding="utf-8"))
     data["key"] = "0" * 20
     memo.write_text(json.dumps(data), encoding="utf-8")
-    green = _green_record(kata)
     write(kata, {"tests/test_one.py": RED_TEST})
     git(kata, "add", "-A")
     tree = git(kata, "write-tree").stdout.strip()
