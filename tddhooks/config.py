@@ -6,7 +6,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from tddhooks.errors import ConfigError
 from tddhooks.vocabulary import ROLE_NAMES as ROLE_NAMES
@@ -102,6 +109,35 @@ class CommitConfig(_Strict):
     author_email: str = "tdd@local"
 
 
+class GateConfig(_Strict):
+    """What the gate takes from the committer's environment beyond its own allowlist
+    (policy/gate_env.py; docs/policy.md, "The gate's environment")."""
+
+    env: list[str] = Field(default_factory=list)
+
+    @field_validator("env")
+    @classmethod
+    def _variable_names(cls, value: list[str]) -> list[str]:
+        from tddhooks.keys import is_key_name
+        from tddhooks.policy.gate_env import NAME_RE
+
+        for name in value:
+            if not NAME_RE.match(name):
+                raise ValueError(f"{name!r} is not an environment variable name")
+            if is_key_name(name):
+                raise ValueError(
+                    f"{name} holds a key (by its name); keys never reach the gate's commands"
+                )
+        return value
+
+
+class PythonConfig(_Strict):
+    """Python-only policy: `runner_hooks: allow` lets committed conftest.py files and the
+    plugins they load implement pytest hooks (policy/runner_hooks.py)."""
+
+    runner_hooks: Literal["refuse", "allow"] = "refuse"
+
+
 class TddConfig(_Strict):
     """The whole of tdd.yaml."""
 
@@ -117,6 +153,17 @@ class TddConfig(_Strict):
     ci: CIConfig = CIConfig()
     policy: PolicyConfig = PolicyConfig()
     commit: CommitConfig = CommitConfig()
+    gate: GateConfig = GateConfig()
+    python: PythonConfig = PythonConfig()
+
+    @model_validator(mode="after")
+    def _no_key_in_gate_env(self) -> TddConfig:
+        if self.llm.api_key_env and self.llm.api_key_env in self.gate.env:
+            raise ValueError(
+                f"gate.env names {self.llm.api_key_env}, which llm.api_key_env says holds the "
+                "key; keys never reach the gate's commands"
+            )
+        return self
 
 
 def _describe(error: ValidationError, path: Path) -> str:

@@ -56,7 +56,7 @@ def secret() -> bytes:
         tmp = path.with_name(f".secret-{os.getpid()}")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         try:
-            os.write(fd, os.urandom(_SECRET_BYTES))
+            os.write(fd, os.urandom(_SECRET_BYTES))  # what secrets.token_bytes does
         finally:
             os.close(fd)
         try:

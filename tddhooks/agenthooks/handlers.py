@@ -65,6 +65,10 @@ def _handed_over(view: RepoView) -> tuple[str, ...]:
     cached = cached_verdict(root, git.write_tree(root), settings, view.state)
     if cached is not None and cached[0] == "green":
         return ()
+    from tddhooks.policy.handover import record_handover
+
+    # from now on the lock is the note's content, whatever else gets staged (policy/handover.py)
+    record_handover(root, view.state, view.head, settings, view.staged, by="agent hook")
     # a source file holding a staged unit test is also the implementor's to edit
     return tuple(str(root / path) for path in tests if is_test_path(path, settings))
 
@@ -134,6 +138,7 @@ def context(agent: str, payload: dict[str, Any], cwd: str) -> tuple[dict[str, An
     view = repo_view(cwd)
     if view is None:
         return {}, 0
+    _handed_over(view)  # a session that starts on tests staged alone starts with them locked
     return F.context(agent, context_text(hook_status(view)), payload), 0
 
 

@@ -21,6 +21,7 @@ from tddhooks import git, output
 from tddhooks.errors import UsageError
 
 if TYPE_CHECKING:
+    from tddhooks.commands.audit_gate import AuditGate
     from tddhooks.policy.settings import PolicySettings
     from tddhooks.policy.verdicts import Verdict
 
@@ -122,6 +123,14 @@ def merge_findings(root: Path, commit: CommitInfo, settings: PolicySettings) -> 
         lambda rev: test_names_at(root, rev, settings),
         type_rules=settings.enabled("type-rules"),
     )
+    if settings.enabled("type-rules") and len(others) == 1:
+        from tddhooks.policy.merge_own import own_change_violations, own_changes
+        from tddhooks.policy.message import STORED, parse_message
+
+        text = git.out(["show", "-s", "--format=%B", commit.sha], root)
+        header = parse_message(text, "", STORED).header
+        own = own_changes(root, first, others[0], f"{commit.sha}^{{tree}}")
+        violations += own_change_violations(own, header.type if header else None, settings)
     return [Finding(commit.sha, commit.subject, v.rule, v.message, v.hint) for v in violations]
 
 

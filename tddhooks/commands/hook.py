@@ -105,6 +105,7 @@ def pre_commit() -> int:
             'commit that touches code must be green (docs/policy.md, "A red start")'
         )
         return 0
+    _record_handover(root, state, base, settings, index_file, verdict)
     plain(red_report(root, verdict, settings, index_file) + MESSAGE_CHECKED_LATER)
     return 1
 
@@ -126,6 +127,34 @@ def _ratchet_refused(root: Path, settings: PolicySettings, tree: str, base: str 
         return False
     plain(f"tddhooks: commit rejected\n[green] {ratchet_message(problems)}\n")
     return True
+
+
+def _record_handover(
+    root: Path,
+    state: Path,
+    base: str | None,
+    settings: PolicySettings,
+    index_file: str | None,
+    verdict: Verdict,
+) -> None:
+    """A tree whose staged changes are only tests, clean under fmt and lint and red in its tests,
+    is a hand-over: the tests are locked from now on (policy/handover.py), whoever then writes
+    the code. A test that still fails fmt or lint is not ready to hand over (formatting it would
+    break the lock)."""
+    if base is None or base != git.head(root):  # an amend is no hand-over
+        return
+    steps = {step.name: step.ok for step in verdict.steps}
+    if not steps.get("fmt", True) or not steps.get("lint", True) or steps.get("test", True):
+        return
+    if git.run_git(["rev-parse", "-q", "--verify", "MERGE_HEAD"], root, check=False).ok:
+        return  # nor is a merge
+    from tddhooks.policy.handover import record_handover
+
+    staged = [change.path for change in git.staged_changes(root, index_file=index_file)]
+    record_handover(
+        root, state, base, settings, staged, by="person", red_output=verdict.failure_excerpt(),
+        index_file=index_file,
+    )  # fmt: skip
 
 
 def _unchanged_tree(root: Path, tree: str) -> bool:
@@ -306,7 +335,7 @@ def _commit_msg(message_file: Path, root: Path, state: Path, index_file: str | N
     from tddhooks.policy.skips import report_violations
 
     violations += report_violations(root, state, settings, index_file, base, violations)
-    violations += _merge_resolution(root, state, settings, index_file, facts)
+    violations += _merge_resolution(root, state, settings, index_file, facts, judged)
     violations += _tree_changed_since_gate(root, state, settings, index_file, base)
     if not violations:
         _record_accepted(root, state, settings, index_file, base, list(judged))
@@ -421,10 +450,16 @@ def _tree_changed_since_gate(
 
 
 def _merge_resolution(
-    root: Path, state: Path, settings: PolicySettings, index_file: str | None, facts: CommitFacts
+    root: Path,
+    state: Path,
+    settings: PolicySettings,
+    index_file: str | None,
+    facts: CommitFacts,
+    judged: dict[str, CommitMessage],
 ) -> list[Violation]:
-    """A merge's own decisions (policy/merges.py), and the gate on its result: `git merge` runs
-    pre-merge-commit, not pre-commit, so commit-msg is the first hook that sees the result."""
+    """A merge's own decisions (policy/merges.py; lines of its own judged under the message's
+    type, policy/merge_own.py), and the gate on its result: `git merge` runs pre-merge-commit,
+    not pre-commit, so commit-msg is the first hook that sees the result."""
     from tddhooks.policy import lineage
 
     if not lineage.merging(root):
@@ -442,11 +477,19 @@ def _merge_resolution(
         lambda rev: test_names_at(root, rev, settings),
         type_rules=settings.enabled("type-rules"),
     )
+    tree = git.write_tree(root, index_file=index_file)
+    others = merge_heads(lineage.git_dir(root))
+    if settings.enabled("type-rules") and len(others) == 1 and head:
+        from tddhooks.policy.merge_own import own_change_violations, own_changes
+
+        kinds = {m.header.type if m.header else None for m in judged.values()}
+        own = own_changes(root, head, others[0], tree)
+        for kind in sorted(kinds, key=lambda k: k or ""):
+            found += [v for v in own_change_violations(own, kind, settings) if v not in found]
     if not settings.enabled("green"):
         return found
     from tddhooks.policy.gate import cached_green_lines, tree_verdict
 
-    tree = git.write_tree(root, index_file=index_file)
     if cached_green_lines(root, tree, settings, state) is not None:
         return found
     verdict = tree_verdict(root, tree, settings)

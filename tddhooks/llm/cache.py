@@ -1,4 +1,6 @@
 """Answers on disk (diskcache), keyed by a hash of the canonical request; never by the key.
+Stored as JSON text through llm/jsondisk.py, which never unpickles; a cache folder another
+user owns or may write is refused.
 
 The key format is a contract: sha256 of canonical JSON (sorted keys, compact separators) of
 base URL, model, temperature, max_tokens, messages and response format. Change it only on purpose.
@@ -14,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import pickle
 import sqlite3
 import sys
 import time
@@ -173,10 +174,11 @@ class AnswerCache:
 
 
 def _safe_get(store: Any, key: str) -> Any:
-    """A damaged entry (its value file gone, a torn page) is a miss, not a traceback."""
+    """A damaged entry (its value file gone, a torn page) is a miss, not a traceback; a row
+    that is not text is refused (llm/jsondisk.py), never read."""
     try:
         return store.get(key)
-    except (OSError, sqlite3.Error, ValueError, EOFError, pickle.UnpicklingError):
+    except (OSError, sqlite3.Error, ValueError, EOFError):
         return None
 
 
@@ -193,16 +195,19 @@ def open_store(directory: Path, *, create: bool = True) -> Any:
     be one (a file, no permission) is an environment problem with its fix."""
     import diskcache
 
+    from tddhooks.llm.jsondisk import JSONDisk, check_ownership
+
     if directory.exists() and not directory.is_dir():
         raise EnvironmentProblem(
             f"the LLM cache location {directory} is a file, not a directory",
             fix=f"move that file away, or point {CACHE_ENV} at a directory (or pass --no-cache)",
         )
+    check_ownership(directory)
     for attempt in (1, 2):
         try:
             if create:
-                directory.mkdir(parents=True, exist_ok=True)
-            return diskcache.Cache(str(directory))
+                directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+            return diskcache.Cache(str(directory), disk=JSONDisk)
         except sqlite3.DatabaseError as error:
             if attempt == 2 or not (directory / "cache.db").is_file():
                 raise _unusable(directory, error) from error
@@ -210,6 +215,8 @@ def open_store(directory: Path, *, create: bool = True) -> Any:
             from tddhooks.output import warn
 
             warn(f"the LLM cache was damaged; moved it to {moved} and started a new one")
+        except EnvironmentProblem:
+            raise
         except Exception as error:  # diskcache raises sqlite3/OS errors of many kinds
             raise _unusable(directory, error) from error
     raise AssertionError("unreachable")

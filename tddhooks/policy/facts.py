@@ -448,8 +448,11 @@ def live_handoff(root: Path, head: str | None) -> dict[str, object] | None:
 
 
 def live_handoff_blobs(root: Path, head: str | None) -> dict[str, str] | None:
-    """Test path -> blob id handed over by a live handoff note; None without one."""
-    data = live_handoff(root, head)
+    """Test path -> blob id handed over by a live handoff note, or by one written on an ancestor
+    whose tests have not landed since (policy/handover.py); None without one."""
+    from tddhooks.policy.handover import carried_note
+
+    data = carried_note(root, state_dir(root), head)
     blobs = data.get("test_blobs") if data else None
     if not isinstance(blobs, dict):
         return None

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import fcntl
 import importlib
-import json
 import os
 import threading
 import time
@@ -21,11 +20,13 @@ from typing import TYPE_CHECKING
 from tddhooks import git, proc
 from tddhooks.errors import EnvironmentProblem
 from tddhooks.policy.facts import CODE_SUFFIXES
+from tddhooks.policy.gate_env import gate_environment
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.policy.stored import KEY_MEMO as KEY_MEMO
 from tddhooks.policy.stored import VERIFICATION_FIELD as VERIFICATION_FIELD
 from tddhooks.policy.stored import cached_green_lines as cached_green_lines
 from tddhooks.policy.stored import memoized_key as memoized_key
+from tddhooks.policy.stored import sealed_json
 from tddhooks.policy.stored import toolchain_stamp as toolchain_stamp
 from tddhooks.policy.stored import verdict_file as verdict_file
 from tddhooks.policy.stored import verdicts_dir as verdicts_dir
@@ -51,7 +52,8 @@ def run_gate(
     work_tree, the repository's, is kept off a Python kata's sys.path (runners/python_confine.py).
     """
     preload = _preload_verdict_models()
-    env = git.clean_env(runner.env(target_dir))
+    # the policy's environment, not the committer's (policy/gate_env.py)
+    env = {**gate_environment(settings.gate_env), **runner.env(target_dir)}
     if work_tree is not None and settings.language == "python":
         from tddhooks.runners.python_pins import WORK_TREE_VARIABLE, startup_modules_in
 
@@ -87,8 +89,9 @@ def run_gate(
             beside.join()
     preload.join()
     results = [(name, cmd, outcomes[name]) for name, cmd in commands]
+    files = read_code_files(workdir, settings.language)
     for name, _cmd, result in results:
-        _require_executable(name, result)
+        _require_executable(name, result, workdir, files if settings.language == "python" else {})
     from tddhooks.policy.verdicts import StepOutcome, Verdict
     from tddhooks.runners.base import TestReport
     from tddhooks.runners.common import tail_chars
@@ -96,7 +99,6 @@ def run_gate(
 
     steps: list[StepOutcome] = []
     report = TestReport()
-    files = read_code_files(workdir, settings.language)
     names = runner.test_names(files)
     lint_findings: dict[str, int] | None = None
     for name, cmd, result in results:
@@ -261,13 +263,19 @@ def _refuse_untrusted(
     files: dict[str, str],
 ) -> TestReport:
     """The test result is red when the tree reaches outside itself (a symlink or include! to a
-    file it does not hold), or, with the default test command, when it could fake the result: a
+    file it does not hold), when a Python tree commits test-runner hooks the policy did not allow
+    (policy/runner_hooks.py), or, with the default test command, when it could fake the result: a
     committed cargo runner, linker or compiler wrapper, a pytest hook that rewrites outcomes, a
     module shadowing pytest (policy/tool_config.py). A kata that needs one of those says so with
     its own ci.test_cmd."""
     from tddhooks.policy.tool_config import outside_references, untrusted_settings
 
     found = outside_references(workdir, files)
+    if settings.language == "python":
+        from tddhooks.policy.runner_hooks import runner_hook_findings, tree_addopts
+
+        addopts = tree_addopts(workdir)
+        found += runner_hook_findings(files, addopts, hooks_allowed=settings.runner_hooks)
     if settings.test == runner.default_commands().test:
         found += untrusted_settings(workdir, settings.language, files)
     if not found:
@@ -292,8 +300,11 @@ def _preload_verdict_models() -> threading.Thread:
     return thread
 
 
-def _require_executable(step: str, result: proc.ProcResult) -> None:
-    """A missing tool is an environment problem, not a red tree (and must not be cached)."""
+def _require_executable(
+    step: str, result: proc.ProcResult, workdir: Path, python_files: dict[str, str]
+) -> None:
+    """A missing tool, a dependency the tree declares but cannot import, a dependency cargo
+    could not fetch: an environment problem, not a red tree (and never cached)."""
     if result.returncode == proc.MISSING_EXECUTABLE and result.stderr.startswith(
         f"{result.cmd[0]}: "
     ):
@@ -304,7 +315,13 @@ def _require_executable(step: str, result: proc.ProcResult) -> None:
         )
     from tddhooks.policy.envcheck import environment_problem
 
-    problem = environment_problem(step, result)
+    own: set[str] = set()
+    declared: set[str] = set()
+    if python_files and not result.ok and "No module named" in result.output:
+        from tddhooks.policy.dependencies import declared_modules, own_modules
+
+        own, declared = own_modules(python_files), declared_modules(workdir)
+    problem = environment_problem(step, result, own, declared)
     if problem is not None:
         raise problem
 
@@ -411,7 +428,7 @@ def _verdict_key(root: Path, state: Path, settings: PolicySettings, runner: Runn
     tools = list(runner.tool_names)
     key = verdict_key(settings, runner)
     memo = {"tools": tools, "stamp": toolchain_stamp(root, settings, tools), "key": key}
-    write_atomic(state / KEY_MEMO, json.dumps(memo))
+    write_atomic(state / KEY_MEMO, sealed_json(memo))
     return key
 
 

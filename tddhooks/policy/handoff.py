@@ -6,19 +6,15 @@ commit it was written on: any commit in between makes it stale.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from tddhooks import git
 from tddhooks.headstate import read_record, write_record
 from tddhooks.policy.facts import HANDOFF_FILE
-from tddhooks.policy.facts import index_code_files as index_code_files
-
-if TYPE_CHECKING:
-    from tddhooks.policy.settings import PolicySettings
+from tddhooks.policy.facts import index_code_files as index_code_files  # re-exported
+from tddhooks.policy.handover import handoff_tokens as handoff_tokens  # re-exported
 
 
 class Handoff(BaseModel):
@@ -58,23 +54,3 @@ def write_handoff(root: Path, handoff: Handoff) -> None:
 def clear_handoff(root: Path) -> None:
     """Forget the note (after the commit that consumed it, or when the test is set aside)."""
     handoff_path(root).unlink(missing_ok=True)
-
-
-def handoff_tokens(
-    settings: PolicySettings, blobs: dict[str, str], index_files: Callable[[], dict[str, str]]
-) -> dict[str, str]:
-    """What a handoff records for the staged paths (`blobs`: path -> index blob id): a test
-    file's blob id; for a source file with tests beside its code, the token of its test items
-    (policy/testitems.py), so the implementor may change the code around them but not them.
-    `index_files` reads the index's source and test-configuration files (index_code_files)."""
-    from tddhooks.policy.rules import is_test_path
-    from tddhooks.policy.testitems import items_token
-
-    beside = [path for path in blobs if not is_test_path(path, settings)]
-    if not beside:
-        return dict(blobs)
-    files = index_files()
-    tokens = dict(blobs)
-    for path in beside:
-        tokens[path] = items_token(settings.language, path, files.get(path, ""), files)
-    return tokens

@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from tddhooks import __version__, git
+from tddhooks import __version__, git, keys
 from tddhooks.errors import ConfigError
 from tddhooks.records import NamedTuple
 from tddhooks.vocabulary import LANGUAGE_FILES, languages_by_files, languages_of
@@ -53,6 +53,9 @@ class PolicySettings(NamedTuple):
     skip_markers: tuple[str, ...] = ()
     lint_mode: str = "strict"  # policy/ratchet.py
     trust_remotes: bool = True
+    gate_env: tuple[str, ...] = ()  # variables the gate takes from the committer (gate.env)
+    runner_hooks: bool = False  # python.runner_hooks: allow
+    key_names: tuple[str, ...] = ()  # variables tdd.yaml says hold an API key (llm.api_key_env)
 
     def enabled(self, rule: str) -> bool:
         return rule not in self.disabled_rules
@@ -72,7 +75,11 @@ def resolve_tool(cmd: Sequence[str], root: Path) -> tuple[str, ...]:
 
 
 def with_resolved_tools(settings: PolicySettings, root: Path) -> PolicySettings:
-    """settings with every command's relative program resolved against the work tree at root."""
+    """settings with every command's relative program resolved against the work tree at root.
+    Every variable the settings say holds a key is registered here, so no child process of
+    this one (the gate's included) is handed it (tddhooks/keys.py)."""
+    for name in settings.key_names:
+        keys.register(name=name)
     return settings._replace(
         fmt_check=resolve_tool(settings.fmt_check, root),
         fmt_fix=resolve_tool(settings.fmt_fix, root),
@@ -120,6 +127,9 @@ def _from_config(config: TddConfig) -> PolicySettings:
         author_email=config.commit.author_email,
         skip_markers=tuple(marker.pattern for marker in runner.skip_markers),
         lint_mode=config.lint,
+        gate_env=tuple(config.gate.env),
+        runner_hooks=config.python.runner_hooks == "allow",
+        key_names=(config.llm.api_key_env,) if config.llm.api_key_env else (),
     )
 
 
@@ -330,6 +340,8 @@ def _read_cached(cache_file: Path) -> PolicySettings | None:
     try:
         cached = json.loads(cache_file.read_text(encoding="utf-8"))
         if cached.get("version") != __version__ or not _same_python(cached):
+            return None
+        if set(cached["settings"]) != set(PolicySettings._fields):  # written by another build
             return None
         values: dict[str, Any] = {
             key: tuple(value) if isinstance(value, list) else value

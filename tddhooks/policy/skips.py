@@ -13,7 +13,6 @@ JSON without pydantic; a parent tree without a verdict under the same key is gat
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -59,16 +58,15 @@ def violation(names: list[str]) -> Violation:
 
 
 def _stored_report(state: Path, tree: str, key: str | None) -> dict[str, Any] | None:
-    from tddhooks.policy.stored import verdict_file, verdicts_dir
+    from tddhooks.policy.stored import read_sealed, verdict_file, verdicts_dir
 
     if key is None:
         return None
-    try:
-        data = json.loads(verdict_file(verdicts_dir(state), tree, key).read_text("utf-8"))
-        report = data["report"]
-    except (OSError, ValueError, KeyError, TypeError):
+    data = read_sealed(verdict_file(verdicts_dir(state), tree, key))
+    report = None if data is None else data.get("report")
+    if data is None or not isinstance(report, dict):
         return None
-    if not isinstance(report, dict) or data.get("tree") != tree or data.get("key") != key:
+    if data.get("tree") != tree or data.get("key") != key:
         return None
     return report
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 from tddhooks import __version__, git
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from tddhooks.policy.settings import PolicySettings
 
 VERIFICATION_FIELD = "verification"
+SEAL_FIELD = "seal"
 KEY_MEMO = "verdict-key.json"
 # Variables and files that select which toolchain the runner's commands resolve to.
 _TOOLCHAIN_ENV = ("RUSTUP_TOOLCHAIN", "RUSTUP_HOME", "CARGO_HOME", "VIRTUAL_ENV", "CONDA_PREFIX")
@@ -54,11 +56,8 @@ def stored_verdict(
     key = memoized_key(root, state, settings)
     if key is None:
         return None
-    try:
-        data = json.loads(verdict_file(verdicts_dir(state), tree, key).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("tree") != tree or data.get("key") != key:
+    data = read_sealed(verdict_file(verdicts_dir(state), tree, key))
+    if data is None or data.get("tree") != tree or data.get("key") != key:
         return None
     lines = data.get(VERIFICATION_FIELD)
     return data.get("green") is True, [str(line) for line in lines] if isinstance(
@@ -77,8 +76,10 @@ def cached_green_lines(
 
 def memoized_key(root: Path, state: Path, settings: PolicySettings) -> str | None:
     """The verdict key remembered from the last full computation, if nothing it hashes changed."""
+    memo = read_sealed(state / KEY_MEMO)
+    if memo is None:
+        return None
     try:
-        memo = json.loads((state / KEY_MEMO).read_text(encoding="utf-8"))
         tools, key = memo["tools"], memo["key"]
         if memo["stamp"] == toolchain_stamp(root, settings, tools) and isinstance(key, str):
             return key
@@ -97,12 +98,83 @@ def toolchain_stamp(root: Path, settings: PolicySettings, tools: Sequence[str]) 
         f"{__version__}+gate{GATE_REVISION}",
         settings.language,
         [list(settings.fmt_check), list(settings.lint), list(settings.test)],
+        environment_digest(settings),
+        import_fingerprint(settings),
         [_file_id(which(tool)) for tool in tools],
         [os.environ.get(name) for name in _TOOLCHAIN_ENV],
         [_file_id(root / name) for name in _TOOLCHAIN_FILES],
         _file_id(rustup_home / "settings.toml"),
         updates,
     ]
+
+
+def sealed_json(data: dict[str, Any]) -> str:
+    """data as the JSON text of a sealed record: its canonical form's seal (tddhooks/seal.py)
+    under SEAL_FIELD, so a record written by anything but tddhooks is not trusted."""
+    from tddhooks.seal import seal
+
+    body = {key: value for key, value in data.items() if key != SEAL_FIELD}
+    return json.dumps({**body, SEAL_FIELD: seal(_canonical(body))}, ensure_ascii=False, indent=1)
+
+
+def read_sealed(path: Path) -> dict[str, Any] | None:
+    """The record at path without its seal; None when it is absent, unreadable, or its seal is
+    missing or wrong (a forged or edited record is recomputed, never trusted)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    tag = data.pop(SEAL_FIELD, None)
+    from tddhooks.seal import verify
+
+    if not isinstance(tag, str) or not verify(_canonical(data), tag):
+        return None
+    return data
+
+
+def _canonical(data: dict[str, Any]) -> bytes:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def import_fingerprint(settings: PolicySettings) -> list[Any]:
+    """Cheap fingerprint (stat calls only) of what the gate's commands can import or link: for
+    Python, the site-packages folders of the interpreter the test command runs (a folder's
+    mtime moves whenever a distribution is installed, upgraded or removed); for Rust, the
+    crates cargo has fetched. Part of the verdict key: installing a package judges again."""
+    if settings.language == "python":
+        return [_file_id(folder) for folder in _site_folders(settings.test)]
+    cargo_home = Path(os.environ.get("CARGO_HOME") or Path.home() / ".cargo")
+    registry = cargo_home / "registry"
+    return sorted(
+        str(_file_id(entry)) for part in ("cache", "index") for entry in _children(registry / part)
+    )
+
+
+def _site_folders(test: Sequence[str]) -> list[str]:
+    """The site-packages folders of the Python a test command runs: this interpreter's when the
+    command names it (the default), else those under the named interpreter's environment."""
+    program = test[0] if test else sys.executable
+    if program == sys.executable or os.sep not in program:
+        return [entry for entry in sys.path if entry.endswith(("site-packages", "dist-packages"))]
+    lib = Path(program).parent.parent / "lib"
+    return sorted(
+        str(folder / "site-packages")
+        for folder in _children(lib)
+        if folder.name.startswith("python")
+    )
+
+
+def environment_digest(settings: PolicySettings) -> str:
+    """A digest of what the gate lets through of this process's environment (policy/gate_env.py):
+    part of the verdict key, kept as a digest so no value is written to disk."""
+    import hashlib
+
+    from tddhooks.policy.gate_env import fingerprint
+
+    material = json.dumps(fingerprint(settings.gate_env), separators=(",", ":"))
+    return hashlib.sha256(material.encode("utf-8")).hexdigest()
 
 
 def which(tool: str) -> str | None:

@@ -18,7 +18,14 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from tddhooks import __version__
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.policy.stored import GATE_REVISION as GATE_REVISION  # re-exported
-from tddhooks.policy.stored import VERIFICATION_FIELD, verdict_file
+from tddhooks.policy.stored import (
+    VERIFICATION_FIELD,
+    environment_digest,
+    import_fingerprint,
+    read_sealed,
+    sealed_json,
+    verdict_file,
+)
 from tddhooks.runners.base import Runner, TestReport
 
 STEP_NAMES = ("fmt", "lint", "test")
@@ -154,9 +161,12 @@ class VerdictStore:
         self.directory = directory
 
     def get(self, tree: str, key: str) -> Verdict | None:
-        """The stored verdict (cached=True), or None when absent or unreadable."""
+        """The stored verdict (cached=True), or None when absent, unreadable or not sealed by
+        this user's tddhooks (policy/stored.py read_sealed)."""
+        data = read_sealed(verdict_file(self.directory, tree, key))
+        if data is None:
+            return None
         try:
-            data = json.loads(verdict_file(self.directory, tree, key).read_text(encoding="utf-8"))
             data.pop(VERIFICATION_FIELD, None)
             verdict = Verdict.model_validate(data)
         except (OSError, ValueError, ValidationError, AttributeError):
@@ -174,7 +184,7 @@ class VerdictStore:
         data[VERIFICATION_FIELD] = verdict.verification_lines() if verdict.green else []
         self.directory.mkdir(parents=True, exist_ok=True)
         path = verdict_file(self.directory, verdict.tree, verdict.key)
-        write_atomic(path, json.dumps(data, ensure_ascii=False, indent=1))
+        write_atomic(path, sealed_json(data))
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -191,12 +201,15 @@ def write_atomic(path: Path, text: str) -> None:
 
 def verdict_key(settings: PolicySettings, runner: Runner) -> str:
     """Hash of what besides the tree decides a verdict: commands, toolchain, version (and the
-    gate's revision), language."""
+    gate's revision), language, the environment the gate lets through, and what its commands can
+    import or link (policy/stored.py import_fingerprint)."""
     material = {
         "commands": [list(settings.fmt_check), list(settings.lint), list(settings.test)],
         "toolchain": runner.toolchain_version(),
         "tddhooks": f"{__version__}+gate{GATE_REVISION}",
         "language": settings.language,
+        "environment": environment_digest(settings),
+        "imports": import_fingerprint(settings),
     }
     canonical = json.dumps(material, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:20]

@@ -1,7 +1,8 @@
 """The git hooks stay cheap on an already-verified tree: none of them imports click, pydantic,
 rich, openai, diskcache or PyYAML, nor the gate (policy/gate.py: threads, locks, snapshots), nor
 the validated config, nor the runner of a language the kata does not use, nor shutil, nor
-dataclasses (with inspect: the hook path's value types are NamedTuples), nor hashlib (OpenSSL).
+dataclasses (with inspect: the hook path's value types are NamedTuples). hashlib (~3 ms, OpenSSL)
+is the one cost kept: a stored verdict is trusted only when its seal verifies (tddhooks/seal.py).
 A Rust kata's hooks do not load tomllib or typing either: a manifest is parsed only when its text
 may name a file the build reads (policy/build_inputs.py), and tddhooks/records.py makes the
 NamedTuples without typing. (A Python kata loads tomllib, and typing with it: pytest's
@@ -41,7 +42,6 @@ HEAVY = (
     "shutil",  # stdlib, but ~3 ms with its compression modules (policy/stored.which)
     "dataclasses",  # with inspect, ~10 ms, and ~1 ms per class for its generated methods
     "inspect",
-    "hashlib",  # ~3 ms (OpenSSL): only the handoff's items token needs a digest
 )
 # a Rust kata's hooks load no typing either (~5 ms, and its NamedTuple ~0.3 ms a class:
 # tddhooks/records.py makes them without it); a Python kata's do, through tomllib

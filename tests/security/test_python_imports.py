@@ -32,7 +32,8 @@ FILES = {
         "from calc import add\n\n\ndef test_adds_two_numbers() -> None:\n"
         "    assert add(2, 3) == 5\n"
     ),
-    "tdd.yaml": "language: python\n",
+    # the PYTHONPATH setup reaches the gate only because the policy names it (policy/gate_env.py)
+    "tdd.yaml": "language: python\ngate:\n  env: [PYTHONPATH]\n",
     "kata.md": "# Calculator kata\n\nAdd two numbers.\n",
     ".gitignore": ".tdd/\n__pycache__/\n*.egg-info/\nbuild/\n",
 }

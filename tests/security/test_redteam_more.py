@@ -262,7 +262,9 @@ def test_a_committed_conftest_that_deselects_tests_cannot_land_a_red_test(
     from commands.pykata import FILES
     from hooks.hookkit import install_shims
 
-    repo: Path = make_repo(FILES)  # type: ignore[operator]
+    # a policy that allows runner hooks (policy/runner_hooks.py) still runs every test
+    allowed = {**FILES, "tdd.yaml": "language: python\npython:\n  runner_hooks: allow\n"}
+    repo: Path = make_repo(allowed)  # type: ignore[operator]
     install_shims(repo)
     (repo / "conftest.py").write_text(DESELECT, encoding="utf-8")
     git(repo, "add", "-A")
@@ -371,7 +373,9 @@ def test_a_conftest_in_a_chore_commit_is_refused(make_repo: object) -> None:
     from commands.pykata import FILES
     from hooks.hookkit import install_shims
 
-    repo: Path = make_repo(FILES)  # type: ignore[operator]
+    # a policy that allows runner hooks (policy/runner_hooks.py) still runs every test
+    allowed = {**FILES, "tdd.yaml": "language: python\npython:\n  runner_hooks: allow\n"}
+    repo: Path = make_repo(allowed)  # type: ignore[operator]
     install_shims(repo)
     (repo / "conftest.py").write_text(DESELECT, encoding="utf-8")
     git(repo, "add", "-A")

@@ -178,7 +178,11 @@ def test_python_skip_however_spelled_is_rejected(make_repo: object, spelling: st
 
 
 def test_python_skip_from_an_added_conftest_hook_is_rejected(make_repo: object) -> None:
-    repo = _python_kata(make_repo)
+    # a policy that allows runner hooks (policy/runner_hooks.py) still keeps the no-skip rule
+    repo: Path = make_repo(  # type: ignore[operator]
+        {**FILES, "tdd.yaml": "language: python\npython:\n  runner_hooks: allow\n"}
+    )
+    install_shims(repo)
     write(repo, {"tests/conftest.py": (
         "import pytest\n\n\ndef pytest_collection_modifyitems(items: list[pytest.Item]) -> None:\n"
         "    for item in items:\n        item.add_marker(\"skip\")\n"

@@ -181,7 +181,9 @@ def test_an_installed_plugins_own_item_class_runs_async_tests_as_they_are(
     plugins.mkdir()
     (plugins / "looped.py").write_text(LOOPED_PLUGIN, encoding="utf-8")
     env = {"PYTHONPATH": str(plugins), "PYTEST_PLUGINS": "looped"}
-    repo: Path = make_repo(FILES)  # type: ignore[operator]
+    # the policy lets the plugin's variables reach the gate (policy/gate_env.py)
+    files = {**FILES, "tdd.yaml": "language: python\ngate:\n  env: [PYTHONPATH, PYTEST_PLUGINS]\n"}
+    repo: Path = make_repo(files)  # type: ignore[operator]
     install_shims(repo)
     test = repo / "tests" / "test_async.py"
     test.write_text(ASYNC_PY.replace("WANT", "5"), encoding="utf-8")

@@ -1,0 +1,78 @@
+"""What a Python tree declares it depends on, and which top-level modules it holds itself
+(reads the snapshot). A module the gate's Python cannot import is an environment problem only
+when the tree declares it (policy/envcheck.py); anything else is the code's business."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+_REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+# distributions whose import name is not their own (the common ones; others match by name)
+_IMPORT_NAMES = {
+    "pyyaml": "yaml", "beautifulsoup4": "bs4", "pillow": "PIL", "scikit-learn": "sklearn",
+    "python-dateutil": "dateutil", "opencv-python": "cv2", "attrs": "attr",
+    "typing-extensions": "typing_extensions", "protobuf": "google",
+}  # fmt: skip
+
+
+def own_modules(files: Iterable[str]) -> set[str]:
+    """Every folder and module name on the tree's Python paths: an import of one of them is
+    the tree's own code, whatever its import root (top, src/, lib/)."""
+    names: set[str] = set()
+    for path in files:
+        parts = Path(path).parts
+        names.update(parts[:-1])
+        names.add(Path(parts[-1]).stem)
+    return names
+
+
+def declared_modules(workdir: Path) -> set[str]:
+    """Import names of the distributions the tree declares: pyproject.toml (PEP 621
+    dependencies and optional ones, dependency groups, Poetry's tables) and requirements*.txt."""
+    names = set(_from_pyproject(workdir / "pyproject.toml"))
+    for path in sorted(workdir.glob("requirements*.txt")):
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            continue
+        names.update(_requirement_names(line for line in lines if not line.startswith("-")))
+    return {_IMPORT_NAMES.get(name.lower(), name) for name in names}
+
+
+def _from_pyproject(path: Path) -> set[str]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return set()
+    found: list[str] = []
+    project = _table(data.get("project"))
+    found += _strings(project.get("dependencies"))
+    for extra in _table(project.get("optional-dependencies")).values():
+        found += _strings(extra)
+    for group in _table(data.get("dependency-groups")).values():
+        found += _strings(group)
+    poetry = _table(_table(data.get("tool")).get("poetry"))
+    tables = [poetry.get("dependencies"), poetry.get("dev-dependencies")]
+    tables += [_table(group).get("dependencies") for group in _table(poetry.get("group")).values()]
+    names = set(_requirement_names(found))
+    names.update(name for table in tables for name in _table(table) if name != "python")
+    return names
+
+
+def _requirement_names(lines: Iterable[str]) -> Iterable[str]:
+    for line in lines:
+        found = _REQUIREMENT_NAME.match(line)
+        if found:
+            yield found.group(1)
+
+
+def _table(value: object) -> Mapping[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _strings(value: object) -> list[str]:
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
