@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -109,9 +110,12 @@ class CommitConfig(_Strict):
     author_email: str = "tdd@local"
 
 
+_ENV_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
 class GateConfig(_Strict):
     """What the gate takes from the committer's environment beyond its own allowlist
-    (policy/gate_env.py; docs/policy.md, "The gate's environment")."""
+    (policy/gate_env.py; docs/gate.md, "The gate's environment")."""
 
     env: list[str] = Field(default_factory=list)
 
@@ -119,10 +123,9 @@ class GateConfig(_Strict):
     @classmethod
     def _variable_names(cls, value: list[str]) -> list[str]:
         from tddhooks.keys import is_key_name
-        from tddhooks.policy.gate_env import NAME_RE
 
         for name in value:
-            if not NAME_RE.match(name):
+            if not _ENV_NAME_RE.match(name):
                 raise ValueError(f"{name!r} is not an environment variable name")
             if is_key_name(name):
                 raise ValueError(

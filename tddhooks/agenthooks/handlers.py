@@ -146,7 +146,7 @@ def landed_unjudged(view: RepoView) -> str | None:
     """What to tell the agent about commits on any branch that no hook judged (made with the
     hooks off: a changed core.hooksPath, a write under .git/), with the undo; None when there
     are none (commands/refcheck.py)."""
-    from tddhooks.commands.refcheck import landed_report, landed_unjudged
+    from tddhooks.policy.landing import landed_report, landed_unjudged
 
     refusals = landed_unjudged(view.root, view.state)
     return landed_report(refusals) if refusals else None

@@ -14,16 +14,32 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from tddhooks import output
+from tddhooks.policy.judge import (
+    KIND_BUILD as KIND_BUILD,
+)
+from tddhooks.policy.judge import (
+    KIND_IMPORT as KIND_IMPORT,
+)
+from tddhooks.policy.judge import (
+    KIND_STYLE as KIND_STYLE,
+)
+from tddhooks.policy.judge import (  # re-exported
+    KIND_TESTS as KIND_TESTS,
+)
+from tddhooks.policy.judge import (
+    KIND_TIMEOUT as KIND_TIMEOUT,
+)
+from tddhooks.policy.judge import (
+    red_kind as red_kind,
+)
+from tddhooks.policy.judge import (
+    style_message as style_message,
+)
 
 if TYPE_CHECKING:
-    from tddhooks.policy.verdicts import Verdict
+    pass
 
 FIRST_SHOWN = 10
-KIND_TESTS = "tests fail"
-KIND_BUILD = "does not build"
-KIND_IMPORT = "does not import"  # Python: pytest cannot collect a test module
-KIND_TIMEOUT = "tests time out"
-KIND_STYLE = "lint/format only"
 
 
 class FindingLike(Protocol):
@@ -51,28 +67,6 @@ class AuditRun:
     trees_judged: int
     trees_reused: int
     trees_stored: int = 0  # of trees_judged: verdicts an earlier audit stored (audit_gate.py)
-
-
-def red_kind(verdict: Verdict) -> str:
-    """Why a red tree is red: its tests (failing, not building, too slow) or only lint/format."""
-    report = verdict.report
-    test = verdict.step("test")
-    if report.timed_out or (test is not None and test.timed_out):
-        return KIND_TIMEOUT
-    if report.compile_errors:
-        return KIND_IMPORT if report.error_kind == "import" else KIND_BUILD
-    if not report.green or (test is not None and not test.ok):
-        return KIND_TESTS
-    return KIND_STYLE
-
-
-def style_message(verdict: Verdict) -> str:
-    """For a lint/format-only red tree: the tests pass, and which steps did not."""
-    failed = [step.name for step in verdict.steps if not step.ok and step.name != "test"]
-    what = " and ".join(failed) or "lint/format"
-    return (
-        f"the tests pass ({verdict.report.summary()}) but {what} fails: a lint/format-only red tree"
-    )
 
 
 def label(finding: FindingLike) -> str:

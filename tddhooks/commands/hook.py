@@ -102,7 +102,7 @@ def pre_commit() -> int:
         plain(
             f"tddhooks: red start: {'; '.join(verdict.verification_lines())}; this commit changes "
             "only tddhooks' own files and its parent is red already, so it may land; the next "
-            'commit that touches code must be green (docs/policy.md, "A red start")'
+            'commit that touches code must be green (docs/gate.md, "A red start")'
         )
         return 0
     _record_handover(root, state, base, settings, index_file, verdict)

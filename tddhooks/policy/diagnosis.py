@@ -1,7 +1,7 @@
 """Onboarding a repository as it is: what the gate says about HEAD, and the first legal commit
 that gets it green; and the red-start rule that lets the install commit land on a red HEAD.
 
-The red-start rule (docs/policy.md, "A red start"): a commit whose tree is red is still accepted
+The red-start rule (docs/gate.md, "A red start"): a commit whose tree is red is still accepted
 when (1) it has a parent, (2) it changes nothing but tddhooks' own files, exactly the paths
 `.pre-commit-config.yaml`, `tdd.yaml` and `kata.md` at the top of the repository, and (3) the
 parent's tree is red under the same policy and commands. Such a commit cannot make anything red
@@ -51,7 +51,7 @@ class Diagnosis:
 
 INSTALL_NOTE = (
     "the install commit (`chore: install tddhooks hooks`, adding only .pre-commit-config.yaml, "
-    'tdd.yaml and kata.md) lands on this red start (docs/policy.md, "A red start")'
+    'tdd.yaml and kata.md) lands on this red start (docs/gate.md, "A red start")'
 )
 
 
@@ -150,7 +150,7 @@ def diagnose(verdict: Verdict, language: str, *, install_pending: bool = True) -
             first += (
                 "; or start from the code as it is: add `lint: ratchet` to tdd.yaml and commit "
                 "it (`chore: lint ratchet`); from then on a commit may not add lint findings "
-                'to a file (docs/policy.md, "A legacy repository")'
+                'to a file (docs/gate.md, "A legacy repository")'
             )
         return Diagnosis(
             "lint-only",

@@ -280,7 +280,7 @@ def _refuse_untrusted(
         found += untrusted_settings(workdir, settings.language, files)
     if not found:
         return report
-    lines = [f'{item} (docs/hooks.md, "Committed tool configuration")' for item in found]
+    lines = [f'{item} (docs/gate.md, "Committed tool configuration")' for item in found]
     return report.model_copy(
         update={"exit_code": report.exit_code or 1, "error_lines": [*lines, *report.error_lines]}
     )

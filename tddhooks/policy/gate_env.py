@@ -13,13 +13,11 @@ commit's `tdd.yaml` names under `gate.env`. Everything it lets through is part o
 from __future__ import annotations
 
 import os
-import re
 
 TYPE_CHECKING = False  # not typing's: the hook path does not import typing (tddhooks/records.py)
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # what the gate's commands need to be found and to run, and why (docs/policy.md)
 ALLOWED = (
     "PATH",  # finds cargo, rustc, the Python tools (keyed by the tools it resolves to)

@@ -1,4 +1,4 @@
-"""`lint: ratchet` (docs/policy.md, "A legacy repository: lint: ratchet"): the linter's findings
+"""`lint: ratchet` (docs/gate.md, "A legacy repository: lint: ratchet"): the linter's findings
 are counted per file, and a commit may not add findings to any file.
 
 The gate runs the linter with machine-readable output (`ruff check --output-format json`,

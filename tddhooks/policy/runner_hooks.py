@@ -6,7 +6,7 @@ test's `item.obj.__code__` for a no-op makes a red tree green, and so does the n
 So such a module may hold fixtures, constants and imports, but no pytest hook function and no
 reach into test objects, unless the parent commit's `tdd.yaml` says `python.runner_hooks: allow`.
 And no file of the tree may rewrite a function's code (`__code__`, `__globals__`, …). Decided
-from each module's syntax tree, not its text (docs/policy.md, "Committed test-runner hooks").
+from each module's syntax tree, not its text (docs/gate.md, "Committed test-runner hooks").
 """
 
 from __future__ import annotations

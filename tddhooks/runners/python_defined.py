@@ -5,7 +5,7 @@ pytest's public API lets a committed conftest point a collected test at another 
 (`item.obj = …` in `pytest_collection_modifyitems`, or `request.node.obj = …` in an autouse
 fixture) or replace its `runtest`: the test keeps its name and passes, so neither the outcome-hook
 rule nor "every test ran" sees it, and a red test reads green. Such a test fails here instead, just
-before it would run (docs/hooks.md, "Committed tool configuration").
+before it would run (docs/gate.md, "Committed tool configuration").
 
 An installed plugin's item class keeps its own `runtest` (pytest-asyncio's runs an `async def`
 test through an event loop): only a `runtest` whose code lives in the snapshot, or in the work

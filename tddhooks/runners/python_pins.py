@@ -4,7 +4,7 @@ Both tools look for configuration in every parent folder of where they run, and 
 snapshot lives under the person's home (`~/.cache/tddhooks/snapshots/…`): a `~/pytest.ini` (with a
 `~/conftest.py` beside it) or a `~/ruff.toml` would judge the kata when the kata has no such file of
 its own. The gate therefore names the tree's own configuration file on the command line, or none
-at all (docs/hooks.md, "pytest and ruff configuration").
+at all (docs/gate.md, "pytest and ruff configuration").
 """
 
 from __future__ import annotations

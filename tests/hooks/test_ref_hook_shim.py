@@ -54,7 +54,7 @@ HEAVY = (
     "tddhooks.git",
     "tddhooks.proc",
     "tddhooks.policy.settings",
-    "tddhooks.commands.audit",
+    "tddhooks.policy.judge",
     "pydantic",
     "hashlib",
     "click",
@@ -90,4 +90,4 @@ def test_a_move_onto_a_judged_commit_loads_none_of_the_judging_code(tmp_path: Pa
     )
     probe = json.loads(done.stderr.rpartition("PROBE=")[2])
     assert probe["code"] == 0, done.stdout + done.stderr
-    assert {"subprocess", "tddhooks.git", "tddhooks.commands.audit"} <= set(probe["heavy"])
+    assert {"subprocess", "tddhooks.git", "tddhooks.policy.judge"} <= set(probe["heavy"])

@@ -1,6 +1,6 @@
 """Red team, issue 8 item 3: the install commit lands on a red start, and nothing else hides in it.
 
-Rule (policy/diagnosis.py, docs/policy.md "A red start"): a red staged tree may land when the
+Rule (policy/diagnosis.py, docs/gate.md "A red start"): a red staged tree may land when the
 commit changes only `.pre-commit-config.yaml`, `tdd.yaml` and `kata.md` at the top level and its
 parent's tree is red under the same policy."""
 

@@ -61,7 +61,7 @@ def test_commit_no_verify_that_the_policy_accepts_is_judged_on_landing(kata: Pat
 
 
 def test_a_commit_the_hooks_accepted_carries_a_record(kata: Path) -> None:
-    from tddhooks.commands.refcheck import Commit, brought_in
+    from tddhooks.policy.landing import Commit, brought_in
     from tddhooks.policy.judged import is_recorded
 
     before = tip(kata)
@@ -291,7 +291,7 @@ def test_a_forged_baseline_or_record_is_no_pass(kata: Path) -> None:
     taken["tips"].append(red)
     (state / "baseline-taken").write_text(json.dumps(taken), encoding="utf-8")
     refused(git(kata, "reset", "--soft", red), kata, before)
-    from tddhooks.commands.refcheck import brought_in
+    from tddhooks.policy.landing import brought_in
 
     hooked_commit(kata, *green_feature())  # a genuine record to copy
     before = tip(kata)

@@ -1,7 +1,7 @@
 """Red team: a committed conftest that keeps a test's name but runs something else in its place
 (pytest's public API allows it) cannot land a red test; tests of every ordinary shape, and an
 installed plugin's own item class (pytest-asyncio's runs `async def` tests), still run green
-(tddhooks/runners/python_defined.py; docs/hooks.md, "Committed tool configuration")."""
+(tddhooks/runners/python_defined.py; docs/gate.md, "Committed tool configuration")."""
 
 from __future__ import annotations
 
