@@ -61,8 +61,8 @@ def test_commit_no_verify_that_the_policy_accepts_is_judged_on_landing(kata: Pat
 
 
 def test_a_commit_the_hooks_accepted_carries_a_record(kata: Path) -> None:
-    from tddhooks.policy.landing import Commit, brought_in
     from tddhooks.policy.judged import is_recorded
+    from tddhooks.policy.landing import Commit, brought_in
 
     before = tip(kata)
     files, message = green_feature()
