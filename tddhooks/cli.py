@@ -291,6 +291,13 @@ def _drive_options(func: F) -> F:
             default=None,
             help="Language when the work dir must be initialised.",
         ),
+        click.option(
+            "--profile",
+            type=click.Choice(["core", "small-model"]),
+            default=None,
+            help="Answer checks: core, or core and the small-model aids (default: tdd.yaml "
+            "drive.profile; docs/checks.md).",
+        ),
     ]
     for option in reversed(options):
         func = option(func)

@@ -101,6 +101,20 @@ class CommitConfig(_Strict):
     author_email: str = "tdd@local"
 
 
+class ChecksConfig(_Strict):
+    """Single answer checks turned off by id (docs/checks.md; `tddhooks doctor` lists them)."""
+
+    disabled: list[str] = Field(default_factory=list)
+
+
+class DriveConfig(_Strict):
+    """Which checks the drive applies to agents' answers: `core` (what the commit policy and the
+    edit protocol need) or `small-model` (core and the aids for small models), docs/checks.md."""
+
+    profile: Literal["core", "small-model"] = "core"
+    checks: ChecksConfig = ChecksConfig()
+
+
 class TddConfig(_Strict):
     """The whole of tdd.yaml."""
 
@@ -114,6 +128,7 @@ class TddConfig(_Strict):
     ci: CIConfig = CIConfig()
     policy: PolicyConfig = PolicyConfig()
     commit: CommitConfig = CommitConfig()
+    drive: DriveConfig = DriveConfig()
 
 
 def _describe(error: ValidationError, path: Path) -> str:

@@ -32,7 +32,9 @@ def ask(
                 messages,
                 role=role,
                 on_delta=on_delta,
-                schema=answer_schema(role, ctx.write_paths),
+                # the offered paths close the schema's `path` only as a small-model aid: a
+                # careful answer may grow another test file or start a new module
+                schema=answer_schema(role, ctx.write_paths if crew.on("offered-paths") else ()),
                 temperature=retry_temperature(client.settings.temperature, record.number),
             )
     except UnusableAnswer as error:

@@ -27,11 +27,16 @@ _SYNTAX_ERROR = re.compile(
 )
 
 
+_CASE_ID = re.compile(r"\[[^\]]*\]$")  # pytest's id of one parametrized case
+
+
 def same_test(failing: str, new: str) -> bool:
-    """True when a failing test's name is the new test's (`tests/a.rs::m::t` ~ `tests/a.rs::t`)."""
+    """True when a failing test's name is the new test's (`tests/a.rs::m::t` ~ `tests/a.rs::t`,
+    and a parametrized case `tests/test_a.py::test_t[case]` ~ `tests/test_a.py::test_t`)."""
     # libtest may qualify a test by its module path; the file and the function decide
     from tddhooks.runners.rust_items import libtest_name
 
+    failing = _CASE_ID.sub("", failing)
     return failing in (new, libtest_name(new)) or (
         failing.split("::", 1)[0] == new.split("::", 1)[0]
         and failing.rsplit("::", 1)[-1] == new.rsplit("::", 1)[-1]

@@ -236,13 +236,19 @@ def takes_rustc_fixes(lint_fix: Sequence[str]) -> bool:
 
 
 def to_string_literals(
-    root: Path, own_paths: Collection[str], env: dict[str, str], timeout_s: float
+    root: Path,
+    own_paths: Collection[str],
+    env: dict[str, str],
+    timeout_s: float,
+    *,
+    repairs: bool = True,
 ) -> list[str]:
     """Apply rustc's `.to_string()` suggestions, then the closures for `char` methods passed by
     name, chars for references to them and double quotes for a string in single ones
     (drive/charfixes.py), the removal of a brace rustc finds misplaced (drive/bracefixes.py)
     and of a `.to_vec()` copy of string literals (drive/vecfixes.py), until none is left (at
-    most MAX_ROUNDS checks); the paths changed."""
+    most MAX_ROUNDS checks); the paths changed. Without `repairs` (check `compiler-fixes` off)
+    only rustc's own `.to_string()` suggestions."""
     from tddhooks.drive.testimports import is_integration_test
 
     # a tester's integration test is only checked with the test targets (`--tests`)
@@ -254,7 +260,7 @@ def to_string_literals(
         )
         found = list(literal_insertions(result.stdout, own_paths))
         done = apply_insertions(root, found) if found else []
-        if not done:  # their offsets are this check's: one kind of fix a round
+        if not done and repairs:  # their offsets are this check's: one kind of fix a round
             done = _spans_fixed(root, result.stdout, own_paths)
         if not done:
             break

@@ -75,7 +75,9 @@ class MarkerGate:
 class HooklessWorkspace(GitWorkspace):
     """Real files and git; commits skip the hooks (whose gate would run the real suite)."""
 
-    def format_files(self, root: Path, settings: PolicySettings, paths: Collection[str]) -> None:
+    def format_files(
+        self, root: Path, settings: PolicySettings, paths: Collection[str], *, repairs: bool = True
+    ) -> None:
         return None
 
     def commit(self, root: Path, message: str, settings: PolicySettings) -> CommitOutcome:
