@@ -18,8 +18,6 @@ from tddhooks.drive.turnkit import TurnResult, handoff_tokens
 from tddhooks.errors import PolicyRejection, TddhooksError, UsageError
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from tddhooks.drive.ports import Turns
     from tddhooks.policy.verdicts import Verdict
 
@@ -219,8 +217,7 @@ class Drive:
 
         kata = kata_text(root, crew.settings)
         paths = crew.workspace.staged_paths(root)
-        shape = self._shape(kata, paths)
-        decision = crew.decide(crew.supervisor.record_implementor_stuck(result.test_names, shape))
+        decision = crew.decide(crew.supervisor.record_implementor_stuck(result.test_names))
         # the tester takes the kata's other requirements first (measured: the 1.5B tester wrote
         # the newline test again after it was set aside, and the implementor failed it again)
         crew.put_off |= tests_requirements(kata, result.test_names, crew.handed_focus)
@@ -263,22 +260,6 @@ class Drive:
                 root, handoff.model_copy(update={"head": head, "test_blobs": blobs})
             )
         return True
-
-    def _shape(self, kata: str, staged: Sequence[str]) -> str:
-        """drive/joined.py `joined_shape` for the staged tests and the code as HEAD has it."""
-        from tddhooks.agents.edits import matches_any
-        from tddhooks.drive.gather import project_files, read_texts
-        from tddhooks.drive.joined import joined_shape
-
-        crew, root = self.crew, self.crew.root
-        settings = crew.settings
-        tests = read_texts(
-            root, [path for path in staged if matches_any(path, settings.test_paths)]
-        )
-        files = project_files(root, settings, crew.workspace)
-        code = [text for path, text in read_texts(root, files).items()
-                if not matches_any(path, settings.test_paths)]  # fmt: skip
-        return joined_shape(tests.values(), code, kata, settings.language)
 
     def _finish(self, duration_s: float) -> None:
         summary, crew = self.summary, self.crew

@@ -156,10 +156,10 @@ class Turn:
             )
         except EditRefused as error:
             return self.refuse("path-rules", error.message)
-        copied = crew.on("placeholder-copied") and copied_placeholder(
+        copied = copied_placeholder(
             answer.edits, lambda path: crew.workspace.read_blob(crew.root, "HEAD", _normalize(path))
         )
-        if copied is not None:
+        if copied is not None and crew.on("placeholder-copied"):
             failure = (f"edits refused, nothing was written: {copied} is a placeholder of the "
                        "example answer; write the real code in its place")  # fmt: skip
             return self.refuse("placeholder-copied", failure)

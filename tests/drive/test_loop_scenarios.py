@@ -14,6 +14,7 @@ from support.fake_drive import HooklessWorkspace, MarkerGate
 from support.fake_model import FakeModel
 from support.memory_drive import MemoryGate, MemoryWorkspace, no_processes
 
+from tddhooks.drive.checks import active_checks
 from tddhooks.drive.console import QuietDisplay
 from tddhooks.drive.crew import Crew
 from tddhooks.drive.loop import Drive, DrivePlan
@@ -91,7 +92,9 @@ def side(request: pytest.FixtureRequest, tmp_path: Path) -> Side:
     return Side(request.param, tmp_path)
 
 
-def _drive(side: Side, models: dict[str, FakeModel], steps: int = 1) -> tuple[Any, Crew]:
+def _drive(
+    side: Side, models: dict[str, FakeModel], steps: int = 1, profile: str = "core"
+) -> tuple[Any, Crew]:
     root = side.root
     crew = Crew(
         root=root,
@@ -103,6 +106,7 @@ def _drive(side: Side, models: dict[str, FakeModel], steps: int = 1) -> tuple[An
         steps=StepWriter(root),
         context_tokens=1800,
         max_attempts=3,
+        checks=active_checks(profile),
         **side.ports(),
     )
     plan = DrivePlan(agent_roles=frozenset(models))
@@ -170,7 +174,7 @@ def test_a_stuck_implementor_has_the_test_set_aside_and_the_tester_told(side: Si
     wrong = _answer("try", "src/kata/__init__.py", "def sub() -> int:\n    return 0\n")
     models["implementor"].enqueue(wrong, wrong, wrong)
 
-    summary, crew = _drive(side, models, steps=1)
+    summary, crew = _drive(side, models, steps=1, profile="small-model")
 
     actions = [decision.action for decision in crew.decisions]
     assert actions[:3] == ["retry", "retry", "give-up"]
@@ -250,7 +254,7 @@ def test_an_answer_copying_the_examples_placeholder_is_refused_unwritten(side: S
     right = _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
     models = _cycle_models(copied, right)
 
-    summary, _crew = _drive(side, models)
+    summary, _crew = _drive(side, models, profile="small-model")
 
     assert "SIMPLEST_BODY is a placeholder of the example answer" in (
         models["implementor"].asked[1].user
@@ -262,7 +266,7 @@ def test_an_answer_copying_the_examples_placeholder_is_refused_unwritten(side: S
 def test_each_role_is_offered_its_paths_in_the_schema_and_the_prompt(side: Side) -> None:
     models = _cycle_models()
 
-    _drive(side, models)
+    _drive(side, models, profile="small-model")
 
     def path_values(role: str) -> Any:
         schema = models[role].asked[0].schema
@@ -292,7 +296,7 @@ def test_a_test_that_passes_at_once_points_the_tester_at_the_next_requirement(si
         STOP,
     )
 
-    _drive(side, models, steps=1)
+    _drive(side, models, steps=1, profile="small-model")
 
     first, second = models["tester"].asked[:2]
     assert "Requirement 1 of 2: add() exists." in first.user
@@ -313,7 +317,7 @@ def _refused_test(side: Side, path: str, content: str) -> str:
     models = _models()
     models["tester"].enqueue(_answer("add exists", path, content), STOP)
 
-    _drive(side, models, steps=1)
+    _drive(side, models, steps=1, profile="small-model")  # the refusals are small-model aids
 
     if side.memory is None:
         assert _git(side.root, "status", "--porcelain").strip() == ""

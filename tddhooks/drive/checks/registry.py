@@ -275,15 +275,6 @@ CHECKS: tuple[Check, ...] = (
         _D + "extras:extra_values",
         "a failure that shows values of another requirement is pointed out",
     ),
-    _check(
-        "counts-chars",
-        "source",
-        "green",
-        "hint",
-        "small-model",
-        _D + "bytecount:byte_lengths",
-        "where the kata's notes say characters, a byte length is pointed out (never refused)",
-    ),
 )
 _BY_ID = {check.id: check for check in CHECKS}
 
