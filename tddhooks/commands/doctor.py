@@ -97,7 +97,7 @@ def run(work_dir: Path, *, offline: bool) -> int:
         checks.append(_runner_check(base, config))
         checks.append(_kata_check(base, config, (base / "tdd.yaml").exists()))
         checks += _kata_reading_check(base, config, in_repository=root is not None)
-        checks += _answer_checks(config)
+        checks += answer_checks(config)
     checks += _toolchain_checks(base, config)
     if root is not None:
         checks += _hook_checks(root)
@@ -111,7 +111,7 @@ def run(work_dir: Path, *, offline: bool) -> int:
     return exit_code(checks)
 
 
-def _answer_checks(config: TddConfig) -> list[Check]:
+def answer_checks(config: TddConfig) -> list[Check]:
     """One row per answer check the drive applies under tdd.yaml's `drive` settings (id, effect,
     profile; docs/checks.md)."""
     from tddhooks.drive.checks import active_checks

@@ -93,7 +93,11 @@ def side(request: pytest.FixtureRequest, tmp_path: Path) -> Side:
 
 
 def _drive(
-    side: Side, models: dict[str, FakeModel], steps: int = 1, profile: str = "core"
+    side: Side,
+    models: dict[str, FakeModel],
+    steps: int = 1,
+    profile: str = "core",
+    disabled: tuple[str, ...] = (),
 ) -> tuple[Any, Crew]:
     root = side.root
     crew = Crew(
@@ -106,7 +110,7 @@ def _drive(
         steps=StepWriter(root),
         context_tokens=1800,
         max_attempts=3,
-        checks=active_checks(profile),
+        checks=active_checks(profile, disabled),
         **side.ports(),
     )
     plan = DrivePlan(agent_roles=frozenset(models))
@@ -387,6 +391,30 @@ def test_a_tester_test_that_checks_many_requirements_at_once_is_sent_back(side: 
     assert not (side.root / "tests" / "test_add_exists.py").exists()
 
 
+def _broad_test_handed_over(side: Side, profile: str, disabled: tuple[str, ...] = ()) -> bool:
+    broad = "from kata import add\n\n\ndef test_add_exists():  # needs: def add\n" + "".join(
+        f"    assert add({n}) == {n}\n" for n in range(5)
+    )
+    models = {"tester": _models()["tester"]}  # the person implements: the drive stops there
+    models["tester"].enqueue(_answer("add exists", "tests/test_add_exists.py", broad), STOP)
+    _drive(side, models, steps=1, profile=profile, disabled=disabled)
+    if len(models["tester"].asked) > 1:
+        assert "[check: assertion-count] edits refused" in models["tester"].asked[1].user
+    return len(models["tester"].asked) == 1
+
+
+def test_many_assertions_in_one_test_are_refused_only_by_the_small_model_aid(side: Side) -> None:
+    assert _broad_test_handed_over(side, "core")
+
+
+def test_a_small_model_aid_a_person_disabled_refuses_nothing(side: Side) -> None:
+    assert _broad_test_handed_over(side, "small-model", disabled=("assertion-count",))
+
+
+def test_the_small_model_refusal_names_its_check(side: Side) -> None:
+    assert not _broad_test_handed_over(side, "small-model")
+
+
 def test_a_retry_is_told_what_the_tests_the_last_attempt_broke_expect(side: Side) -> None:
     """The gate's failure names the broken test, not the input it calls the code with: the
     implementor's next prompt says it (drive/gather.py broken_expectations)."""
@@ -410,38 +438,3 @@ def test_a_retry_is_told_what_the_tests_the_last_attempt_broke_expect(side: Side
     assert broken not in first.user
     assert broken in retry.user
     assert "The test calls `one()` and expects `1`." in retry.user
-
-
-WORDS_KATA = (
-    '# Words\n\n## Requirements\n\n1. 3 gives "Fizz".\n2. 7 gives "Whizz".\n'
-    '3. 21 gives "FizzWhizz".\n'
-)
-SAY = 'def say(n: int) -> str:\n    if n % 3 == 0:\n        return "Fizz"\n    return str(n)\n'
-TEST_JOIN = (
-    "from kata import say\n\n\ndef test_join():  # needs: FizzWhizz\n"
-    '    assert say(21) == "FizzWhizz"\n'
-)
-
-
-@pytest.mark.parametrize("kind", ["git", "memory"])
-def test_a_preparatory_refactor_for_joined_words_is_shown_the_word_by_word_shape(
-    kind: str, tmp_path: Path
-) -> None:
-    """Measured (r71, FizzBuzz at 8054b40): asked for a preparatory refactor for `say(21) ==
-    "FizzWhizz"` with no shape, the 1.5B refactorer gave the early returns back unchanged."""
-    side = Side(kind, tmp_path, {**FILES, "kata.md": WORDS_KATA, "src/kata/__init__.py": SAY})
-    models = _models()
-    models["tester"].enqueue(*[_answer("21 is FizzWhizz", "tests/test_join.py", TEST_JOIN)] * 2,
-                             STOP)  # fmt: skip
-    wrong = _answer("try", "src/kata/__init__.py", SAY.replace("str(n)", "str(n + 0)"))
-    models["implementor"].enqueue(*[wrong] * 9)
-    models["refactorer"].enqueue(_answer("nothing to prepare"), STOP)
-
-    _summary, crew = _drive(side, models, steps=3)
-
-    actions = [decision.action for decision in crew.decisions]
-    assert "preparatory-refactor" in actions
-    asked = models["refactorer"].asked[0].user
-    assert "Preparatory refactor: the implementor could not make" in asked
-    assert 'The test expects the kata\'s words joined ("FizzWhizz")' in asked
-    assert '```python\nsaid = ""\nif …:\n    said += "Fizz"\n```' in asked

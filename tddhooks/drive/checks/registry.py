@@ -328,3 +328,18 @@ def active_checks(profile: str = "core", disabled: Iterable[str] = ()) -> Active
         )
     chosen: Profile = "small-model" if profile == "small-model" else "core"
     return ActiveChecks(chosen, off)
+
+
+def markdown_table() -> str:
+    """The registry as the Markdown table of docs/checks.md (scripts/checks-doc writes it)."""
+    lines = [
+        "| id | role | stage | effect | profile | protects |",
+        "|---|---|---|---|---|---|",
+    ]
+    for check in CHECKS:
+        locked = " (policy: cannot be disabled)" if check.locked else ""
+        lines.append(
+            f"| `{check.id}` | {check.role} | {check.stage} | {check.effect} | {check.profile} "
+            f"| {check.reason}{locked} |"
+        )
+    return "\n".join(lines) + "\n"
