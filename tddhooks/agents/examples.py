@@ -1,15 +1,11 @@
 """The kata's own examples, and a new test that contradicts one (docs/agents.md, "A test that
-contradicts the kata").
+contradicts the kata"; check `example-contradicted`, docs/checks.md).
 
-A requirement that gives an example (`1 gives "1"`, `"abc" gives "a", "b"`, `"Abc1!" gives exactly
-that one error`, `"Abcdef1!" gives no errors`, `0 panics`) fixes what its input gives. A new test
-that calls the kata's function with that very input and expects something else is sent back
-before anything is written. Measured with the 1.5B tester: `validate("Abc1!").len() == 3` where
-the kata says exactly one error, `validate("ABCDEF1!").len() == 0` where it says one, and
-`say(0) == "zero"` where zero panics; each cost the implementor a whole turn or more. A kata
-without such examples, a call with another input or any value this module cannot read is left
-alone: only a plain disagreement is refused.
-"""
+A requirement that gives an example (`1 gives "1"`, `"abc" gives "a", "b"`, `0 panics`) fixes
+what its input gives. A new test that calls the kata's function with that very input and expects
+something else is refused before anything is written. A kata without such examples, a call with
+another input or any value this module cannot read is left alone: only a plain disagreement is
+refused."""
 
 from __future__ import annotations
 

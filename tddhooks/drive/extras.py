@@ -1,19 +1,11 @@
-"""A test that gets the messages it expects and more: the code gives a message with another's
-where the test wants one alone (docs/agents.md, "Hints on a red attempt").
-
-Measured (r50, Password Validation cycle 2, and again by hand on the same staged test): the 1.5B
-implementor added the digit rule to the length rule's `if` with `||`, returning both messages
-from one branch. The length test then got `["must be at least 8 characters", "must contain a
-digit"]` where it expects the first alone; all five attempts of two turns kept the shape, told
-only the gate's `left:` and `right:`. The strings are the kata's, so drive/strays.py says nothing.
+"""Check `extra-values` (small-model hint, docs/checks.md): a test that gets the values it expects
+and more (docs/agents.md, "Hints on a red attempt").
 
 Read per failing test (`path::name: panicked at …` and its `left:`/`right:` lines): when one
 side holds every string of the other and more, and the test file holds none of the extra strings
-as a literal, the code gives them where this test does not ask for them. pytest cuts both lists
-short (`['must be at ...tain a digit']`) but says `Left contains one more item: '…'` (or `N more
-items, first extra item: '…'`) with no `At index … diff` before it: the same, its first extra
-string named.
-"""
+as a literal, the code gives them where this test does not ask for them. pytest's `Left contains
+one more item: '…'` (or `N more items, first extra item: '…'`) with no `At index … diff` before
+it says the same."""
 
 from __future__ import annotations
 

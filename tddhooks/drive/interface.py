@@ -1,19 +1,16 @@
-"""Does the tester's new test call the kata's code the way its Interface section says? (Rust)
+"""Does the tester's new test call the kata's code the way its Interface section says? (Rust;
+checks `interface-compiles` and `interface-kept`, docs/checks.md)
 
-A kata that fixes its entry point (`pub fn execute(commands: &str, …) -> Result<String, String>`)
-scores the drive with hidden acceptance tests written against exactly that signature. A test that
-calls it otherwise (measured: the 1.5B tester wrote `assert_eq!(execute("", &[]), "0:0:N")`,
-comparing the `Result` with a `&str`) is red for a reason no implementation can remove: the
-implementor either breaks the interface or fails every attempt. So the tester's red is compiled
-once more against the interface: the staged tree, with a stub of each interface function the
-library does not define yet, judged by the same gate. A type error left in the new test file is
-the test's own (docs/agents.md, "The tester's red").
+A kata that fixes its entry point is scored with hidden acceptance tests written against exactly
+that signature, so a test that calls it otherwise is red for a reason no implementation can
+remove. The tester's red is compiled once more against the interface: the staged tree, with a
+stub of each interface function the library does not define yet, judged by the same gate. A type
+error left in the new test file is the test's own (docs/agents.md, "The tester's red").
 
 Only when it can tell: a Rust kata whose text names `pub fn` signatures in backticks, a
 `src/lib.rs`, and a library that defines each of them as written or not at all (a library whose
-signature already differs was changed on purpose; then the test is not second-guessed).
-Unresolved names in the test (a type or method the implementor is to write) stay a valid red.
-"""
+signature already differs was changed on purpose). Unresolved names in the test (a type or
+method the implementor is to write) stay a valid red."""
 
 from __future__ import annotations
 

@@ -1,18 +1,10 @@
-"""A green change that gives, for an example of the kata, a message the kata gives only other
-inputs (docs/agents.md, "A refactor that changes what the kata says").
-
-Measured (r52, Password Validation cycle 2): for the length test the 1.5B implementor wrote
-`if password.len() < 8 || !has_upper || !has_lower || !has_digit { vec!["must be at least 8
-characters"] }`. The staged test passed and so did the gate, and HEAD had given no example its
-value, so drive/probe.py's check of what HEAD kept said nothing. "Abcdefg!" (requirement 3: the
-digit message alone) now gave the length message; the next turn, for the digit test, failed all
-five attempts on that `if`.
+"""Part of check `examples-kept` (small-model, docs/checks.md): a green change that gives, for an
+example of the kata, a value the kata gives only other inputs (docs/agents.md, "A refactor that
+changes what the kata says").
 
 Read only where it cannot be a requirement not built yet: an example the kata gives whole as a
-list of strings (`"Abcdefg!" gives exactly that one error`), whose call now gives a string that is
-another example's message, neither in this example's list nor given by HEAD for that call. A
-requirement not built yet gives fewer messages, not another rule's.
-"""
+list of strings, whose call now gives a string that is another example's value, neither in this
+example's list nor given by HEAD for that call."""
 
 from __future__ import annotations
 

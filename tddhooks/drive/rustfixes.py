@@ -1,15 +1,12 @@
 """rustc's `.to_string()` for a string literal where a `String` is expected, applied to the agent's
-files before the gate (docs/runners.md, "Fixes before the gate").
+files before the gate (docs/runners.md, "Fixes before the gate"), and under check
+`compiler-fixes` (small-model) the span fixes of drive/bracefixes.py, drive/charfixes.py and
+drive/vecfixes.py.
 
-rustc suggests it for `"Fizz"` returned from a `-> String` function, `Ok("0:0:N")` for a
-`Result<String, String>`, and `errors.push("…")` into the `Vec<String>` a function returns, but
-marks it MaybeIncorrect, so `cargo clippy --fix` leaves it. Measured: the 1.5B implementor sent
-that mismatch back in four Mars Rover attempts of five and three FizzBuzz attempts of five, with
-rustc's suggestion and our hint in its prompt. Only this one suggestion is taken: an insertion of
-exactly `.to_string()` right after the closing quote of a literal, for error E0308, in a file the
-agent wrote, outside a `const`/`static` item, `const { }` block or `const fn` (there it is error
-E0015); everything else rustc says is left to the gate's verdict.
-"""
+rustc marks the `.to_string()` suggestion MaybeIncorrect, so `cargo clippy --fix` leaves it. Only
+this one suggestion is taken: an insertion of exactly `.to_string()` right after the closing
+quote of a literal, for error E0308, in a file the agent wrote, outside a `const`/`static` item,
+`const { }` block or `const fn`; everything else rustc says is left to the gate's verdict."""
 
 from __future__ import annotations
 

@@ -1,17 +1,7 @@
-"""One concrete change for the rustc errors a small model repeats, added to a red attempt's
-failure (docs/agents.md, "Hints on a red attempt").
-
-rustc's own machine-applicable fixes are applied before the gate (drive/workspace.py, `cargo clippy
---fix --broken-code`); these are the ones it only explains. Measured on the 1.5B implementor: with
-rustc's words alone, `Ok("0:0:N")` for a `Result<String, String>` came back four attempts of five,
-and `if grid.is_empty() { return String::new(); }` as a whole function body (E0317) five of five;
-`password.chars().any(char::is_digit)` (E0593) five of five; a `match` in statement position
-giving `&str` (expected `()`) three of five. A Password Validation refactor
-committed `let mut errors = vec![]; … errors.push(…); … vec![]`, and the implementor then added a
-check to `errors` in every attempt of the next turn, five of five, the tests saying only `left: []`
-(a trial drive at 5dccecf): the scaffold's clippy lint `collection_is_never_read` now stops that
-commit, and this hint names the change.
-"""
+"""Check `rust-hints` (small-model hint, docs/checks.md): one concrete change for rustc errors a
+model tends to repeat, added to a red attempt's failure (docs/agents.md, "Hints on a red
+attempt"). rustc's own machine-applicable fixes are applied before the gate
+(drive/workspace.py); these are the ones it only explains."""
 
 from __future__ import annotations
 

@@ -1,15 +1,8 @@
-"""A value the failing test got that only the code says: a string literal in the code that no test
-and no line of the kata asks for, named in a red attempt's failure (docs/agents.md, "Hints on a
-red attempt").
-
-Measured (r41, Password Validation): the 1.5B implementor's first code returned one invented
-sentence for every broken rule ("Password must be at least 8 characters long and contain at least
-one uppercase, lowercase, and digit."); the first test only wanted an empty list, so it landed.
-In the next turn all five attempts kept that sentence, the gate saying only `left: ["Password
-must …"]`, `right: ["must contain a lowercase letter"]`. The hint names the literal and where it
-is. When the other side of the same comparison holds one string a test asks for in its place, the
-hint names that string too: r42's implementor needed three attempts to act on the hint without it.
-"""
+"""Check `stray-values` (small-model hint, docs/checks.md): a value the failing test got that only
+the code says, i.e. a string literal in the code that no test and no line of the kata asks for,
+named in a red attempt's failure with where it is (docs/agents.md, "Hints on a red attempt").
+When the other side of the same comparison holds one string a test asks for in its place, the
+hint names that string too."""
 
 from __future__ import annotations
 
