@@ -286,8 +286,7 @@ def _listed(items: tuple[Value, ...]) -> str:
 def _claims(text: str, name: str, language: str) -> list[tuple[Value, _Claim]]:
     """Each one-argument call of `name` with a literal argument, and what the test expects of it,
     directly or through the variable it is bound to (`let errors = validate("Abc1!");` then
-    `assert_eq!(errors.len(), 2)`: measured, a 1.5B tester's answer to the refusal of the same
-    test written with the call). An argument that is a name bound to a literal (`let password =
+    `assert_eq!(errors.len(), 2)`). An argument that is a name bound to a literal (`let password =
     "Abc1!";`) is that literal."""
     found = []
     for match in re.finditer(rf"(?<![\w.:]){re.escape(name)}\s*\(", text):
@@ -459,9 +458,7 @@ def kata_values(
 ) -> list[str]:
     """Lines for the implementor's prompt: what the kata says a call of the staged test gives,
     where the test compares less than the value (its length, its emptiness, nothing) and the kata
-    gives one result for that input. Measured (r50, Password Validation): the tester's test was
-    `assert_eq!(validate("Abcdefg!").len(), 1)`; nothing in the implementor's prompt said which
-    message, and its five attempts gave "Abcdefg!" the length rule's message with its own."""
+    gives one result for that input."""
     examples = kata_examples(requirements)
     lines: list[str] = []
     if not examples:

@@ -70,9 +70,8 @@ def _closed(snippet: str) -> bool:
 
 def _rust_statements(before: str, snippet: str) -> str | None:
     """`before` with a snippet of statements put at the start of a function's body: the file's
-    only function, or the only one whose parameters the snippet names. Measured: the 1.5B
-    implementor's snippets on the String Calculator were guard clauses for the top of `add`
-    (`if text.contains('\\n') { … return sum; }`). None when the snippet is not balanced, when
+    only function, or the only one whose parameters the snippet names (a guard clause for the top
+    of the function). None when the snippet is not balanced, when
     `before` cannot be read, or when no single function is meant."""
     from tddhooks.runners.rust_items import blank
 
@@ -100,8 +99,7 @@ def _rust_statements(before: str, snippet: str) -> str | None:
 
 def statements_only(path: str, content: str) -> bool:
     """Whether a whole-file upsert of `path` holds only Rust statements (it begins with `if`,
-    `let`, `for`, …): never a valid file, and what a snippet of statements means (measured: the
-    1.5B implementor sent `if text.chars().last()… {` as the whole of `src/lib.rs`)."""
+    `let`, `for`, …): never a valid file, and what a snippet of statements means."""
     if not path.endswith(".rs"):
         return False
     from tddhooks.runners.rust_items import blank

@@ -27,8 +27,7 @@ _MORE = re.compile(
 _AT_INDEX = re.compile(r"^\s*At index \d+ diff:", re.MULTILINE)
 _EMPTY_OPERAND = re.compile(r"assert (?:\[\] == |.* == \[\]\s*$)", re.MULTILINE)
 
-# the list the checks add to, as code: measured, the hint's words alone did not change the 1.5B
-# implementor's `if a || b { vec![both] }` in three attempts of three
+# the list the checks add to, as code: the shape of one check per rule, in the kata's language
 _OPEN = {"rust": "let mut errors = Vec::new();", "python": "errors = []"}
 _CHECK = {
     "rust": 'if … {{\n    errors.push("{}".to_string());\n}}',
@@ -78,9 +77,8 @@ _LISTS = re.compile(r'^\s*left: \[(?:"|\]).*\n\s*right: \[(?:"|\])', re.MULTILIN
 def _misplaced(body: str, test: str, texts: list[str]) -> tuple[list[str], list[str]] | None:
     """(wanted, given) when the block compares two lists and the code's holds, in the place of
     the test's strings, strings the test file does not hold but another test or the kata does: a
-    message of another rule where this input wants its own. Measured (by hand, r50's staged
-    test): `if password.len() < 8 || !has_digit { vec!["must contain a digit"] }` gave "Abc1!"
-    the digit rule's message. An invented string is drive/strays.py's."""
+    message of another rule where this input wants its own. An invented string is
+    drive/strays.py's."""
     if not _LISTS.search(body):
         return None
     for left, right, _cut, _empty in comparisons(body):

@@ -218,8 +218,7 @@ class Drive:
         kata = kata_text(root, crew.settings)
         paths = crew.workspace.staged_paths(root)
         decision = crew.decide(crew.supervisor.record_implementor_stuck(result.test_names))
-        # the tester takes the kata's other requirements first (measured: the 1.5B tester wrote
-        # the newline test again after it was set aside, and the implementor failed it again)
+        # the tester takes the kata's other requirements first, not the set-aside test again
         crew.put_off |= tests_requirements(kata, result.test_names, crew.handed_focus)
         directory = crew.workspace.set_aside(root, info.cycle, paths)
         # that test was too big a step; if the tester is asked the same again, the cache

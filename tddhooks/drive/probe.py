@@ -387,7 +387,7 @@ def broken_examples(
     refactor = role == "refactorer"
     # a refusal HEAD "kept" may be the panic of code not built for that input yet (String
     # Calculator's `s.parse().unwrap()` on "4,-1,-6"): the implementor's change that splits at
-    # commas and sums is no break of it (measured: `tddhooks demo` refused its cycle 3)
+    # commas and sums is no break of it
     broken = [
         case for case in probe.cases if case.name in kept and case.name in failing
         and (refactor or case.example.values is not None)
@@ -433,11 +433,7 @@ def _invented(
     after: Verdict, probe: Probe, failing: set[str], invented: Invented | None, language: str
 ) -> str | None:
     """Why the change gives, for an example of the kata, a string nothing asks for; None when it
-    gives none. Measured (r47, r45, r41, Password Validation): the 1.5B implementor's first
-    commit returned one invented sentence for every broken rule ("Password must be at least 8
-    characters long and contain …"); the first test wanted only an empty list, so it landed, and
-    the next turn spent all its attempts on it. In FizzBuzz (r46) `format!("{} is a multiple of
-    neither 3, 5, nor 7", n)` landed with the Fizz test and held the Buzz turn."""
+    gives none."""
     if invented is None:
         return None
     for case in probe.cases:

@@ -56,8 +56,7 @@ def misplaced_red(
     if not new_tests:
         return "the new file defines no test: write one test function (in Rust `#[test] fn name()`)"
     if len(new_tests) > 1:
-        # one failing test per cycle: the implementor gets one thing to make pass (measured: a
-        # 1.5B model handed over two at once, one of them cut off mid-line)
+        # one failing test per cycle: the implementor gets one thing to make pass
         names = ", ".join(name.rsplit("::", 1)[-1] for name in new_tests[:5])
         return f"the attempt adds {len(new_tests)} tests ({names}): hand over exactly one"
     unparsable = [
@@ -133,9 +132,7 @@ _LINT_HELP = re.compile(r"^help: (?P<help>[^\n]+)", re.MULTILINE)
 
 def lints_in_test(verdict: Verdict, paths: Sequence[str]) -> str | None:
     """Why the new test is red for the linter too, where only the tester can fix it (the
-    implementor may not edit tests), or None. Measured: the 1.5B tester's
-    `assert_eq!(validate("Abcdef1!").is_empty(), true)` failed clippy's `bool_assert_comparison`,
-    and the implementor spent all five attempts on a lint in a file it may not touch."""
+    implementor may not edit tests), or None."""
     step = verdict.step("lint")
     if step is None or step.ok:
         return None
@@ -173,9 +170,8 @@ def checks(path: str, text: str) -> int:
 
 def too_many_checks(files: Sequence[tuple[str, str | None, str]]) -> str | None:
     """Why the tester's new test checks too much at once, None when it does not: the assertions
-    its files (path, text before, text after) gain, over MAX_CHECKS. Measured: the 1.5B FizzBuzz
-    tester's first test asserted eight examples of five requirements (and one the kata does not
-    state, `say(0) == "zero"`), and the implementor spent its turn on all of them at once."""
+    its files (path, text before, text after) gain, over MAX_CHECKS (check `assertion-count`,
+    small-model)."""
     added = sum(
         max(0, checks(path, after) - checks(path, before or "")) for path, before, after in files
     )

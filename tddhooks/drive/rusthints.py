@@ -26,16 +26,14 @@ _HINTS: tuple[tuple[re.Pattern[str], str], ...] = (
         "value it returns otherwise, or write `if … { a } else { b }` as its last expression",
     ),
     (
-        # measured (r58, FizzBuzz cycle 1 at b013b48): `match n % 3 { 0 => "Fizz", _ => … }`
-        # followed by `match n % 5 { … }`, three attempts of five
+        # `match n % 3 { 0 => "Fizz", _ => … }` followed by `match n % 5 { … }`
         re.compile(r"expected `\(\)`, found `(?!\(\))"),
         "a `match` or `if … else` before the function's last line is a statement, and its "
         'arms must give `()`: return from them (`0 => return "Fizz".to_string(),`), or make one '
         "`match` or `if … else if … else` the last expression, the value the function returns",
     ),
     (
-        # measured (r60, FizzBuzz cycle 2 at 34c962a): `else => n.to_string(),` as a match's
-        # last arm, three attempts in a row
+        # `else => n.to_string(),` as a match's last arm
         re.compile(r"expected identifier, found keyword `else`[\s\S]{0,300}?\belse\s*=>"),
         "a `match` has no `else` arm: its last arm is `_ => …` (`_ => n.to_string(),`)",
     ),

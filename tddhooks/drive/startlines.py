@@ -78,7 +78,7 @@ def length_in_view(tests: Mapping[str, str], lines: Sequence[str], library: str)
     """Whether a length is what the turn is about: the staged (Rust) tests or what they expect
     speak of characters or hold a non-ASCII character, or the library measures a length already.
     Comments are left out, the library's strings too: `// a good password — no errors` or a
-    `// later: .len()` is no length, and the note before one invites a length check (r59)."""
+    `// later: .len()` is no length, and the note before one invites a length check."""
     said = "\n".join((*map(without_comments, tests.values()), *lines))
     return (
         "character" in said.casefold()

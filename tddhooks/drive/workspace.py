@@ -163,8 +163,8 @@ def _apply_fixes(
     from tddhooks.drive.testimports import is_integration_test
 
     # the default fix command checks the library only: a tester's test file is compiled, and
-    # clippy's safe fixes reach it (`assert_eq!(x.is_empty(), true)` → `assert!(x.is_empty())`,
-    # measured: r43's tester lost an attempt to it), with the test targets (`--tests`)
+    # clippy's safe fixes reach it (`assert_eq!(x.is_empty(), true)` → `assert!(x.is_empty())`)
+    # with the test targets (`--tests`)
     tests = any(is_integration_test(path) for path in own_paths)
     rustc = takes_rustc_fixes(settings.lint_fix)
     command = list(settings.lint_fix)
