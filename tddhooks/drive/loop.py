@@ -265,6 +265,7 @@ class Drive:
         summary.cycles = self.cycles_done
         summary.overshoots = crew.supervisor.overshoots
         summary.retries = crew.failed_attempts
+        summary.refusals = dict(crew.refusals)
         summary.duration_s = round(duration_s, 2)
         hits = misses = 0
         for role, totals in crew.ledger.per_role().items():
