@@ -76,6 +76,9 @@ class TurnContext:
     expectations: tuple[str, ...] = ()  # what the staged test calls and expects (implementor)
     unit_test_files: tuple[str, ...] = ()  # source files with tests beside the code (kata shape)
     write_paths: tuple[str, ...] = ()  # the paths offered for this turn's edits (agents/offers.py)
+    # only the offered paths may be written (check `offered-paths`, small-model); else they are
+    # suggestions, and the tester sees the test files it may grow
+    paths_closed: bool = True
     working: tuple[int, ...] = ()  # requirements found already working this drive (0-based)
     put_off: tuple[int, ...] = ()  # requirements whose test the implementor gave up on
 
@@ -196,7 +199,7 @@ def _ranked(ctx: TurnContext) -> list[tuple[str, str, str]]:
 
     order = sorted(ctx.file_texts, key=group)  # sorted() is stable
     ranked = []
-    hide_tests = _offered_new_file(ctx)
+    hide_tests = _offered_new_file(ctx) and ctx.paths_closed
     # an implementor offered its source files sees the staged test and the code, not the other
     # tests or the manifest, which it could copy into its plan
     only_task = ctx.role == "implementor" and bool(ctx.write_paths)
@@ -383,7 +386,11 @@ def _write_to(ctx: TurnContext) -> str:
         return ""
     lines = [f"- {path}" + ("" if path in ctx.files else _new_file(ctx, path))
              for path in ctx.write_paths]  # fmt: skip
-    return "\n".join(["Your edits may write only these paths:", *lines])
+    heading = (
+        "Your edits may write only these paths:" if ctx.paths_closed
+        else "Offered paths (a new file is a suggestion; any path your role may write is fine):"
+    )  # fmt: skip
+    return "\n".join([heading, *lines])
 
 
 def _new_file(ctx: TurnContext, path: str) -> str:

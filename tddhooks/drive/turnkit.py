@@ -4,6 +4,7 @@ staged tree, commit through the Workspace). The roles themselves are in `drive/t
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -102,6 +103,11 @@ class Turn:
                                    working=tuple(crew.working),
                                    put_off=tuple(crew.put_off))  # fmt: skip
 
+    def prepared(self) -> TurnContext:
+        """The turn's context, its offered paths closed only under check `offered-paths`."""
+        closed = self.crew.on("offered-paths")
+        return dataclasses.replace(self.context(), paths_closed=closed)
+
     def judge(self, answer: AgentAnswer, record: AttemptRecord) -> Tried:
         raise NotImplementedError
 
@@ -113,7 +119,7 @@ class Turn:
         crew, info = self.crew, self.info
         with step_log(crew, self.role, info.cycle, info.phase.value) as log:
             self._log = log
-            self.ctx = self.context()
+            self.ctx = self.prepared()
             attempts = Attempts(crew, self.role, log, self.limit, self.hints)
             while (attempt := attempts.next(self.ctx)) is not None:
                 ctx, record = attempt
@@ -126,7 +132,7 @@ class Turn:
                 if landed is not None:
                     return self.finish(landed)
                 if tried.overshoot is not None and self.learn_working(tried.overshoot):
-                    self.ctx = self.context()  # pointed at the next requirement, new file offered
+                    self.ctx = self.prepared()  # pointed at the next requirement, new file offered
             return self.finish(None)
 
     def learn_working(self, passed: tuple[str, ...]) -> bool:

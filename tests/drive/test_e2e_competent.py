@@ -67,6 +67,11 @@ def test_a_competent_model_drives_pig_latin_in_python_with_a_growing_parametrize
 
     _drive_six(repo, fake_openai, script)
 
+    # the tester saw the test file it grows, offered beside the suggested new file
+    second = script.prompts("tester")[1]
+    assert "Offered paths (a new file is a suggestion" in second
+    assert "- tests/test_translate.py" in second
+    assert "def test_a_word_beginning_with_a_vowel_gets_ay(" in second
     # one test file that grew, a module the implementor started, one the refactorer extracted
     tracked = subprocess.run(["git", "ls-files"], cwd=repo, check=True, capture_output=True,
                              text=True).stdout.split()  # fmt: skip
