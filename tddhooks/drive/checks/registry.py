@@ -147,7 +147,7 @@ CHECKS: tuple[Check, ...] = (
         "refuse",
         "small-model",
         _D + "turns:TesterTurn.not_offered",
-        "an existing test file not offered for writing is not rewritten whole",
+        "only the offered paths are written (schema enum, prompt); no other test file is rewritten",
     ),
     _check(
         "placeholder-copied",
