@@ -32,7 +32,7 @@ def test_core_holds_only_what_the_policy_and_the_protocol_need() -> None:
     core = {check.id for check in active_checks("core").in_effect()}
     assert core == {check.id for check in CHECKS if check.profile == "core"}
     # the aids that refused careful answers are no part of the default
-    for aid in ("offered-paths", "assertion-count", "examples-kept", "function-added"):
+    for aid in ("offered-paths", "assertion-count", "examples-kept", "done-open"):
         assert aid not in core
     assert {check.id for check in active_checks("small-model").in_effect()} == {
         check.id for check in CHECKS

@@ -139,6 +139,15 @@ CHECKS: tuple[Check, ...] = (
         _D + "redcheck:changed_behaviour",
         "a refactor keeps the set of tests and how many pass",
     ),
+    _check(
+        "function-added",
+        "refactorer",
+        "green",
+        "refuse",
+        "core",
+        _D + "added:added_function",
+        "a refactor does not add an Interface function no test asked for yet",
+    ),
     # small-model: aids for models that cannot follow the protocol unaided
     _check(
         "offered-paths",
@@ -193,15 +202,6 @@ CHECKS: tuple[Check, ...] = (
         "small-model",
         _D + "probe:broken_examples",
         "a change keeps what the code gave for kata examples no test checks yet",
-    ),
-    _check(
-        "function-added",
-        "refactorer",
-        "green",
-        "refuse",
-        "small-model",
-        _D + "added:added_function",
-        "a refactor does not add an Interface function no test asked for yet",
     ),
     _check(
         "crate-path",
