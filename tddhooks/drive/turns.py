@@ -284,10 +284,11 @@ class ImplementorTurn(SourceTurn):
         return self.source_attempt(answer, record)
 
     def settled(self, verdict: Verdict) -> Verdict:
-        """Check `test-lint-fixes`: when only the linter stands between this attempt and green,
-        and what it rejects is in the agent tester's handed-over test, the linter's
-        machine-applicable fixes are applied to that test by the drive, never by the model; the
-        handoff is pinned to the fixed test. A person's staged test (no handoff note) is never
+        """Check `test-lint-fixes` (core: only the tester may change its test, so the linter's
+        own safe fixes are the one way past a lint that shows once the code builds): when only
+        the linter stands between this attempt and green, and what it rejects is in the agent
+        tester's handed-over test, the linter's machine-applicable fixes are applied to that
+        test by the drive, never by the model; the handoff is pinned to the fixed test. A person's staged test (no handoff note) is never
         touched (docs/agents.md)."""
         handoff, crew, root = self.handoff, self.crew, self.root
         if verdict.green or handoff is None or handoff.by != "tester":

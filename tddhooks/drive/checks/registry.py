@@ -148,6 +148,15 @@ CHECKS: tuple[Check, ...] = (
         _D + "added:added_function",
         "a refactor does not add an Interface function no test asked for yet",
     ),
+    _check(
+        "test-lint-fixes",
+        "implementor",
+        "green",
+        "repair",
+        "core",
+        _D + "turns:ImplementorTurn.settled",
+        "the linter's safe fixes to the handed-over test are applied by the drive",
+    ),
     # small-model: aids for models that cannot follow the protocol unaided
     _check(
         "offered-paths",
@@ -229,15 +238,6 @@ CHECKS: tuple[Check, ...] = (
         "small-model",
         _D + "rustfixes:takes_rustc_fixes",
         "rustc's machine-applicable fixes for char, brace and vec slips are applied",
-    ),
-    _check(
-        "test-lint-fixes",
-        "implementor",
-        "green",
-        "repair",
-        "small-model",
-        _D + "turns:ImplementorTurn.settled",
-        "the linter's safe fixes to the handed-over test are applied by the drive",
     ),
     _check(
         "handed-intent",
