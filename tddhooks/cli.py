@@ -291,6 +291,13 @@ def _drive_options(func: F) -> F:
             default=None,
             help="Language when the work dir must be initialised.",
         ),
+        click.option(
+            "--profile",
+            type=click.Choice(["core", "small-model"]),
+            default=None,
+            help="Answer checks: core, or core and the small-model aids (default: tdd.yaml "
+            "drive.profile; docs/checks.md).",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
@@ -338,6 +345,14 @@ def step(**options: Any) -> None:
 )
 @click.option("--model", "-m", "models", multiple=True, help="PROVIDER:MODEL (repeatable).")
 @click.option("--runs", type=int, default=1, show_default=True, help="Drives per model and kata.")
+@click.option(
+    "--profile",
+    "profiles",
+    multiple=True,
+    type=click.Choice(["core", "small-model"]),
+    help="Answer checks of the drives (repeatable: each profile is a row; default core; "
+    "docs/checks.md).",
+)
 @click.option("--steps", type=int, default=6, show_default=True, help="Cycles per drive.")
 @click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Drives at once.")
 @click.option("--shard", metavar="I/N", help="Run only shard I of N (for a CI matrix).")

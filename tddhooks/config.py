@@ -141,6 +141,20 @@ class PythonConfig(_Strict):
     runner_hooks: Literal["refuse", "allow"] = "refuse"
 
 
+class ChecksConfig(_Strict):
+    """Single answer checks turned off by id (docs/checks.md; `tddhooks doctor` lists them)."""
+
+    disabled: list[str] = Field(default_factory=list)
+
+
+class DriveConfig(_Strict):
+    """Which checks the drive applies to agents' answers: `core` (what the commit policy and the
+    edit protocol need) or `small-model` (core and the aids for small models), docs/checks.md."""
+
+    profile: Literal["core", "small-model"] = "core"
+    checks: ChecksConfig = ChecksConfig()
+
+
 class TddConfig(_Strict):
     """The whole of tdd.yaml."""
 
@@ -158,6 +172,7 @@ class TddConfig(_Strict):
     commit: CommitConfig = CommitConfig()
     gate: GateConfig = GateConfig()
     python: PythonConfig = PythonConfig()
+    drive: DriveConfig = DriveConfig()
 
     @model_validator(mode="after")
     def _no_key_in_gate_env(self) -> TddConfig:

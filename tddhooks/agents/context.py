@@ -18,7 +18,7 @@ DEFAULT_TEST_GLOBS = ("tests/**", "test_*.py", "*_test.py")
 # share of the budget each section may take at most; relevant files get whatever is left
 _CAPS: dict[str, dict[str, float]] = {
     # the tester gets no last commit or diff: the covered tests' names say what is done, and a
-    # small model copied the last cycle's test from them (Qwen2.5-Coder 1.5B, String Calculator)
+    # small model may copy the last cycle's test from them
     "tester": {"kata": 0.22, "commit": 0.0, "diff": 0.0, "files": 0.05, "output": 0.05,
                "covered": 0.12, "hints": 0.06, "failure": 0.10, "handoff": 0.0, "expects": 0.0,
                "next": 0.08},
@@ -26,7 +26,7 @@ _CAPS: dict[str, dict[str, float]] = {
     "implementor": {"kata": 0.12, "commit": 0.0, "diff": 0.0, "files": 0.04, "output": 0.12,
                     "covered": 0.0, "hints": 0.05, "failure": 0.14, "handoff": 0.05,
                     "expects": 0.08, "next": 0.0},
-    # the refactorer's hints hold a preparatory refactor's shape (drive/joined.py), ~150 tokens
+    # the refactorer's hints may hold a preparatory refactor's request
     "refactorer": {"kata": 0.10, "commit": 0.06, "diff": 0.10, "files": 0.04, "output": 0.04,
                    "covered": 0.0, "hints": 0.12, "failure": 0.12, "handoff": 0.0,
                    "expects": 0.0, "next": 0.0},
@@ -34,7 +34,7 @@ _CAPS: dict[str, dict[str, float]] = {
 _FENCES = {".rs": "rust", ".py": "python", ".toml": "toml", ".md": "markdown"}
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # cargo's progress, and the lines whose order depends on which of the lib and the lib test build
-# finished first (measured: a replayed bench asked the model anew after two of them swapped)
+# finished first (a replay would otherwise ask the model anew after two of them swapped)
 _NOISE = re.compile(
     r"^\s*(?:(?:Compiling|Checking|Finished|Blocking|Fresh|Locking|Updating)\s"
     r"|error: could not compile `|warning: build failed, waiting for other jobs to finish"
@@ -76,6 +76,9 @@ class TurnContext:
     expectations: tuple[str, ...] = ()  # what the staged test calls and expects (implementor)
     unit_test_files: tuple[str, ...] = ()  # source files with tests beside the code (kata shape)
     write_paths: tuple[str, ...] = ()  # the paths offered for this turn's edits (agents/offers.py)
+    # only the offered paths may be written (check `offered-paths`, small-model); else they are
+    # suggestions, and the tester sees the test files it may grow
+    paths_closed: bool = True
     working: tuple[int, ...] = ()  # requirements found already working this drive (0-based)
     put_off: tuple[int, ...] = ()  # requirements whose test the implementor gave up on
 
@@ -196,17 +199,17 @@ def _ranked(ctx: TurnContext) -> list[tuple[str, str, str]]:
 
     order = sorted(ctx.file_texts, key=group)  # sorted() is stable
     ranked = []
-    hide_tests = _offered_new_file(ctx)
+    hide_tests = _offered_new_file(ctx) and ctx.paths_closed
     # an implementor offered its source files sees the staged test and the code, not the other
-    # tests or the manifest: the 1.5B model copied an old test's "add a test" into its plan
+    # tests or the manifest, which it could copy into its plan
     only_task = ctx.role == "implementor" and bool(ctx.write_paths)
     for path in order:
         text = ctx.file_texts[path]
         if only_task and group(path) > 1:
             continue
         if hide_tests and group(path) == 1:
-            # a tester writing a new file sees the covered tests' names, not their code: the
-            # 1.5B model copied the last test, name and all, into the new file 3 times in a turn
+            # a tester writing a new file sees the covered tests' names, not their code, which
+            # a small model may copy, name and all
             continue
         if ctx.role == "tester" and path in ctx.unit_test_files:
             ranked.append((path, f"{path} ({UNIT_TESTS_LABEL})", text))
@@ -263,8 +266,7 @@ def next_requirement(
 ) -> str:
     """The requirement the tester's cycle should take on, quoted whole with its examples: the
     first one no covered test is about (policy/goals.py), so a small model is pointed at one
-    behaviour instead of picking among all of them (measured: Qwen2.5-Coder 1.5B opened the
-    String Calculator with its requirement 7). Every one covered: check and finish."""
+    behaviour instead of picking among all of them. Every one covered: check and finish."""
     requirements = kata_requirements(kata, whole=True)
     if not requirements:
         return ""
@@ -294,8 +296,7 @@ _RAISES = re.compile(r"\braises `(\w+)`")
 
 def refusal_shape(kata: str, requirements: Sequence[str], number: int, language: str) -> str:
     """For a requirement whose example is refused (`0 panics`): how the language writes a test
-    of a refusal, with the kata's own call. Measured (r62, FizzBuzz at db26772): the 1.5B tester
-    wrote `assert_panics!(say(0))`, a macro Rust does not have, in ten attempts of ten."""
+    of a refusal, with the kata's own call."""
     from tddhooks.agents.examples import kata_examples, literal
 
     refused = [
@@ -319,8 +320,8 @@ def refusal_shape(kata: str, requirements: Sequence[str], number: int, language:
     )
 
 
-# measured (r49, FizzBuzz): the 1.5B tester came back to "words join in order" with the same
-# three assertions (21, 35, 105) the implementor had failed, and it failed them again
+# a tester back at a requirement whose test was set aside tests one example of it, not the same
+# assertions the implementor failed
 BACK_TO_IT = (
     "Back to this requirement: the implementor could not make its last test pass. Test one of "
     "its examples only, with one assertion."
@@ -385,7 +386,11 @@ def _write_to(ctx: TurnContext) -> str:
         return ""
     lines = [f"- {path}" + ("" if path in ctx.files else _new_file(ctx, path))
              for path in ctx.write_paths]  # fmt: skip
-    return "\n".join(["Your edits may write only these paths:", *lines])
+    heading = (
+        "Your edits may write only these paths:" if ctx.paths_closed
+        else "Offered paths (a new file is a suggestion; any path your role may write is fine):"
+    )  # fmt: skip
+    return "\n".join([heading, *lines])
 
 
 def _new_file(ctx: TurnContext, path: str) -> str:
@@ -432,8 +437,7 @@ _TEST_PLAN_OPENING = re.compile(
 
 def what_the_test_checks(intent: str) -> str:
     """The tester's handoff intent without its "Add a new failing test for …" opening: the
-    implementor copied that opening into its own plan and then wrote a test (measured: Qwen2.5-
-    Coder 1.5B, bowling, most of its 46 attempts planned "Add a new test for …"). One line: a
+    implementor could copy that opening into its own plan and then write a test. One line: a
     plan's own `## Write to` line cannot pass for a section of the prompt."""
     checks = _TEST_PLAN_OPENING.sub("", " ".join(intent.split()), count=1)
     return checks.lstrip(" ,;:.").rstrip(" ,;:")

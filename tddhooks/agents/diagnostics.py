@@ -1,12 +1,7 @@
-"""rustc's diagnostics in a stable order, for prompts (docs/agents.md, "What an agent sees").
-
-When several crates fail to build at once (each test file is a crate of its own, built in
-parallel), cargo prints their errors in the order the builds finished, which changes from run to
-run. A prompt quoting them would then differ between a drive and its replay, and the replay would
-ask the model anew (measured: a Password Validation replay diverged in cycle 3 on
-`error[E0603]: function validate is private` quoted from one test file, then from another). So
-each run of diagnostics is put in the order of the places they point at (path, line, column).
-"""
+"""rustc's diagnostics in a stable order, for prompts (docs/agents.md, "What an agent sees"): each
+run of diagnostics is put in the order of the places they point at (path, line, column), so a
+prompt quoting them is the same in a drive and its replay, whatever order parallel builds
+finished in."""
 
 from __future__ import annotations
 

@@ -184,9 +184,8 @@ def _merge_snippets(
     data: dict[str, Any], read: Callable[[str], str | None], merged: list[str]
 ) -> dict[str, Any]:
     """The answer with each snippet edit merged into its file (agents/snippets.py): the file as
-    `read` gives it, or as an earlier upsert or snippet of the same answer left it (measured: the
-    1.5B implementor sent `pub struct Frame;` as an upsert and its `impl Frame` as an insert of
-    the same path, refused as "appears twice")."""
+    `read` gives it, or as an earlier upsert or snippet of the same answer left it (`pub struct
+    Frame;` as an upsert and its `impl Frame` as an insert of the same path)."""
     from tddhooks.agents.snippets import SNIPPET_ACTIONS, merge_snippet, statements_only
 
     edits = data.get("edits")
@@ -279,11 +278,8 @@ class PathPolicy:
 
 
 # the example answer's placeholders in templates/prompts/*.md that stand for code, distinctive
-# enough never to be real code (tests/agents/test_placeholders.py keeps the two in step);
-# measured: the 0.5B model wrote `SIMPLEST_BODY` as the body three times, and cargo's "cannot
-# find value" did not stop it. A string is never one: an assertion message the model copied (the
-# example once had "WHAT IT CHECKS") still makes a valid test (refusing it cost the 0.5B tester
-# whole turns)
+# enough never to be real code (tests/agents/test_placeholders.py keeps the two in step). A
+# string is never one: an assertion message copied from the example still makes a valid test
 EXAMPLE_PLACEHOLDERS = (
     "SIMPLEST_BODY", "CLEARER_BODY", "RESULT_TYPE", "FUNCTION(ARGUMENTS)",
     "PATH_UNDER_WRITE_TO", "CRATE::FUNCTION",

@@ -1,15 +1,11 @@
 """The kata's own examples, and a new test that contradicts one (docs/agents.md, "A test that
-contradicts the kata").
+contradicts the kata"; check `example-contradicted`, docs/checks.md).
 
-A requirement that gives an example (`1 gives "1"`, `"abc" gives "a", "b"`, `"Abc1!" gives exactly
-that one error`, `"Abcdef1!" gives no errors`, `0 panics`) fixes what its input gives. A new test
-that calls the kata's function with that very input and expects something else is sent back
-before anything is written. Measured with the 1.5B tester: `validate("Abc1!").len() == 3` where
-the kata says exactly one error, `validate("ABCDEF1!").len() == 0` where it says one, and
-`say(0) == "zero"` where zero panics; each cost the implementor a whole turn or more. A kata
-without such examples, a call with another input or any value this module cannot read is left
-alone: only a plain disagreement is refused.
-"""
+A requirement that gives an example (`1 gives "1"`, `"abc" gives "a", "b"`, `0 panics`) fixes
+what its input gives. A new test that calls the kata's function with that very input and expects
+something else is refused before anything is written. A kata without such examples, a call with
+another input or any value this module cannot read is left alone: only a plain disagreement is
+refused."""
 
 from __future__ import annotations
 
@@ -132,8 +128,7 @@ def _listed(items: tuple[Value, ...]) -> str:
 def _claims(text: str, name: str, language: str) -> list[tuple[Value, _Claim]]:
     """Each one-argument call of `name` with a literal argument, and what the test expects of it,
     directly or through the variable it is bound to (`let errors = validate("Abc1!");` then
-    `assert_eq!(errors.len(), 2)`: measured, a 1.5B tester's answer to the refusal of the same
-    test written with the call). An argument that is a name bound to a literal (`let password =
+    `assert_eq!(errors.len(), 2)`). An argument that is a name bound to a literal (`let password =
     "Abc1!";`) is that literal."""
     found = []
     for match in re.finditer(rf"(?<![\w.:]){re.escape(name)}\s*\(", text):
@@ -305,9 +300,7 @@ def kata_values(
 ) -> list[str]:
     """Lines for the implementor's prompt: what the kata says a call of the staged test gives,
     where the test compares less than the value (its length, its emptiness, nothing) and the kata
-    gives one result for that input. Measured (r50, Password Validation): the tester's test was
-    `assert_eq!(validate("Abcdefg!").len(), 1)`; nothing in the implementor's prompt said which
-    message, and its five attempts gave "Abcdefg!" the length rule's message with its own."""
+    gives one result for that input."""
     examples = kata_examples(requirements)
     lines: list[str] = []
     if not examples:

@@ -165,8 +165,7 @@ def expectations(
 ) -> list[str]:
     """Lines for the prompt: each imported function's calls, expected values and a signature:
     the one `interface` (name -> signature, the kata's Interface section) gives, else one guessed
-    from the literals. Measured: guessed from `vec!["…"]`, the signature said `Vec<&str>` where
-    the kata says `Vec<String>`, and the 1.5B implementor used exactly the guess. The prompt
+    from the literals (the kata's, when it gives one, wins over a guess). The prompt
     shows the first `limit`; None keeps every line, for a reader that must see each call (the
     empty start, drive/startlines.py)."""
     interface = interface or {}
@@ -187,7 +186,7 @@ def expectations(
                 empty = emptiness(text, match.start(), end, language)
                 if expected is None and empty is not None:
                     # `assert!(validate("Abcdef1!").is_empty(), "…")`: the message is not the
-                    # answer (measured: the 1.5B implementor returned it as the one error)
+                    # answer
                     shown += f" and expects it {'' if empty else 'not '}to be empty"
                 lines.append(f"The test calls {shown}.")
                 if signature is None:
@@ -296,9 +295,7 @@ def bound_literal(text: str, name: str, before: int, language: str) -> str | Non
 def with_bound_literals(text: str, start: int, end: int, language: str) -> str:
     """The call at `text[start:end]` with each argument that is a name bound to a literal written
     as that literal: `validate(password)` after `let password = "Abc1!";` is
-    `validate("Abc1!")`. Measured (r50, Password Validation): the retry prompt said a broken test
-    "calls `validate(password)` and expects `vec!["must be at least 8 characters"]`", without the
-    input, and the 1.5B implementor's next four attempts gave that input a second message."""
+    `validate("Abc1!")`."""
     call = text[start:end]
     opening = call.find("(")
     if opening < 0 or not call.endswith(")"):

@@ -74,8 +74,7 @@ def item_refusals(
                 "are the tester's and stay exactly as they are; change only the code around them"
             )
         else:
-            # measured (r46, FizzBuzz): the 1.5B implementor appended a `#[test]` of its own to
-            # src/lib.rs, beside the code that was to make the tester's test pass
+            # a test of its own appended beside the code is the tester's work
             reasons[path] = (
                 f"it adds a test to {path}: tests are the tester's, and the staged test is the "
                 "specification; send the code only, without any #[test] or test function"

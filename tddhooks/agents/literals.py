@@ -3,8 +3,7 @@ escape (docs/agents.md, "Rules of an answer").
 
 Code travels inside a JSON string, so Rust's `'\\n'` must be sent as `'\\\\n'`. A small model sends
 `'\\n'`, which JSON reads as a real line end: the file then holds a quote, a line end and a quote,
-which rustc refuses ("character constant must be escaped: `\\n`"). Measured: Qwen2.5-Coder 1.5B on
-the String Calculator's newline requirement, 2 of 5 attempts of a turn. In Rust such a literal
+which rustc refuses ("character constant must be escaped: `\\n`"). In Rust such a literal
 is never valid, so it is written back as `'\\n'` (`'\\t'`, `'\\r'`), unless the file already had
 the same three characters (then they are the person's, inside a string or a comment). Python code
 is repaired only when it does not parse as sent and does after the repair.
@@ -54,7 +53,7 @@ def unescaped_flat_file(path: str, content: str) -> str:
     """A Rust or Python file sent escaped twice (on one line, with `\\n` where each line end
     should be: the JSON string decoded to `{\\n    if n % 15 == 0 {\\n        \\"FizzBuzz\\"…`),
     decoded once more; any other content as it is. rustc reads such a file as "unknown start of
-    token: \\". Measured: one attempt of five of the 1.5B FizzBuzz implementor (r33). Rust is
+    token: \\". Rust is
     decoded only when a backslash stands outside every literal and comment (never valid Rust;
     `const S: &str = "a\\nb\\n";` stays), Python only when it does not parse as sent and does
     after."""

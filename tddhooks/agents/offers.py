@@ -6,7 +6,8 @@ by the schema cannot write a test as the implementor, code as the tester, or inv
 judges every path, so an answer in a form without a schema is judged exactly as before.
 
 - tester: one new test file named after the next requirement (`tests/<words>.rs`,
-  `tests/test_<words>.py`), and the source files that hold unit tests beside the code;
+  `tests/test_<words>.py`: a suggestion), the existing test files (a test may be added beside
+  the others), and the source files that hold unit tests beside the code;
 - implementor: the existing source files of the language (its minimal change edits them; the
   refactorer may also start new modules, so it gets no list).
 """
@@ -84,7 +85,10 @@ def offered_paths(
     `path` free)."""
     if role == "tester":
         new = new_test_path(policy.language, requirement, cycle, files, policy)
-        return tuple(dict.fromkeys([*([new] if new else []), *unit_test_files]))
+        suffixes = CODE_SUFFIXES.get(policy.language, ())
+        tests = [path for path in files if suffixes and path.endswith(suffixes)
+                 and may_write(path, policy)]  # fmt: skip
+        return tuple(dict.fromkeys([*([new] if new else []), *tests, *unit_test_files]))
     if role == "implementor":
         suffixes = CODE_SUFFIXES.get(policy.language, ())
         return tuple(path for path in files if path.endswith(suffixes) and may_write(path, policy))

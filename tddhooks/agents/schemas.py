@@ -25,8 +25,7 @@ def _object(properties: dict[str, Any]) -> dict[str, Any]:
 
 def _edits(actions: list[str], paths: Sequence[str], most: int | None) -> dict[str, Any]:
     # without a delete, content is always there: a model bound by the schema cannot send a
-    # delete with content (measured: Qwen2.5-Coder 1.5B under a llama.cpp grammar sent
-    # `{"action": "delete", "content": …}` in 7 of its first 10 tester answers)
+    # delete with content
     edit = _object(
         {
             "path": {"type": "string", "enum": list(paths)} if paths else _STRING,
@@ -35,7 +34,7 @@ def _edits(actions: list[str], paths: Sequence[str], most: int | None) -> dict[s
         }
     )
     # a length limit ends the array where a small model would repeat its edit until max_tokens
-    # (measured: 1.5B, 4 of 15 tester answers); llm/formats.py drops it for strict json_schema
+    # llm/formats.py drops it for strict json_schema
     return {"type": "array", "items": edit, **({"maxItems": most} if most else {})}
 
 
@@ -68,6 +67,5 @@ def answer_schema(role: str, paths: Sequence[str] = ()) -> dict[str, Any]:
     else:
         edits = _edits(["upsert", "delete"], paths, None)
     # the type is the tool's: `refactor` for the refactorer, `feat` for the implementor, whose
-    # test asks for a behaviour the code does not have yet (measured: the 1.5B implementor chose
-    # `fix` for four of r49's five new behaviours)
+    # test asks for a behaviour the code does not have yet
     return _object({"plan": _STRING, "edits": edits, "commit": _commit()})

@@ -1,18 +1,15 @@
 """A snippet answer merged into its file item by item (docs/agents.md, "Snippets").
 
-The protocol asks for whole files (`upsert`), but a small model often sends only the function it
-changed, as `"action": "insert"` (or `add`, `replace`, …): measured, 14 of Qwen2.5-Coder 1.5B's
-46 implementor attempts on the bowling kata. When such a snippet is made of whole top-level items
-(Rust `fn`, `struct`, `impl`, `use`, …; Python `def`, `class`, imports, `NAME = …`; read by
+The protocol asks for whole files (`upsert`); an answer may send only the items it changed, as
+`"action": "insert"` (or `add`, `replace`, …). When such a snippet is made of whole top-level
+items (Rust `fn`, `struct`, `impl`, `use`, …; Python `def`, `class`, imports, `NAME = …`; read by
 agents/snippet_items.py) and its file exists, each item replaces the file's item of the same
 name, or is added (a `use`/import after the file's last one, anything else before a Rust file's
 `#[cfg(test)]` module or at the end). A block (Rust `impl`, `trait`, `mod`; Python `class`)
-found in both is merged member by member the same way (the file's header, attributes and
-decorators stay): `impl Game { fn score }` changes `score` and keeps the other methods. The
-result is an ordinary whole-file upsert: the sandbox, the item rules and the gate judge it as
-any other. A snippet of loose statements, or one whose item names more than one of the file's
-(overloads, `#[cfg(…)]` variants), is not merged: the answer stays invalid and says why.
-"""
+found in both is merged member by member the same way. The result is an ordinary whole-file
+upsert: the sandbox, the item rules and the gate judge it as any other. A snippet of loose
+statements, or one whose item names more than one of the file's, is not merged: the answer
+stays invalid and says why."""
 
 from __future__ import annotations
 
@@ -73,9 +70,8 @@ def _closed(snippet: str) -> bool:
 
 def _rust_statements(before: str, snippet: str) -> str | None:
     """`before` with a snippet of statements put at the start of a function's body: the file's
-    only function, or the only one whose parameters the snippet names. Measured: the 1.5B
-    implementor's snippets on the String Calculator were guard clauses for the top of `add`
-    (`if text.contains('\\n') { … return sum; }`). None when the snippet is not balanced, when
+    only function, or the only one whose parameters the snippet names (a guard clause for the top
+    of the function). None when the snippet is not balanced, when
     `before` cannot be read, or when no single function is meant."""
     from tddhooks.runners.rust_items import blank
 
@@ -103,8 +99,7 @@ def _rust_statements(before: str, snippet: str) -> str | None:
 
 def statements_only(path: str, content: str) -> bool:
     """Whether a whole-file upsert of `path` holds only Rust statements (it begins with `if`,
-    `let`, `for`, …): never a valid file, and what a snippet of statements means (measured: the
-    1.5B implementor sent `if text.chars().last()… {` as the whole of `src/lib.rs`)."""
+    `let`, `for`, …): never a valid file, and what a snippet of statements means."""
     if not path.endswith(".rs"):
         return False
     from tddhooks.runners.rust_items import blank

@@ -1,17 +1,10 @@
 """Requirements that wait for a put-off one (docs/agents.md, "What an agent sees
 (prompt budget)").
 
-A requirement whose examples give a value that holds a put-off requirement's word builds on it:
-FizzBuzz's "21 gives "FizzWhizz"" on "7 gives "Whizz"", Password Validation's list of every
-broken rule on "must contain a digit". While that one is put off, the tester is not pointed at
-the one built on it but at a requirement it can finish alone; both come back after the others.
-
-Measured (r71, FizzBuzz at 8054b40, Qwen2.5-Coder 1.5B): with requirement 5 ("Whizz") put off,
-the tester was pointed at requirement 6 and wrote `say(21) == "FizzWhizz"`, `say(35) ==
-"BuzzWhizz"` and `say(105) == "FizzBuzzWhizz"`; the implementor, which had just failed to add
-"Whizz" alone, failed that in five attempts too and the run ended with requirement 7 (zero is
-refused, one `if`) never tried.
-"""
+A requirement whose examples give a value that holds a put-off requirement's quoted word builds
+on it. While that one is put off, the tester is not pointed at the one built on it but at a
+requirement it can finish alone; both come back after the others. Only the kata's requirements
+and examples, as the kata grammar states them, are read."""
 
 from __future__ import annotations
 

@@ -61,7 +61,9 @@ def summarise(results: Sequence[RunResult]) -> list[Summary]:
     """One summary per (model, kata), in the order they first appear."""
     groups: dict[tuple[str, str], list[RunResult]] = {}
     for result in results:
-        groups.setdefault((result.model, result.kata), []).append(result)
+        # a profile other than core is a row of its own (docs/checks.md)
+        label = result.model if result.profile == "core" else f"{result.model} [{result.profile}]"
+        groups.setdefault((label, result.kata), []).append(result)
     summaries = []
     for (model, kata), runs in groups.items():
         reasons: dict[str, int] = {}
@@ -159,9 +161,9 @@ def read_json(path: Path) -> BenchFile:
 def merged(results: list[RunResult]) -> list[RunResult]:
     """The runs of several files, each once: the same run twice (a file given twice, two shards
     of one plan that overlap) would count twice."""
-    seen: set[tuple[str, str, str, int]] = set()
+    seen: set[tuple[str, str, str, str, int]] = set()
     for result in results:
-        key = (result.model, result.kata, result.language, result.run)
+        key = (result.model, result.profile, result.kata, result.language, result.run)
         if key in seen:
             raise UsageError(
                 f"--merge: {result.model} {result.kata} ({result.language}) run {result.run} is "

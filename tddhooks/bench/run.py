@@ -45,6 +45,8 @@ class RunResult(BaseModel):
     wall_time_s: float = 0.0
     stop_reason: str = ""
     error: str = ""
+    profile: str = "core"  # the drive's answer checks (docs/checks.md)
+    refusals: dict[str, int] = Field(default_factory=dict)  # check id -> answers it refused
 
 
 @dataclass(frozen=True)
@@ -62,10 +64,12 @@ class RunSpec:
     # the bench's own directory: a relative path it checked (`replay:own.jsonl`) is the same file
     # for the drive
     cwd: Path = field(default_factory=Path.cwd)
+    profile: str = "core"
 
     @property
     def label(self) -> str:
-        return f"{self.model} · {self.kata.name} · run {self.run}"
+        profile = "" if self.profile == "core" else f" · {self.profile}"
+        return f"{self.model}{profile} · {self.kata.name} · run {self.run}"
 
 
 class Children:
@@ -163,7 +167,7 @@ def drive_command(spec: RunSpec) -> tuple[list[str], dict[str, str]]:
         "drive", "-C", str(spec.work_dir), "--kata", spec.kata.init_argument,
         "--language", spec.language, "--steps", str(spec.steps), "--json",
         "--record", str(session_file(spec)),
-        "--model", spec.model, *spec.llm_args, *key_args,
+        "--model", spec.model, "--profile", spec.profile, *spec.llm_args, *key_args,
     )  # fmt: skip
     return cmd, _child_env(spec)
 
@@ -220,6 +224,9 @@ def _drive(spec: RunSpec, children: Children, result: RunResult) -> None:
         }
         for role, t in (finished.get("tokens") or {}).items()
     }
+    result.refusals = {
+        str(check): int(count) for check, count in (finished.get("refusals") or {}).items()
+    }
     result.stop_reason = str(finished.get("stop_reason") or "")
     if result.stop_reason == "error":
         result.error = stopped_with(stderr, str(finished.get("stop_detail") or ""))
@@ -264,7 +271,8 @@ def run_one(spec: RunSpec, children: Children) -> RunResult:
     """Drive, audit and score one run; a failure is reported in the result, not raised."""
     from tddhooks.bench.acceptance import score
 
-    result = RunResult(model=spec.model, kata=spec.kata.name, language=spec.language, run=spec.run)
+    result = RunResult(model=spec.model, kata=spec.kata.name, language=spec.language, run=spec.run,
+                       profile=spec.profile)  # fmt: skip
     start = time.monotonic()
     try:
         _drive(spec, children, result)

@@ -105,6 +105,7 @@ def run(
     markdown_file: Path | None,
     merge: Sequence[Path],
     llm: BenchLLM,
+    profiles: Sequence[str] = (),
 ) -> int:
     from tddhooks.bench import report
 
@@ -113,7 +114,7 @@ def run(
         results = report.merged([result for file in files for result in file.runs])
         complete = all(file.complete for file in files)
         return _report(results, json_file, markdown_file, complete=complete)
-    specs = plan(katas, models, runs, steps, language, work_root, llm)
+    specs = plan(katas, models, runs, steps, language, work_root, llm, profiles)
     chosen = [specs[index] for index in in_shard(specs, parse_shard(shard))]
     if jobs < 1:
         raise UsageError(f"--jobs {jobs}: must be at least 1", fix="e.g. --jobs 2")
@@ -161,6 +162,11 @@ def _warn_requirementless(resolved: Sequence[BenchKata]) -> None:
             )
 
 
+def _kata_dir(name: str, profile: str) -> str:
+    """A run's kata folder: the kata's name, and the profile unless it is core."""
+    return name if profile == "core" else f"{name}.{profile}"
+
+
 def plan(
     katas: Sequence[str],
     models: Sequence[str],
@@ -169,6 +175,7 @@ def plan(
     language: str,
     work_root: Path | None,
     llm: BenchLLM,
+    profiles: Sequence[str] = (),
 ) -> list[RunSpec]:
     from tddhooks.bench.katas import resolve_bench_kata, shipped_bench_katas
     from tddhooks.bench.run import RunSpec
@@ -196,11 +203,13 @@ def plan(
             run=number,
             language=language,
             steps=steps,
-            work_dir=root / slug(model) / kata.name / f"run-{number}",
+            work_dir=root / slug(model) / _kata_dir(kata.name, profile) / f"run-{number}",
             llm_args=llm.args(),
             api_key=llm.key_value(),
+            profile=profile,
         )
         for model in models
+        for profile in dict.fromkeys(profiles or ("core",))
         for kata in resolved
         for number in range(1, runs + 1)
     ]

@@ -97,6 +97,7 @@ def run(work_dir: Path, *, offline: bool) -> int:
         checks.append(_runner_check(base, config))
         checks.append(_kata_check(base, config, (base / "tdd.yaml").exists()))
         checks += _kata_reading_check(base, config, in_repository=root is not None)
+        checks += answer_checks(config)
     checks += _toolchain_checks(base, config)
     if root is not None:
         checks += _hook_checks(root)
@@ -108,6 +109,21 @@ def run(work_dir: Path, *, offline: bool) -> int:
     if offline:
         output.say("[dim]model endpoint checks skipped (--offline)[/dim]")
     return exit_code(checks)
+
+
+def answer_checks(config: TddConfig) -> list[Check]:
+    """One row per answer check the drive applies under tdd.yaml's `drive` settings (id, effect,
+    profile; docs/checks.md)."""
+    from tddhooks.drive.checks import active_checks
+
+    try:
+        active = active_checks(config.drive.profile, config.drive.checks.disabled)
+    except ConfigError as error:
+        return [Check("drive checks", "fail", error.message, error.fix, CONFIG)]
+    return [
+        Check(f"check {check.id}", "ok", f"{check.effect}, {check.profile}: {check.reason}")
+        for check in active.in_effect()
+    ]
 
 
 def _gate_check(root: Path) -> list[Check]:

@@ -16,6 +16,7 @@ from tddhooks.vocabulary import ROLE_NAMES
 
 if TYPE_CHECKING:
     from tddhooks.config import TddConfig
+    from tddhooks.drive.checks import ActiveChecks
     from tddhooks.drive.console import Display
     from tddhooks.llm.formats import ResponseForm
     from tddhooks.llm.replay import ReplaySession
@@ -156,6 +157,7 @@ def run(
     as_json: bool = False,
     verbose: bool = False,
     single_turn: bool = False,
+    profile: str | None = None,
 ) -> int:
     """Drive N red-green-refactor cycles (or one turn with single_turn); returns the exit code."""
     from tddhooks.config import load_config
@@ -172,6 +174,10 @@ def run(
         work_dir, kata=kata, language=language, flags=flags, roles=ordered, as_json=as_json
     )
     config = load_config(root)
+    from tddhooks.drive.checks import active_checks
+
+    # a wrong profile or check id is told before any model is asked
+    checks = active_checks(profile or config.drive.profile, config.drive.checks.disabled)
     models = flags.resolve(config, ordered)
     settings = load_settings(root)
     display = make_display(quiet=quiet, as_json=as_json, verbose=verbose)
@@ -196,6 +202,7 @@ def run(
         refresh_cache=refresh_cache,
         record=record,
         budget=max_tokens_total or config.llm.max_tokens_total,
+        checks=checks,
     )
 
 
@@ -213,6 +220,7 @@ def _drive(
     refresh_cache: bool,
     record: Path | None,
     budget: int | None,
+    checks: ActiveChecks,
 ) -> int:
     from tddhooks.drive import workspace
     from tddhooks.drive.crew import Crew
@@ -253,6 +261,7 @@ def _drive(
             context_tokens=config.llm.context_tokens,
             max_attempts=config.max_attempts_per_agent,
             cache_enabled=cache is not None,
+            checks=checks,
         )
         plan = DrivePlan(agent_roles=agent_roles, single_turn=single_turn)
         return Drive(crew, plan).run().exit_code

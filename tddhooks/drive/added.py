@@ -1,14 +1,7 @@
-"""A refactor that adds a function the kata's tests call is sent back (docs/agents.md, "A refactor
-that adds the kata's function").
-
-A refactor keeps behaviour, and a function HEAD does not have has none to keep. Measured (r67,
-FizzBuzz, Qwen2.5-Coder 1.5B, ba5b2c7): the implementor was stuck twice on the first tests with
-`src/lib.rs` still empty, the supervisor asked the refactorer for a preparatory refactor, and it
-landed `refactor: Refactored the say function …` adding a whole `say` with "Fizz" for 7 and for
-15. No test called `say`, so the gate's tests were green, and the example probe (drive/probe.py)
-could not build against HEAD, so it read nothing. The tester's next test (`say(5)` is "Buzz")
-then passed at once and counted as an overshoot.
-"""
+"""Check `function-added` (core, docs/checks.md): a refactor that adds a function the
+kata's Interface names and HEAD lacks is refused (docs/agents.md, "A refactor that adds the
+kata's function"). A refactor keeps behaviour, and a function HEAD does not have has none to
+keep: new behaviour is a `feat:` with the test that asks for it."""
 
 from __future__ import annotations
 

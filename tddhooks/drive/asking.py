@@ -32,7 +32,9 @@ def ask(
                 messages,
                 role=role,
                 on_delta=on_delta,
-                schema=answer_schema(role, ctx.write_paths),
+                # the offered paths close the schema's `path` only as a small-model aid: a
+                # careful answer may grow another test file or start a new module
+                schema=answer_schema(role, ctx.write_paths if crew.on("offered-paths") else ()),
                 temperature=retry_temperature(client.settings.temperature, record.number),
             )
     except UnusableAnswer as error:
@@ -64,8 +66,7 @@ TEMPERATURE_STEP = 0.2
 def retry_temperature(base: float, attempt: int) -> float:
     """The temperature of a turn's attempt: the role's first, then 0.2 more per retry, at most
     1.0 (and never below the role's). A retry's prompt differs from the last only by the same
-    failure line, and at the role's low temperature the model sent the same answer again
-    (measured: Qwen2.5-Coder 1.5B, five identical implementor answers at 0.2)."""
+    failure line, and at the role's low temperature a model may send the same answer again."""
     return round(max(base, min(1.0, base + TEMPERATURE_STEP * (attempt - 1))), 2)
 
 

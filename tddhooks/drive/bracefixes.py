@@ -1,14 +1,10 @@
-"""A closing brace that rustc finds misplaced, removed before the gate (drive/rustfixes.py,
-docs/runners.md "Fixes before the gate").
+"""A closing brace that rustc finds misplaced, removed before the gate (check `compiler-fixes`,
+small-model; drive/rustfixes.py, docs/runners.md "Fixes before the gate").
 
-`vec![String::from("must contain a digit")]}` followed by `    } else {`: the `}` at the end of
-the line closes the `if`'s block early, and the file ends with a `}` too many ("unexpected
-closing delimiter: `}`"). rustc names the brace it matched to the block while their indentation
-differs ("...as it matches this but it has different indentation"). Where that brace ends a line
-after code, the model's slip (a brace that begins its line is layout), it is removed; rustc
-suggests nothing, and the gate judges the result. Measured: the 1.5B implementor's first attempt
-of a Password Validation turn (r33), and an extra `}` after `vec![…]` in earlier runs.
-"""
+rustc names the brace it matched to a block while their indentation differs ("...as it matches
+this but it has different indentation"). Where that brace ends a line after code (a brace that
+begins its line is layout), it is removed; rustc suggests nothing, and the gate judges the
+result."""
 
 from __future__ import annotations
 

@@ -1,25 +1,12 @@
-"""A `char` method that takes a radix, passed by name where a one-argument predicate is expected,
-rewritten as the closure that fits; applied with rustc's `.to_string()` before the gate
-(drive/rustfixes.py, docs/runners.md "Fixes before the gate").
+"""`char` slips rustc explains but does not fix, rewritten before the gate (check
+`compiler-fixes`, small-model; drive/rustfixes.py, docs/runners.md "Fixes before the gate"):
 
-`password.chars().any(char::is_digit)` is error E0593 ("function is expected to take 1
-argument, but it takes 2 arguments"): `char::is_digit` also takes the radix. rustc suggests no
-fix. Measured: the 1.5B implementor passed it by name in every attempt of a Password Validation
-turn, five of five, with our hint to pass `|c| c.is_ascii_digit()` in its prompt each time. Only
-rustc's own span is rewritten, and only when its text is exactly the method's path: the
-`char::is_digit(c, 10)` call is another expression, and is never touched.
-
-In the same way a reference to a char literal given as a pattern (`password.contains(&'0')`:
-E0277, "the trait bound `&char: Pattern` is not satisfied", rustc suggests nothing) becomes the
-char itself. Measured: two attempts of five in one Password Validation turn (r33).
-
-And a string written in single quotes, as Python writes one (`vec!['must be at least 8
-characters'.to_string()]`: "prefix `characters` is unknown", E0762 "unterminated character
-literal"), takes rustc's own suggestion "if you meant to write a string literal, use double
-quotes": exactly its two spans, each a `'` that becomes `"`. rustc marks it MaybeIncorrect, so
-`cargo clippy --fix` leaves it, and the lexer error stops rustfmt and clippy too. Measured: two
-attempts of five in one Password Validation turn (r40), and in 5 of the 318 cached answers.
-"""
+- a `char` method that takes a radix passed by name where a one-argument predicate is expected
+  (`chars().any(char::is_digit)`, E0593) becomes the closure that fits; only rustc's own span,
+  and only when its text is exactly the method's path;
+- a reference to a char literal given as a pattern (`contains(&'0')`, E0277) becomes the char;
+- a string in single quotes (E0762) takes rustc's own "use double quotes" suggestion: exactly its
+  two spans."""
 
 from __future__ import annotations
 

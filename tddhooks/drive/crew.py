@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tddhooks.drive.checks import ActiveChecks
 from tddhooks.drive.console import Display, model_label
 from tddhooks.drive.ports import Gate, GitWorkspace, RealGate, Workspace
 from tddhooks.drive.steplog import StepLog, StepWriter
@@ -44,6 +45,12 @@ class Crew:
     handed_focus: int | None = None  # the requirement the last handed-over test was written for
     # requirement -> the tester's `done` answers refused while it was open (drive/turns.py)
     done_refused: dict[int, int] = field(default_factory=dict)
+    checks: ActiveChecks = field(default_factory=ActiveChecks)  # drive/checks/registry.py
+    refusals: dict[str, int] = field(default_factory=dict)  # check id -> answers it refused
+
+    def on(self, check_id: str) -> bool:
+        """Whether the check with this id is in effect for the drive."""
+        return self.checks.on(check_id)
 
     def model_of(self, role: str) -> str:
         return model_label(self.clients[role].settings)

@@ -1,18 +1,12 @@
-"""An untyped empty `vec![]` that a Rust test compares with a call of the kata's Interface
-function gets the function's element type before the gate: `assert_eq!(validate("Abcdef1!"),
-vec![])` becomes `assert_eq!(validate("Abcdef1!"), Vec::<String>::new())` when the kata says
-`pub fn validate(password: &str) -> Vec<String>` (docs/agents.md, "The tester's red").
+"""Check `typed-empty-vec` (small-model, docs/checks.md): an untyped empty `vec![]` (or `&[]`,
+`[]`, `Vec::new()`) that a Rust test compares with a call of the kata's Interface function gets
+the function's element type before the gate, e.g. `Vec::<String>::new()` for `-> Vec<String>`
+(docs/agents.md, "The tester's red").
 
-rustc cannot type the `vec![]` of that comparison (E0282/E0283 "type annotations needed": the
-`PartialEq` impls of `Vec` admit any element type), and the tester's test comes back to it. The
-repair says nothing the test did not: the element type is the one the Interface fixes. Measured:
-the 1.5B tester's first Password Validation test met E0282 in most runs, once or twice per run,
-each an attempt of about 30 s. r43 added the other empty forms it writes: `&[]`, `[]`,
-`Vec::new()`, and the call as `….as_slice()` or `&…`. Only a whole argument that is exactly one of
-those empty values is rewritten, and only when the other argument is exactly a call of such a
-function, borrowed or `.as_slice()` at most (not `.len()` of it, not a variable); comments and
-literals are never read.
-"""
+rustc cannot type that comparison (E0282/E0283). The repair says nothing the test did not: the
+element type is the one the Interface fixes. Only a whole argument that is exactly one of those
+empty values is rewritten, and only when the other argument is exactly a call of such a
+function, borrowed or `.as_slice()` at most; comments and literals are never read."""
 
 from __future__ import annotations
 

@@ -1,19 +1,11 @@
-"""A test that gets the messages it expects and more: the code gives a message with another's
-where the test wants one alone (docs/agents.md, "Hints on a red attempt").
-
-Measured (r50, Password Validation cycle 2, and again by hand on the same staged test): the 1.5B
-implementor added the digit rule to the length rule's `if` with `||`, returning both messages
-from one branch. The length test then got `["must be at least 8 characters", "must contain a
-digit"]` where it expects the first alone; all five attempts of two turns kept the shape, told
-only the gate's `left:` and `right:`. The strings are the kata's, so drive/strays.py says nothing.
+"""Check `extra-values` (small-model hint, docs/checks.md): a test that gets the values it expects
+and more (docs/agents.md, "Hints on a red attempt").
 
 Read per failing test (`path::name: panicked at …` and its `left:`/`right:` lines): when one
 side holds every string of the other and more, and the test file holds none of the extra strings
-as a literal, the code gives them where this test does not ask for them. pytest cuts both lists
-short (`['must be at ...tain a digit']`) but says `Left contains one more item: '…'` (or `N more
-items, first extra item: '…'`) with no `At index … diff` before it: the same, its first extra
-string named.
-"""
+as a literal, the code gives them where this test does not ask for them. pytest's `Left contains
+one more item: '…'` (or `N more items, first extra item: '…'`) with no `At index … diff` before
+it says the same."""
 
 from __future__ import annotations
 
@@ -35,8 +27,7 @@ _MORE = re.compile(
 _AT_INDEX = re.compile(r"^\s*At index \d+ diff:", re.MULTILINE)
 _EMPTY_OPERAND = re.compile(r"assert (?:\[\] == |.* == \[\]\s*$)", re.MULTILINE)
 
-# the list the checks add to, as code: measured, the hint's words alone did not change the 1.5B
-# implementor's `if a || b { vec![both] }` in three attempts of three
+# the list the checks add to, as code: the shape of one check per rule, in the kata's language
 _OPEN = {"rust": "let mut errors = Vec::new();", "python": "errors = []"}
 _CHECK = {
     "rust": 'if … {{\n    errors.push("{}".to_string());\n}}',
@@ -86,9 +77,8 @@ _LISTS = re.compile(r'^\s*left: \[(?:"|\]).*\n\s*right: \[(?:"|\])', re.MULTILIN
 def _misplaced(body: str, test: str, texts: list[str]) -> tuple[list[str], list[str]] | None:
     """(wanted, given) when the block compares two lists and the code's holds, in the place of
     the test's strings, strings the test file does not hold but another test or the kata does: a
-    message of another rule where this input wants its own. Measured (by hand, r50's staged
-    test): `if password.len() < 8 || !has_digit { vec!["must contain a digit"] }` gave "Abc1!"
-    the digit rule's message. An invented string is drive/strays.py's."""
+    message of another rule where this input wants its own. An invented string is
+    drive/strays.py's."""
     if not _LISTS.search(body):
         return None
     for left, right, _cut, _empty in comparisons(body):

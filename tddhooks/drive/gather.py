@@ -175,9 +175,8 @@ def staged_expectations(
 
 
 # a kata that says its lengths are characters, not bytes ("Characters are counted, not bytes"):
-# Rust's `str::len` counts bytes. Measured (r53, Password Validation): the length check landed as
-# `password.len() < 8`, and the hidden test of "Äbc1!xy" (7 characters, 8 bytes) failed: the
-# implementor does not read the kata's Notes (docs/agents.md, "What an agent sees")
+# Rust's `str::len` counts bytes: a hint where a length is in view (drive/startlines.py), never a
+# refusal (docs/agents.md, "What an agent sees")
 NOT_BYTES = re.compile(r"\bcharacters\b[^.]{0,40}\bnot\s+(?:in\s+)?bytes\b", re.IGNORECASE)
 COUNT_CHARACTERS = (
     "The kata counts characters, not bytes: in Rust a length is `text.chars().count()` "
@@ -196,9 +195,7 @@ def broken_expectations(
     kata: str = "",
 ) -> tuple[str, ...]:
     """What the other tests a failed attempt broke call and expect, named by their files: the
-    gate's `left`/`right` does not say which input gave it. Measured: the 1.5B implementor's
-    uppercase check also fired on "Abc1!", and three attempts in a row it saw only
-    `left: ["must be at least 8 characters", "must contain an uppercase letter"]`."""
+    gate's `left`/`right` does not say which input gave it."""
     found = _FAILING.search(failure or "")
     if found is None:
         return ()

@@ -1,21 +1,11 @@
-"""The tester's plan handed to the implementor only when it is about the test it wrote.
+"""Check `handed-intent` (small-model repair, docs/checks.md): the tester's plan is handed to the
+implementor only when it is about the test it wrote.
 
-The handoff's intent (the tester's plan) is the implementor's "What the test checks" line
-(agents/context.py `implementor_task`) and the feature commit's `Test:` rationale. Measured (r67,
-FizzBuzz, Qwen2.5-Coder 1.5B): after the test of requirement 1 was set aside, the tester wrote
-`assert_eq!(say(9), "Fizz")` for requirement 2 under the plan "Write a test for the case where a
-number is a multiple of neither 3 nor 5 nor 7"; the implementor was told the test checks that
-case, and four of its five attempts built the multiple-of-neither branch. A plan that names one
+The handoff's intent is the implementor's "What the test checks" line (agents/context.py
+`implementor_task`) and the feature commit's `Test:` rationale. A plan that names one
 requirement of the kata (policy/goals.py `about`) while the test's own values pin others
-(agents/examples.py `agreed_requirements`) is dropped; the prompt still shows what the staged
-test calls and expects (docs/agents.md, "What an agent sees").
-
-So is a plan that names a section of the tester's own prompt: measured (r68, Password
-Validation), "One failing test for the 'Next requirement' is added to ensure that a password with
-no rules breaks and returns an empty list" became the implementor's "What the test checks", and
-its attempts planned "Add the 'Next requirement'" with `// Add the 'Next requirement' here` in
-the code. The implementor's prompt has no such section.
-"""
+(agents/examples.py `agreed_requirements`), or one that names a section of the tester's own
+prompt, is dropped; the prompt still shows what the staged test calls and expects."""
 
 from __future__ import annotations
 

@@ -1,19 +1,16 @@
-"""Does the tester's new test call the kata's code the way its Interface section says? (Rust)
+"""Does the tester's new test call the kata's code the way its Interface section says? (Rust;
+checks `interface-compiles` and `interface-kept`, docs/checks.md)
 
-A kata that fixes its entry point (`pub fn execute(commands: &str, …) -> Result<String, String>`)
-scores the drive with hidden acceptance tests written against exactly that signature. A test that
-calls it otherwise (measured: the 1.5B tester wrote `assert_eq!(execute("", &[]), "0:0:N")`,
-comparing the `Result` with a `&str`) is red for a reason no implementation can remove: the
-implementor either breaks the interface or fails every attempt. So the tester's red is compiled
-once more against the interface: the staged tree, with a stub of each interface function the
-library does not define yet, judged by the same gate. A type error left in the new test file is
-the test's own (docs/agents.md, "The tester's red").
+A kata that fixes its entry point is scored with hidden acceptance tests written against exactly
+that signature, so a test that calls it otherwise is red for a reason no implementation can
+remove. The tester's red is compiled once more against the interface: the staged tree, with a
+stub of each interface function the library does not define yet, judged by the same gate. A type
+error left in the new test file is the test's own (docs/agents.md, "The tester's red").
 
 Only when it can tell: a Rust kata whose text names `pub fn` signatures in backticks, a
 `src/lib.rs`, and a library that defines each of them as written or not at all (a library whose
-signature already differs was changed on purpose; then the test is not second-guessed).
-Unresolved names in the test (a type or method the implementor is to write) stay a valid red.
-"""
+signature already differs was changed on purpose). Unresolved names in the test (a type or
+method the implementor is to write) stay a valid red."""
 
 from __future__ import annotations
 
@@ -76,10 +73,7 @@ def broken_interface(kata: str, before: str, after: str) -> str | None:
     """Why a library edit breaks the kata's Interface section, None when it keeps it: `after`
     defines a listed function with other types. A function `before` already defined otherwise
     was changed on purpose (by a person, say) and is not second-guessed; one not defined at all
-    is not the edit's concern (a test calls it, and fails). Measured: the 1.5B implementor's
-    first Password Validation commit declared `-> Vec<&str>` where the kata says
-    `-> Vec<String>`; every later test comparing with `vec![]` then failed to compile (E0282,
-    no implementation can fix it) and the hidden acceptance tests could not call it."""
+    is not the edit's concern (a test calls it, and fails)."""
     for name, wanted in kept_interface(interface_functions(kata), before).items():
         new = defined_signature(after, name)
         if new is not None and not same_signature(new, wanted):
@@ -122,7 +116,7 @@ def tree_with_file(root: Path, path: str, text: str, base: str | None = None) ->
 def errors_of_the_test(verdict: Verdict, paths: Sequence[str], names: Sequence[str]) -> list[str]:
     """The compile errors located in the new test's files that are not unresolved names, or that
     are and name one of `names`: the interface's functions, which the checked tree defines
-    (measured: `use crate::execute;` in an integration test, where `crate` is the test itself)."""
+    (`use crate::execute;` in an integration test, where `crate` is the test itself)."""
     found = []
     for error in verdict.report.compile_errors:
         match = _LOCATED.match(error)
@@ -181,8 +175,8 @@ def interface_mismatch(
 
 
 def _import_hint(errors: Sequence[str], names: Sequence[str], root: Path) -> str:
-    """For an import of a listed function that failed: the line that imports it (measured: the
-    1.5B tester's `use crate::execute;` in an integration test, twice in one turn)."""
+    """For an import of a listed function that failed: the line that imports it (`use
+    crate::execute;` in an integration test)."""
     from tddhooks.drive.turnkit import kata_crate
 
     crate = kata_crate(root)
@@ -197,10 +191,10 @@ def _import_hint(errors: Sequence[str], names: Sequence[str], root: Path) -> str
 
 
 def annotation_hint(errors: Sequence[str], signatures: Sequence[str]) -> str:
-    """For a value rustc cannot type (measured: the 1.5B tester's
-    `assert_eq!(validate("Abcdefg1"), vec![])`, E0282, as a `Vec<String>` compares with vectors
-    of several element types): the two ways to write an empty expected list, with the element
-    type the kata's function returns; without one, only to write the type out."""
+    """For a value rustc cannot type (`assert_eq!(validate("Abcdefg1"), vec![])`, E0282, as a
+    `Vec<String>` compares with vectors of several element types): the two ways to write an
+    empty expected list, with the element type the kata's function returns; without one, only to
+    write the type out."""
     if not any(re.search(r"error\[E028[23]\]", error) for error in errors):
         return ""
     returned = (_VEC_RETURNED.search(sig) for sig in signatures)
@@ -223,8 +217,7 @@ _REFUSAL_WORDS = re.compile(r"panic|throw|raise|err|fail|refus", re.IGNORECASE)
 
 
 def macro_hint(errors: Sequence[str], names: Sequence[str]) -> str:
-    """For an assertion macro Rust does not have (measured, r62 at db26772: the 1.5B tester's
-    `assert_panics!(say(0))` for "zero is refused", four attempts of four): a test that expects
+    """For an assertion macro Rust does not have (`assert_panics!(say(0))`): a test that expects
     a panic is a `#[should_panic]` test that only calls the code; any other check is `assert!`,
     `assert_eq!` or `assert_ne!`."""
     found = next((m["name"] for e in errors if (m := _NO_MACRO.search(e))), None)
@@ -241,8 +234,7 @@ def macro_hint(errors: Sequence[str], names: Sequence[str]) -> str:
 
 def wrapped_hint(detail: str) -> str:
     """What to write when the test compares a `Result`/`Option` with the bare value: the one
-    concrete change a small model needs (measured: told only rustc's words, the 1.5B tester wrote
-    `assert_eq!(execute("", &[]), "0:0:N")` five times out of five)."""
+    concrete change, where rustc's words alone may not be enough."""
     match = re.match(r"expected `(?P<kind>Result|Option)<(?P<inner>String)?", detail)
     if match is None:
         return ""

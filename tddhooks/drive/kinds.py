@@ -9,7 +9,7 @@ Role = Literal["tester", "implementor", "refactorer"]
 # what one answer came to (drive/attempts.py: Tried.outcome; the step file's attempt outcome)
 AttemptOutcome = Literal[
     "invalid-answer", "no-edits", "refused", "overshoot", "wrong-red", "red", "rejected",
-    "tests-changed", "function-added", "examples-changed", "messages-spread", "counts-bytes",
+    "tests-changed", "function-added", "examples-changed",
     "handed-over", "done", "committed", "empty",
 ]  # fmt: skip
 # how a turn ended (drive/turns.py: TurnResult.outcome)

@@ -18,8 +18,6 @@ from tddhooks.errors import PolicyRejection, TddhooksError, UsageError
 from tddhooks.policy.phase import Phase, PhaseInfo
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from tddhooks.drive.ports import Turns
     from tddhooks.policy.verdicts import Verdict
 
@@ -223,10 +221,8 @@ class Drive:
 
         kata = kata_text(root, crew.settings)
         paths = crew.workspace.staged_paths(root)
-        shape = self._shape(kata, paths)
-        decision = crew.decide(crew.supervisor.record_implementor_stuck(result.test_names, shape))
-        # the tester takes the kata's other requirements first (measured: the 1.5B tester wrote
-        # the newline test again after it was set aside, and the implementor failed it again)
+        decision = crew.decide(crew.supervisor.record_implementor_stuck(result.test_names))
+        # the tester takes the kata's other requirements first, not the set-aside test again
         crew.put_off |= tests_requirements(kata, result.test_names, crew.handed_focus)
         directory = crew.workspace.set_aside(root, info.cycle, paths)
         # that test was too big a step; if the tester is asked the same again, the cache
@@ -268,27 +264,12 @@ class Drive:
             )
         return True
 
-    def _shape(self, kata: str, staged: Sequence[str]) -> str:
-        """drive/joined.py `joined_shape` for the staged tests and the code as HEAD has it."""
-        from tddhooks.agents.edits import matches_any
-        from tddhooks.drive.gather import project_files, read_texts
-        from tddhooks.drive.joined import joined_shape
-
-        crew, root = self.crew, self.crew.root
-        settings = crew.settings
-        tests = read_texts(
-            root, [path for path in staged if matches_any(path, settings.test_paths)]
-        )
-        files = project_files(root, settings, crew.workspace)
-        code = [text for path, text in read_texts(root, files).items()
-                if not matches_any(path, settings.test_paths)]  # fmt: skip
-        return joined_shape(tests.values(), code, kata, settings.language)
-
     def _finish(self, duration_s: float) -> None:
         summary, crew = self.summary, self.crew
         summary.cycles = self.cycles_done
         summary.overshoots = crew.supervisor.overshoots
         summary.retries = crew.failed_attempts
+        summary.refusals = dict(crew.refusals)
         summary.duration_s = round(duration_s, 2)
         hits = misses = 0
         for role, totals in crew.ledger.per_role().items():

@@ -21,11 +21,11 @@ FALLBACK_GOAL = "work through the kata one small test at a time"
 REFACTOR_SUMMARY = "restructure the code, behaviour kept"
 _SCOPE = re.compile(r"[a-z][a-z0-9_-]{0,23}")
 # scopes that name a place, not a subject, and the prompts' placeholders copied as they are
-# and words that name any change at all (the 1.5B model scoped a commit `feat(function): …`)
+# and words that name any change at all (`feat(function): …`)
 _NOT_A_SCOPE = {
     "src", "lib", "main", "mod", "tests", "test", "scope", "one_word", "kata", "code",
     "function", "fn", "feature", "implementation", "impl", "method", "module", "crate", "package",
-    # the commit types themselves (the 1.5B refactorer's `refactor(refactor): …`)
+    # the commit types themselves (`refactor(refactor): …`)
     "feat", "fix", "refactor", "refactoring", "chore", "docs", "style", "perf", "build", "ci",
 }  # fmt: skip
 _HEADER = re.compile(r"^\s*[a-z]+(?:\([^)]*\))?!?:\s*", re.IGNORECASE)
@@ -74,7 +74,7 @@ def usable_summary(summary: str | None, role: str) -> str | None:
     prose = _CODE_SPAN.split(text)  # a name in backticks is code: its case is its own
     words = " ".join(prose[::2])
     if len(words.split()) > 1 and words.upper() == words != words.lower():
-        # shouted (measured: the 1.5B implementor's `CHANGED SAY FUNCTION TO SAY EACH NUMBER…`)
+        # shouted (`CHANGED SAY FUNCTION TO SAY EACH NUMBER…`)
         text = "".join(part if index % 2 else part.lower() for index, part in enumerate(prose))
         return text[0].upper() + text[1:]
     return text
@@ -265,8 +265,8 @@ def refactor_message(
 ) -> str:
     """The refactorer's `refactor:` message; without a usable scope, the feature's (HEAD's).
     Without a usable summary, the plan's first sentence, and when that too says another role's
-    work (r66: `refactor(validate): Add a new test to check if a password without a…` on a
-    change to src/lib.rs alone), `REFACTOR_SUMMARY`."""
+    work (`refactor(validate): Add a new test …` on a change to src/lib.rs alone),
+    `REFACTOR_SUMMARY`."""
     intent = answer.commit
     summary = usable_summary(intent.summary if intent else None, "refactorer")
     summary = summary or usable_summary(first_sentence(answer.plan), "refactorer")

@@ -1,18 +1,10 @@
-"""A green change that gives, for an example of the kata, a message the kata gives only other
-inputs (docs/agents.md, "A refactor that changes what the kata says").
-
-Measured (r52, Password Validation cycle 2): for the length test the 1.5B implementor wrote
-`if password.len() < 8 || !has_upper || !has_lower || !has_digit { vec!["must be at least 8
-characters"] }`. The staged test passed and so did the gate, and HEAD had given no example its
-value, so drive/probe.py's check of what HEAD kept said nothing. "Abcdefg!" (requirement 3: the
-digit message alone) now gave the length message; the next turn, for the digit test, failed all
-five attempts on that `if`.
+"""Part of check `examples-kept` (small-model, docs/checks.md): a green change that gives, for an
+example of the kata, a value the kata gives only other inputs (docs/agents.md, "A refactor that
+changes what the kata says").
 
 Read only where it cannot be a requirement not built yet: an example the kata gives whole as a
-list of strings (`"Abcdefg!" gives exactly that one error`), whose call now gives a string that is
-another example's message, neither in this example's list nor given by HEAD for that call. A
-requirement not built yet gives fewer messages, not another rule's.
-"""
+list of strings, whose call now gives a string that is another example's value, neither in this
+example's list nor given by HEAD for that call."""
 
 from __future__ import annotations
 
@@ -32,10 +24,9 @@ if TYPE_CHECKING:
 
 # the start of the refusal below, and how many times in one turn it is said of the same call and
 # message before the change may land anyway: a kata whose later rule overrides an earlier rule's
-# message for some inputs ("x" gives exactly "far too short") reads the same as r52
+# message for some inputs ("x" gives exactly "far too short") reads the same
 MISPLACED = "the change makes the staged test pass, but it gives "
 DISORDERED = "the change makes the staged test pass, but it lists "
-BYTES = "the change makes the staged test pass, but it counts bytes: "  # drive/bytecount.py
 TELLS = 2
 
 
@@ -48,7 +39,7 @@ class Tells:
     def heard(self, refusal: str | None) -> str | None:
         """`refusal`, or None once it was said `TELLS` times in this turn of the same call and
         message (the attempt that keeps it after that lands)."""
-        if refusal is None or not refusal.startswith((MISPLACED, DISORDERED, BYTES)):
+        if refusal is None or not refusal.startswith((MISPLACED, DISORDERED)):
             return refusal
         key = refusal.split(" (now it gives", 1)[0]
         if self.said[key] >= TELLS:
@@ -100,11 +91,7 @@ def borrowed_value(
     gives only for examples of other such requirements; None when it gives none, or when that
     cannot be told (`held` None: a refactor, judged by what HEAD kept).
 
-    Measured (r62, FizzBuzz cycle 1 at db26772): for "2 gives "2"" the 1.5B implementor wrote
-    `if n % 3 == 0 || n % 5 == 0 || n % 7 == 0 { return "Fizz" }`, and 5 and 7 said "Fizz",
-    requirement 2's word, where the kata says "Buzz" and "Whizz". Nothing asked for "Fizz" yet,
-    so it landed; the run never tested "Buzz" or "Whizz" and passed 3 of 9 hidden tests. A
-    requirement not built yet gives a tested requirement's value (15 says "Fizz" once 3 does),
+    A requirement not built yet gives a tested requirement's value (15 says "Fizz" once 3 does),
     never the value of one nobody tested: that value came with no test at all. A value a test
     of the turn spells (`tests`: their texts, the staged one included) counts as tested: a
     test named `fizz` asks for "Fizz" whether or not its name maps it to a requirement."""
@@ -131,9 +118,8 @@ def borrowed_value(
         ]  # fmt: skip
         if wrong:
             quoted = f'"{wrong[0]}"'
-            # not what the kata says for that input: measured (r71, FizzBuzz, 1.5B), told
-            # 'where requirement 6 says 21 gives "FizzWhizz"', the retry added
-            # `21 => "FizzWhizz"`, a case no test asks for
+            # not what the kata says for that input: told the kata's value there, a retry may
+            # add a case for it that no test asks for
             return (
                 f"{MISPLACED}{quoted} for `{case.call}`, an input of requirement "
                 f"{example.requirement}, which no test asks for yet: {quoted} is the kata's "
@@ -166,11 +152,8 @@ def disordered_messages(
     set order, in another order than the kata's, where HEAD kept it; None when it does not, or
     when the output does not show the value.
 
-    Measured (r53, Password Validation cycle 3): for the digit test the 1.5B implementor put its
-    `if` above the length check, so "abc" gave the digit message before the length message; the
-    kata lists every broken rule in the order of its rules, and the hidden test of that order
-    failed. No later requirement's check can set that right, so it is said while the check is
-    the newest one."""
+    The order is the one the kata's example gives; no later requirement's check can set it right,
+    so it is said while the check is the newest one."""
     _, head_failing = ran(before, probe)
     for case in probe.cases:
         example, said = case.example, case.example.messages

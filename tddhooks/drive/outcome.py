@@ -56,6 +56,7 @@ class DriveSummary:
     duration_s: float = 0.0
     stop_reason: StopReason | Literal[""] = ""
     stop_detail: str = ""
+    refusals: dict[str, int] = field(default_factory=dict)  # check id -> answers it refused
 
     @property
     def exit_code(self) -> int:

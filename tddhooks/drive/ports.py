@@ -107,7 +107,7 @@ class Workspace(Protocol):
         ...
 
     def format_files(
-        self, root: Path, settings: PolicySettings, paths: Collection[str]
+        self, root: Path, settings: PolicySettings, paths: Collection[str], *, repairs: bool = True
     ) -> None: ...
 
     def stage(self, root: Path, paths: Collection[str]) -> None: ...
@@ -224,10 +224,12 @@ class GitWorkspace:
 
         return apply_edits(root, edits, policy)
 
-    def format_files(self, root: Path, settings: PolicySettings, paths: Collection[str]) -> None:
+    def format_files(
+        self, root: Path, settings: PolicySettings, paths: Collection[str], *, repairs: bool = True
+    ) -> None:
         from tddhooks.drive import workspace
 
-        workspace.format_files(root, settings, paths)
+        workspace.format_files(root, settings, paths, repairs=repairs)
 
     def stage(self, root: Path, paths: Collection[str]) -> None:
         from tddhooks.drive import workspace

@@ -1,25 +1,17 @@
-"""Does a green refactor still give what the kata's examples say? (docs/agents.md, "A refactor
-that changes what the kata says")
+"""Check `examples-kept` (small-model, docs/checks.md): does a green change still give what the
+kata's examples say, where HEAD did? (docs/agents.md, "A refactor that changes what the kata
+says")
 
-The gate only knows the tests written so far. Measured (r44, FizzBuzz cycle 1): the refactorer
-turned `format!("{}", n)` into a loop over `1..=n`, so `say(2)` gave "12"; the only test was
-`say(0)` panics, the gate stayed green, the refactor landed and no later turn recovered. So before
-a refactor commits, the kata's readable examples (agents/examples.py) are written out as a probe
-test file, one test per example, and the same gate runs it on HEAD's tree and on the refactored
-tree, each with the probe added (trees of their own: the work tree and the person's index are
-never touched). An example that passed on HEAD and fails on the refactored tree refuses the
-refactor, naming the call, what the kata says and what it gives now. The implementor's green
-change is checked the same way: making one test pass is no reason to break what the code
-already did as the kata says (a value: a panic on HEAD is more often a requirement not built
-yet than the kata's refusal, so the implementor's change may end it). An example that did not pass
-on HEAD (a requirement not built yet) says nothing, nor does a probe that does not build on HEAD,
-nor an example whose call a staged test makes itself (that test says what it gives now).
+The kata's readable examples (agents/examples.py) are written out as a probe test file, one test
+per example, and the same gate runs it on HEAD's tree and on the attempt's tree, each with the
+probe added (trees of their own: the work tree and the person's index are never touched). An
+example that passed on HEAD and fails now refuses the attempt, naming the call, what the kata
+says and what it gives now. An example that did not pass on HEAD, a probe that does not build on
+HEAD, and an example whose call a staged test makes itself say nothing.
 
 Only when it can tell: a kata whose Interface section names a function of one parameter
 (drive/interface.py `interface_functions`), examples with a literal input, and a Rust library
-crate or a Python package (`src/<name>/__init__.py` or `<name>/__init__.py`). An input the kata
-gives two different results (two functions, a later stage) is left out.
-"""
+crate or a Python package. An input the kata gives two different results is left out."""
 
 from __future__ import annotations
 
@@ -395,7 +387,7 @@ def broken_examples(
     refactor = role == "refactorer"
     # a refusal HEAD "kept" may be the panic of code not built for that input yet (String
     # Calculator's `s.parse().unwrap()` on "4,-1,-6"): the implementor's change that splits at
-    # commas and sums is no break of it (measured: `tddhooks demo` refused its cycle 3)
+    # commas and sums is no break of it
     broken = [
         case for case in probe.cases if case.name in kept and case.name in failing
         and (refactor or case.example.values is not None)
@@ -441,11 +433,7 @@ def _invented(
     after: Verdict, probe: Probe, failing: set[str], invented: Invented | None, language: str
 ) -> str | None:
     """Why the change gives, for an example of the kata, a string nothing asks for; None when it
-    gives none. Measured (r47, r45, r41, Password Validation): the 1.5B implementor's first
-    commit returned one invented sentence for every broken rule ("Password must be at least 8
-    characters long and contain …"); the first test wanted only an empty list, so it landed, and
-    the next turn spent all its attempts on it. In FizzBuzz (r46) `format!("{} is a multiple of
-    neither 3, 5, nor 7", n)` landed with the Fizz test and held the Buzz turn."""
+    gives none."""
     if invented is None:
         return None
     for case in probe.cases:

@@ -27,11 +27,16 @@ _SYNTAX_ERROR = re.compile(
 )
 
 
+_CASE_ID = re.compile(r"\[[^\]]*\]$")  # pytest's id of one parametrized case
+
+
 def same_test(failing: str, new: str) -> bool:
-    """True when a failing test's name is the new test's (`tests/a.rs::m::t` ~ `tests/a.rs::t`)."""
+    """True when a failing test's name is the new test's (`tests/a.rs::m::t` ~ `tests/a.rs::t`,
+    and a parametrized case `tests/test_a.py::test_t[case]` ~ `tests/test_a.py::test_t`)."""
     # libtest may qualify a test by its module path; the file and the function decide
     from tddhooks.runners.rust_items import libtest_name
 
+    failing = _CASE_ID.sub("", failing)
     return failing in (new, libtest_name(new)) or (
         failing.split("::", 1)[0] == new.split("::", 1)[0]
         and failing.rsplit("::", 1)[-1] == new.rsplit("::", 1)[-1]
@@ -51,8 +56,7 @@ def misplaced_red(
     if not new_tests:
         return "the new file defines no test: write one test function (in Rust `#[test] fn name()`)"
     if len(new_tests) > 1:
-        # one failing test per cycle: the implementor gets one thing to make pass (measured: a
-        # 1.5B model handed over two at once, one of them cut off mid-line)
+        # one failing test per cycle: the implementor gets one thing to make pass
         names = ", ".join(name.rsplit("::", 1)[-1] for name in new_tests[:5])
         return f"the attempt adds {len(new_tests)} tests ({names}): hand over exactly one"
     unparsable = [
@@ -128,9 +132,7 @@ _LINT_HELP = re.compile(r"^help: (?P<help>[^\n]+)", re.MULTILINE)
 
 def lints_in_test(verdict: Verdict, paths: Sequence[str]) -> str | None:
     """Why the new test is red for the linter too, where only the tester can fix it (the
-    implementor may not edit tests), or None. Measured: the 1.5B tester's
-    `assert_eq!(validate("Abcdef1!").is_empty(), true)` failed clippy's `bool_assert_comparison`,
-    and the implementor spent all five attempts on a lint in a file it may not touch."""
+    implementor may not edit tests), or None."""
     step = verdict.step("lint")
     if step is None or step.ok:
         return None
@@ -168,9 +170,8 @@ def checks(path: str, text: str) -> int:
 
 def too_many_checks(files: Sequence[tuple[str, str | None, str]]) -> str | None:
     """Why the tester's new test checks too much at once, None when it does not: the assertions
-    its files (path, text before, text after) gain, over MAX_CHECKS. Measured: the 1.5B FizzBuzz
-    tester's first test asserted eight examples of five requirements (and one the kata does not
-    state, `say(0) == "zero"`), and the implementor spent its turn on all of them at once."""
+    its files (path, text before, text after) gain, over MAX_CHECKS (check `assertion-count`,
+    small-model)."""
     added = sum(
         max(0, checks(path, after) - checks(path, before or "")) for path, before, after in files
     )

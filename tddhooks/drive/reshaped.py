@@ -1,15 +1,6 @@
-"""A green refactor that changes what the code gives for an example of the kata HEAD did not give
-as the kata says (docs/agents.md, "A refactor that changes what the kata says").
-
-drive/probe.py `broken_examples` refuses a refactor that breaks an example HEAD kept. An example
-HEAD already got wrong was not read: measured (r66, Password Validation cycle 4 at 66828da), the
-implementor was stuck twice on the lowercase rule, the supervisor asked the refactorer for a
-preparatory refactor, and it landed `refactor(validate): Add a new test …` adding
-`else if !password.chars().any(|c| c.is_lowercase()) { vec!["must contain a digit and be
-lowercase"] }`. "ABCDEF1!" gave `[]` before and that invented message after; no test checked it,
-so the gate and the probe both let it land as a refactor. A refactor keeps behaviour, right or
-wrong: new behaviour is a `feat:` with the test that asks for it.
-"""
+"""Part of check `examples-kept` (small-model, docs/checks.md): a green refactor that changes what
+the code gives for an example of the kata HEAD did not give as the kata says. A refactor keeps
+behaviour, right or wrong: new behaviour is a `feat:` with the test that asks for it."""
 
 from __future__ import annotations
 

@@ -1,15 +1,12 @@
 """rustc's `.to_string()` for a string literal where a `String` is expected, applied to the agent's
-files before the gate (docs/runners.md, "Fixes before the gate").
+files before the gate (docs/runners.md, "Fixes before the gate"), and under check
+`compiler-fixes` (small-model) the span fixes of drive/bracefixes.py, drive/charfixes.py and
+drive/vecfixes.py.
 
-rustc suggests it for `"Fizz"` returned from a `-> String` function, `Ok("0:0:N")` for a
-`Result<String, String>`, and `errors.push("…")` into the `Vec<String>` a function returns, but
-marks it MaybeIncorrect, so `cargo clippy --fix` leaves it. Measured: the 1.5B implementor sent
-that mismatch back in four Mars Rover attempts of five and three FizzBuzz attempts of five, with
-rustc's suggestion and our hint in its prompt. Only this one suggestion is taken: an insertion of
-exactly `.to_string()` right after the closing quote of a literal, for error E0308, in a file the
-agent wrote, outside a `const`/`static` item, `const { }` block or `const fn` (there it is error
-E0015); everything else rustc says is left to the gate's verdict.
-"""
+rustc marks the `.to_string()` suggestion MaybeIncorrect, so `cargo clippy --fix` leaves it. Only
+this one suggestion is taken: an insertion of exactly `.to_string()` right after the closing
+quote of a literal, for error E0308, in a file the agent wrote, outside a `const`/`static` item,
+`const { }` block or `const fn`; everything else rustc says is left to the gate's verdict."""
 
 from __future__ import annotations
 
@@ -236,13 +233,19 @@ def takes_rustc_fixes(lint_fix: Sequence[str]) -> bool:
 
 
 def to_string_literals(
-    root: Path, own_paths: Collection[str], env: dict[str, str], timeout_s: float
+    root: Path,
+    own_paths: Collection[str],
+    env: dict[str, str],
+    timeout_s: float,
+    *,
+    repairs: bool = True,
 ) -> list[str]:
     """Apply rustc's `.to_string()` suggestions, then the closures for `char` methods passed by
     name, chars for references to them and double quotes for a string in single ones
     (drive/charfixes.py), the removal of a brace rustc finds misplaced (drive/bracefixes.py)
     and of a `.to_vec()` copy of string literals (drive/vecfixes.py), until none is left (at
-    most MAX_ROUNDS checks); the paths changed."""
+    most MAX_ROUNDS checks); the paths changed. Without `repairs` (check `compiler-fixes` off)
+    only rustc's own `.to_string()` suggestions."""
     from tddhooks.drive.testimports import is_integration_test
 
     # a tester's integration test is only checked with the test targets (`--tests`)
@@ -254,7 +257,7 @@ def to_string_literals(
         )
         found = list(literal_insertions(result.stdout, own_paths))
         done = apply_insertions(root, found) if found else []
-        if not done:  # their offsets are this check's: one kind of fix a round
+        if not done and repairs:  # their offsets are this check's: one kind of fix a round
             done = _spans_fixed(root, result.stdout, own_paths)
         if not done:
             break

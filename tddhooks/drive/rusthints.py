@@ -1,17 +1,7 @@
-"""One concrete change for the rustc errors a small model repeats, added to a red attempt's
-failure (docs/agents.md, "Hints on a red attempt").
-
-rustc's own machine-applicable fixes are applied before the gate (drive/workspace.py, `cargo clippy
---fix --broken-code`); these are the ones it only explains. Measured on the 1.5B implementor: with
-rustc's words alone, `Ok("0:0:N")` for a `Result<String, String>` came back four attempts of five,
-and `if grid.is_empty() { return String::new(); }` as a whole function body (E0317) five of five;
-`password.chars().any(char::is_digit)` (E0593) five of five; a `match` in statement position
-giving `&str` (expected `()`) three of five. A Password Validation refactor
-committed `let mut errors = vec![]; … errors.push(…); … vec![]`, and the implementor then added a
-check to `errors` in every attempt of the next turn, five of five, the tests saying only `left: []`
-(a trial drive at 5dccecf): the scaffold's clippy lint `collection_is_never_read` now stops that
-commit, and this hint names the change.
-"""
+"""Check `rust-hints` (small-model hint, docs/checks.md): one concrete change for rustc errors a
+model tends to repeat, added to a red attempt's failure (docs/agents.md, "Hints on a red
+attempt"). rustc's own machine-applicable fixes are applied before the gate
+(drive/workspace.py); these are the ones it only explains."""
 
 from __future__ import annotations
 
@@ -36,16 +26,14 @@ _HINTS: tuple[tuple[re.Pattern[str], str], ...] = (
         "value it returns otherwise, or write `if … { a } else { b }` as its last expression",
     ),
     (
-        # measured (r58, FizzBuzz cycle 1 at b013b48): `match n % 3 { 0 => "Fizz", _ => … }`
-        # followed by `match n % 5 { … }`, three attempts of five
+        # `match n % 3 { 0 => "Fizz", _ => … }` followed by `match n % 5 { … }`
         re.compile(r"expected `\(\)`, found `(?!\(\))"),
         "a `match` or `if … else` before the function's last line is a statement, and its "
         'arms must give `()`: return from them (`0 => return "Fizz".to_string(),`), or make one '
         "`match` or `if … else if … else` the last expression, the value the function returns",
     ),
     (
-        # measured (r60, FizzBuzz cycle 2 at 34c962a): `else => n.to_string(),` as a match's
-        # last arm, three attempts in a row
+        # `else => n.to_string(),` as a match's last arm
         re.compile(r"expected identifier, found keyword `else`[\s\S]{0,300}?\belse\s*=>"),
         "a `match` has no `else` arm: its last arm is `_ => …` (`_ => n.to_string(),`)",
     ),

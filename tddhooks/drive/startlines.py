@@ -2,16 +2,10 @@
 stands (docs/agents.md, "What the staged test expects"):
 
 - the empty start: when the staged test is the kata's only test and every call it makes expects
-  an empty list, the line says the whole body can be that empty list. Measured (Password
-  Validation, r45, r55 and r59 at b013b48): the first test asked only that "Abcdef1!" give no
-  errors, and the 1.5B implementor wrote a whole validator of invented messages, was refused
-  five times and the test was set aside; the hint that names the empty body came only after a
-  failure (drive/strays.py `_empty_advice`).
+  an empty list, the line says the whole body can be that empty list;
 - counting characters: the kata's note that lengths are characters, not bytes, is passed on only
   where a length is in view (the staged test or its expectations speak of characters, or hold a
-  non-ASCII literal, or the library counts already). Before that it invites a length check no
-  test asks for.
-"""
+  non-ASCII literal, or the library counts already). It is a hint: nothing is refused for it."""
 
 from __future__ import annotations
 
@@ -84,7 +78,7 @@ def length_in_view(tests: Mapping[str, str], lines: Sequence[str], library: str)
     """Whether a length is what the turn is about: the staged (Rust) tests or what they expect
     speak of characters or hold a non-ASCII character, or the library measures a length already.
     Comments are left out, the library's strings too: `// a good password — no errors` or a
-    `// later: .len()` is no length, and the note before one invites a length check (r59)."""
+    `// later: .len()` is no length, and the note before one invites a length check."""
     said = "\n".join((*map(without_comments, tests.values()), *lines))
     return (
         "character" in said.casefold()

@@ -1,15 +1,8 @@
-"""A value the failing test got that only the code says: a string literal in the code that no test
-and no line of the kata asks for, named in a red attempt's failure (docs/agents.md, "Hints on a
-red attempt").
-
-Measured (r41, Password Validation): the 1.5B implementor's first code returned one invented
-sentence for every broken rule ("Password must be at least 8 characters long and contain at least
-one uppercase, lowercase, and digit."); the first test only wanted an empty list, so it landed.
-In the next turn all five attempts kept that sentence, the gate saying only `left: ["Password
-must …"]`, `right: ["must contain a lowercase letter"]`. The hint names the literal and where it
-is. When the other side of the same comparison holds one string a test asks for in its place, the
-hint names that string too: r42's implementor needed three attempts to act on the hint without it.
-"""
+"""Check `stray-values` (small-model hint, docs/checks.md): a value the failing test got that only
+the code says, i.e. a string literal in the code that no test and no line of the kata asks for,
+named in a red attempt's failure with where it is (docs/agents.md, "Hints on a red attempt").
+When the other side of the same comparison holds one string a test asks for in its place, the
+hint names that string too."""
 
 from __future__ import annotations
 
@@ -146,13 +139,8 @@ def stray_values(
 
 
 def _empty_advice(unwanted: Mapping[str, str]) -> str:
-    """One hint for the messages the code gives where the test expects an empty list. Measured
-    (r45, Password Validation cycle 1): the first test wanted `validate("Abcdef1!")` to be empty,
-    and the 1.5B implementor wrote every rule with a message of its own on all five attempts,
-    told each time only that no test asks for two of them. Not "remove the code": measured (r48),
-    the model then answered `"action": "remove"` and a delete of src/lib.rs. The empty body is
-    named since r55 (21925d2) still wrote rules of its own in all five attempts at its first
-    test."""
+    """One hint for the messages the code gives where the test expects an empty list: it names
+    the empty body the test asks for (not "remove the code", which reads as a delete)."""
     first, *more = unwanted
     places = ", ".join(dict.fromkeys(unwanted.values()))
     others = f" and {len(more)} more" if more else ""
@@ -174,8 +162,7 @@ _CODE_STRING = re.compile(r'"((?:[^"\\\n]|\\.){0,300})"')
 def _formatted(value: str, sources: Mapping[str, str]) -> str | None:
     """The code file whose format string gives `value` (`format!("{} is a multiple of neither 3,
     5, nor 7", n)` gives "5 is a multiple of …"), as `where ("template")`; None when none does.
-    Measured (r46, FizzBuzz): the 1.5B implementor's invented sentence came from such a
-    template, so no hint named it, and all five attempts of the turn kept it. A template of fewer
+    A template of fewer
     than MIN_STRAY fixed characters (`"{}"`, `"{}{}"`) fits anything and names nothing."""
     for path, text in sources.items():
         for match in _CODE_STRING.finditer(text):
@@ -203,11 +190,10 @@ def _fits(parts: list[str], value: str) -> bool:
 
 
 def _advice(value: str, wanted: str | None, messages: list[str]) -> str:
-    """What to do about the stray `value`, from what it is (measured on the 1.5B implementor,
-    Password Validation r42–r43): two of the kata's messages joined ("must be at least 8
-    characters and contain a digit"), the expected one with words around it ("Password must be
-    at least 8 characters long"), or the kata's message reworded ("must contain at least one
-    special character") and perhaps given where another was expected."""
+    """What to do about the stray `value`, from what it is: two of the kata's messages joined
+    ("must be at least 8 characters and contain a digit"), the expected one with words around it
+    ("Password must be at least 8 characters long"), or the kata's message reworded ("must
+    contain at least one special character") and perhaps given where another was expected."""
     joined = _joined(value, messages)
     if joined:
         quoted = " and ".join(f'"{message}"' for message in joined)

@@ -42,14 +42,13 @@ class _Hints:
     stay_minimal: bool = False
     set_aside: list[str] | None = None
     preparatory: list[str] | None = None
-    shape: str = ""  # the preparatory refactor's shape (drive/joined.py `joined_shape`)
     after_refactor: bool = False
 
 
 def set_aside_hint(names: str) -> str:
     """The tester's hint once the test(s) `names` were set aside (also drive/loop.py's, when the
     person plays the refactorer). Not "one step towards it": its requirement is put off, and the
-    prompt points at another (measured, r67: the 1.5B tester planned the put-off requirement)."""
+    prompt points at another."""
     return f"The test {names} was too big a step and was set aside; write a smaller test."
 
 
@@ -119,8 +118,6 @@ class Supervisor:
                 f"Preparatory refactor: the implementor could not make {names} pass. Restructure "
                 "the source, without changing behaviour, so that change becomes easy."
             )
-            if hints.shape:
-                found.append(hints.shape.rstrip("\n"))
         return found
 
     def record_overshoot(self, test_names: Sequence[str]) -> Decision:
@@ -167,12 +164,11 @@ class Supervisor:
         elif role == "refactorer":
             if self._hints.preparatory is not None:
                 self._hints.after_refactor = True
-            self._hints.preparatory, self._hints.shape = None, ""
+            self._hints.preparatory = None
 
-    def record_implementor_stuck(self, test_names: Sequence[str] = (), shape: str = "") -> Decision:
+    def record_implementor_stuck(self, test_names: Sequence[str] = ()) -> Decision:
         """The implementor gave up on the staged test: set it aside first, then ask for a
-        preparatory refactor (`shape`: the refactorer's hint of the code's new shape, when one is
-        known), then abandon the cycle."""
+        preparatory refactor, then abandon the cycle."""
         self.consecutive_stuck += 1
         self.attempts["implementor"] = 0
         names = list(dict.fromkeys(test_names))
@@ -186,7 +182,6 @@ class Supervisor:
             )
         if self.consecutive_stuck == 2:
             self._hints.preparatory = names
-            self._hints.shape = shape
             return self._decide(
                 "preparatory-refactor",
                 f"implementor stuck twice in a row (now on {listed}): ask the refactorer for a "

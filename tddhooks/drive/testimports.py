@@ -1,19 +1,16 @@
-"""The tester's Rust integration test, repaired where it reaches the kata's crate by a wrong name.
+"""Check `crate-path` (small-model repair, docs/checks.md): the tester's Rust integration test,
+repaired where it reaches the kata's crate by a wrong name.
 
-A file under `tests/` is a crate of its own: `crate::` and `super::` there are the test itself,
-and the kata's library is reached only by its crate name (`use run_1::execute;`). A small model
-writes `use crate::execute;`, `use mars_rover::execute;` (the kata's title, not the crate) or no
-import at all (measured: Qwen2.5-Coder 1.5B lost two of six Mars Rover cycles that way before it
-followed the hint). Such a test can never compile, whatever the implementor writes, so the drive
-rewrites the path to the crate before the test is judged, the way it merges snippets
-(docs/agents.md, "The tester's red"). The repaired test is then judged like any other.
+A file under `tests/` is a crate of its own: the kata's library is reached only by its crate name
+(`use run_1::execute;`). A test that writes `use crate::execute;`, the kata's title as a crate,
+or no import at all can never compile, so the drive rewrites the path to the crate before the
+test is judged (docs/agents.md, "The tester's red").
 
 Only what cannot be meant otherwise is touched: paths to one of the kata's Interface functions
 (or a glob) from `crate`, `super` (outside a module of the test), or a root that is neither the
 crate, the standard library, a primitive or other type, a dependency of the manifest, nor a module
 of the test file; and a call of an Interface function that nothing in the file brings into scope.
-Comments and literals are never read: only code is.
-"""
+Comments and literals are never read: only code is."""
 
 from __future__ import annotations
 

@@ -4,6 +4,7 @@ staged tree, commit through the Workspace). The roles themselves are in `drive/t
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,7 +16,7 @@ from tddhooks.agents.roles import path_policy
 from tddhooks.drive.asking import ask
 from tddhooks.drive.attempts import Attempts, Tried
 from tddhooks.drive.crew import Crew
-from tddhooks.drive.kinds import Role, TurnOutcome
+from tddhooks.drive.kinds import AttemptOutcome, Role, TurnOutcome
 from tddhooks.drive.records import edit_records, show_verdict, step_log
 from tddhooks.drive.rusthints import rust_hints
 from tddhooks.drive.steplog import AttemptRecord, StepLog
@@ -102,6 +103,11 @@ class Turn:
                                    working=tuple(crew.working),
                                    put_off=tuple(crew.put_off))  # fmt: skip
 
+    def prepared(self) -> TurnContext:
+        """The turn's context, its offered paths closed only under check `offered-paths`."""
+        closed = self.crew.on("offered-paths")
+        return dataclasses.replace(self.context(), paths_closed=closed)
+
     def judge(self, answer: AgentAnswer, record: AttemptRecord) -> Tried:
         raise NotImplementedError
 
@@ -113,7 +119,7 @@ class Turn:
         crew, info = self.crew, self.info
         with step_log(crew, self.role, info.cycle, info.phase.value) as log:
             self._log = log
-            self.ctx = self.context()
+            self.ctx = self.prepared()
             attempts = Attempts(crew, self.role, log, self.limit, self.hints)
             while (attempt := attempts.next(self.ctx)) is not None:
                 ctx, record = attempt
@@ -126,7 +132,7 @@ class Turn:
                 if landed is not None:
                     return self.finish(landed)
                 if tried.overshoot is not None and self.learn_working(tried.overshoot):
-                    self.ctx = self.context()  # pointed at the next requirement, new file offered
+                    self.ctx = self.prepared()  # pointed at the next requirement, new file offered
             return self.finish(None)
 
     def learn_working(self, passed: tuple[str, ...]) -> bool:
@@ -140,8 +146,14 @@ class Turn:
         crew.working |= news
         return bool(news)
 
+    def refuse(self, check_id: str, failure: str, outcome: AttemptOutcome = "refused") -> Tried:
+        """A failed attempt that names the check refusing it (drive/checks/registry.py)."""
+        self.crew.refusals[check_id] = self.crew.refusals.get(check_id, 0) + 1
+        return Tried(False, outcome, failure=self.crew.checks.refusal(check_id, failure))
+
     def refused(self, answer: AgentAnswer, record: AttemptRecord) -> Tried | None:
-        """The role's path rules, checked before anything is written."""
+        """The role's path rules (check `path-rules`) and check `placeholder-copied`, before
+        anything is written."""
         crew = self.crew
         record.edits = edit_records(answer.edits)
         try:
@@ -149,14 +161,14 @@ class Turn:
                 crew.root, answer.edits, path_policy(self.role, crew.settings)
             )
         except EditRefused as error:
-            return Tried(False, "refused", failure=error.message)
+            return self.refuse("path-rules", error.message)
         copied = copied_placeholder(
             answer.edits, lambda path: crew.workspace.read_blob(crew.root, "HEAD", _normalize(path))
         )
-        if copied is not None:
+        if copied is not None and crew.on("placeholder-copied"):
             failure = (f"edits refused, nothing was written: {copied} is a placeholder of the "
                        "example answer; write the real code in its place")  # fmt: skip
-            return Tried(False, "refused", failure=failure)
+            return self.refuse("placeholder-copied", failure)
         files = [edit.model_dump(include={"path", "action"}) for edit in record.edits]
         crew.display.emit("edits", role=self.role, files=files)
         return None
@@ -169,7 +181,8 @@ class Turn:
         policy = path_policy(self.role, crew.settings)
         paths = crew.workspace.apply_edits(crew.root, answer.edits, policy)
         self.written = tuple(paths)
-        crew.workspace.format_files(crew.root, crew.settings, paths)
+        repairs = crew.on("compiler-fixes")
+        crew.workspace.format_files(crew.root, crew.settings, paths, repairs=repairs)
         crew.workspace.stage(crew.root, paths)
         return paths
 
@@ -193,9 +206,10 @@ class SourceTurn(Turn):
         return found
 
     def broken_interface(self) -> str | None:
-        """Why the written library breaks the kata's Interface section (drive/interface.py),
-        before the gate spends a build on it; None when it keeps it, or when no kata names one."""
-        if self.crew.settings.language != "rust":
+        """Check `interface-kept`: why the written library breaks the kata's Interface section
+        (drive/interface.py), before the gate spends a build on it; None when it keeps it, or
+        when no kata names one."""
+        if self.crew.settings.language != "rust" or not self.crew.on("interface-kept"):
             return None
         from tddhooks.drive.interface import LIB, broken_interface
 
@@ -214,21 +228,23 @@ class SourceTurn(Turn):
                 if matches_any(path, globs)}  # fmt: skip
 
     def extras(self, failure: str) -> str:
-        """A hint for a test that gets its messages and another rule's (drive/extras.py), or
-        one word where it expects the kata's words joined (drive/joined.py)."""
+        """Check `extra-values`: a hint for a test that gets its values and another
+        requirement's (drive/extras.py)."""
         from tddhooks.drive.extras import extra_values
-        from tddhooks.drive.joined import joined_words
 
+        if not self.crew.on("extra-values"):
+            return ""
         language, kata = self.crew.settings.language, self.ctx.kata
-        found = extra_values(failure, self.test_texts(), language, kata)
-        return found or joined_words(failure, language, kata)
+        return extra_values(failure, self.test_texts(), language, kata)
 
     def stray_hints(self, failure: str) -> str:
-        """drive/strays.py on `failure`, with the attempt's code files (as written) and the
-        turn's test files."""
+        """Check `stray-values` (drive/strays.py) on `failure`, with the attempt's code files
+        (as written) and the turn's test files."""
         from tddhooks.drive.strays import stray_values
         from tddhooks.vocabulary import CODE_SUFFIXES
 
+        if not self.crew.on("stray-values"):
+            return ""
         texts, tests = self.ctx.file_texts, self.test_texts()
         suffixes = tuple(CODE_SUFFIXES.get(self.crew.settings.language, ()))
         sources = {}
@@ -244,14 +260,17 @@ class SourceTurn(Turn):
         return verdict
 
     def broken_examples(self) -> str | None:
-        """Why the green attempt (the index, as the gate judged it) changes what an example of
-        the kata gives, which HEAD gave as the kata says (drive/probe.py); None when it keeps
-        them, or when that cannot be told."""
+        """Check `examples-kept`: why the green attempt (the index, as the gate judged it)
+        changes what an example of the kata gives, which HEAD gave as the kata says
+        (drive/probe.py); None when it keeps them, when that cannot be told, or when the check
+        is off."""
         from tddhooks.drive.probe import broken_examples, build_probe, python_package, unchecked
         from tddhooks.policy.compose import kata_requirements
         from tddhooks.policy.rules import is_test_path
 
         crew, kata = self.crew, self.ctx.kata
+        if not crew.on("examples-kept"):
+            return None
         language = crew.settings.language
         listed = crew.workspace.listed(self.root)
         project = kata_crate(self.root) if language == "rust" else python_package(listed)
@@ -275,8 +294,7 @@ class SourceTurn(Turn):
 
     def source_versions(self) -> tuple[dict[str, str], dict[str, str]]:
         """The turn's code files (not tests) as HEAD has them, and those the attempt wrote as
-        the index has them (path -> text): what drive/together.py and drive/bytecount.py
-        compare."""
+        the index has them (path -> text)."""
         from tddhooks.vocabulary import CODE_SUFFIXES
 
         workspace = self.crew.workspace
@@ -289,39 +307,14 @@ class SourceTurn(Turn):
                  if path in paths}  # fmt: skip
         return before, after
 
-    def byte_lengths(self) -> str | None:
-        """Why the Rust change or refactor in the index measures a string in bytes where the
-        kata counts characters (drive/bytecount.py); None when it does not, or for another
-        language."""
-        from tddhooks.drive.bytecount import byte_lengths
-
-        if not self.ctx.kata or self.crew.settings.language != "rust":
-            return None
-        return byte_lengths(
-            self.ctx.kata, *self.source_versions(), refactor=self.role == "refactorer"
-        )
-
-    def spread_messages(self) -> str | None:
-        """Why the refactor in the index spreads the kata's messages over more functions
-        (drive/together.py); None when it does not, or when that cannot be told."""
-        from tddhooks.agents.examples import kata_examples
-        from tddhooks.drive.together import spread_messages
-        from tddhooks.policy.compose import kata_requirements
-
-        if not self.ctx.kata:
-            return None
-        examples = kata_examples(kata_requirements(self.ctx.kata, whole=True))
-        before, after = self.source_versions()
-        return spread_messages(before, after, examples, self.crew.settings.language)
-
     def added_function(self) -> str | None:
-        """Why the refactor adds a function the kata's tests call that HEAD lacks
-        (drive/added.py); None when it adds none. HEAD's every code file is read: the function
-        may live in one the prompt did not show."""
+        """Check `function-added`: why the refactor adds a function the kata's tests call that
+        HEAD lacks (drive/added.py); None when it adds none. HEAD's every code file is read: the
+        function may live in one the prompt did not show."""
         from tddhooks.drive.added import added_function
         from tddhooks.vocabulary import CODE_SUFFIXES
 
-        if not self.ctx.kata:
+        if not self.ctx.kata or not self.crew.on("function-added"):
             return None
         workspace, language = self.crew.workspace, self.crew.settings.language
         suffixes = tuple(CODE_SUFFIXES.get(language, ()))
@@ -370,12 +363,13 @@ class SourceTurn(Turn):
             self.write(answer)
             broken = self.broken_interface()
             if broken is not None:
-                return Tried(False, "refused", failure=broken)
+                return self.refuse("interface-kept", broken)
             verdict = self.settled(crew.gate.staged(root, crew.settings))
             show_verdict(crew, self.role, verdict, record)
             if not verdict.green:
                 failure = verdict.failure_excerpt()
-                hints = rust_hints(verdict) if crew.settings.language == "rust" else ""
+                rust = crew.settings.language == "rust" and crew.on("rust-hints")
+                hints = rust_hints(verdict) if rust else ""
                 hints += self.stray_hints(failure) + self.extras(failure)
                 # the hints first: the prompt keeps the head of a long failure
                 return Tried(False, "red", failure=hints + failure)

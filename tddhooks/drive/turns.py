@@ -5,7 +5,7 @@ turn is interrupted. What they share is in `drive/turnkit.py`."""
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from tddhooks.agents.context import TurnContext
 from tddhooks.agents.edits import AgentAnswer, FileEdit, normalize_path
@@ -53,10 +53,10 @@ class TesterTurn(Turn):
         self.hints = hints
 
     def not_offered(self, answer: AgentAnswer) -> Tried | None:
-        """When the tester was offered paths (agents/offers.py), an existing file it was not
-        offered is not rewritten: an answer without a schema could otherwise rewrite an old test
-        file whole (measured: the 1.5B model rewrote the last cycle's test file instead of
-        writing the new one, 3 times in one turn). A new file of its own naming is fine."""
+        """Check `offered-paths`: an existing file the tester was not offered (agents/offers.py)
+        is not rewritten; a new file of its own naming is fine."""
+        if not self.crew.on("offered-paths"):
+            return None
         offered, listed = self.ctx.write_paths, set(self.ctx.files)
         stray = [
             path for edit in answer.edits
@@ -67,26 +67,29 @@ class TesterTurn(Turn):
         failure = (f"edits refused, nothing was written: {stray[0]!r} is an existing test file "
                    f"not under \"Write to\"; leave it as it is and put the new test in "
                    f"{offered[0]!r}")  # fmt: skip
-        return Tried(False, "refused", failure=failure)
+        return self.refuse("offered-paths", failure)
 
     def too_broad(self, answer: AgentAnswer) -> Tried | None:
-        """A new test that makes more than MAX_CHECKS assertions is sent back before anything is
-        written (drive/redcheck.py `too_many_checks`)."""
+        """Check `assertion-count` (drive/redcheck.py `too_many_checks`), before anything is
+        written."""
         crew = self.crew
+        if not crew.on("assertion-count"):
+            return None
         files = [
             (path, crew.workspace.read_blob(self.root, "HEAD", path), edit.content or "")
             for edit in answer.edits
             if edit.action == "upsert" and (path := normalize_path(edit.path))
         ]
         failure = too_many_checks(files)
-        return None if failure is None else Tried(False, "refused", failure=failure)
+        return None if failure is None else self.refuse("assertion-count", failure)
 
     def contradicts(self, answer: AgentAnswer) -> Tried | None:
-        """A new test that expects, of an input the kata gives an example for, what the kata
-        does not say is sent back before anything is written (agents/examples.py)."""
+        """Check `example-contradicted` (agents/examples.py), before anything is written."""
         from tddhooks.agents.examples import contradicted_example
         from tddhooks.policy.compose import kata_requirements
 
+        if not self.crew.on("example-contradicted"):
+            return None
         crew, tests = self.crew, self.upserts(answer)
         before = {path: crew.workspace.read_blob(self.root, "HEAD", path) or "" for path in tests}
         language = crew.settings.language
@@ -94,7 +97,7 @@ class TesterTurn(Turn):
         requirements = kata_requirements(self.ctx.kata, whole=True)
         functions = interface_functions(self.ctx.kata, language)
         failure = contradicted_example(tests, requirements, language, package, before, functions)
-        return None if failure is None else Tried(False, "refused", failure=failure)
+        return None if failure is None else self.refuse("example-contradicted", failure)
 
     @staticmethod
     def upserts(answer: AgentAnswer) -> dict[str, str]:
@@ -105,45 +108,52 @@ class TesterTurn(Turn):
         }  # fmt: skip
 
     def intent(self, answer: AgentAnswer) -> str:
-        """The plan handed over with the test, when it is about that test (drive/intent.py)."""
+        """The plan handed over with the test: whole, or under check `handed-intent` only when
+        it is about that test (drive/intent.py)."""
         from tddhooks.drive.intent import handed_intent
 
+        if not self.crew.on("handed-intent"):
+            return answer.plan
         language = self.crew.settings.language
         package = kata_crate(self.root) if language == "rust" else None
         return handed_intent(answer.plan, self.ctx.kata, self.upserts(answer), language, package)
 
     def refuse_done(self) -> str | None:
-        """Refuse a `done` and count the refusal, while the kata lists a requirement that no
-        test covers and that was not found already working: the one the tester is pointed at
-        (measured: the 0.5B tester answered done in cycle 1, with all nine String Calculator
-        requirements open). None: the done is taken. A test wrongly thought missing passes at
-        once and marks its requirement working. A done refused for a whole turn (max_attempts)
-        on the same requirement is taken: a listed item no test can show ("Keep the code tidy",
-        a stretch goal), or a test named after another requirement, would otherwise fail every
-        cycle the supervisor allows."""
+        """Check `done-open`: refuse a `done` and count the refusal while the kata lists a
+        requirement that no test covers and that was not found already working (the one the
+        tester is pointed at). None: the done is taken. A done refused for a whole turn
+        (max_attempts) on the same requirement is taken: a listed item no test can show would
+        otherwise fail every cycle the supervisor allows."""
         from tddhooks.agents.context import focus_of
         from tddhooks.policy.compose import kata_requirements
 
+        if not self.crew.on("done-open"):
+            return None
         index = focus_of(self.ctx)
         if index is None or self.crew.done_refused.get(index, 0) >= self.crew.max_attempts:
             return None
         self.crew.done_refused[index] = self.crew.done_refused.get(index, 0) + 1
         listed = kata_requirements(self.ctx.kata)
-        return (f"done refused: requirement {index + 1} of {len(listed)} has no test yet: "
-                f"{listed[index]}; write one failing test for it, with done false")  # fmt: skip
+        return self.crew.checks.refusal(
+            "done-open",
+            f"done refused: requirement {index + 1} of {len(listed)} has no test yet: "
+            f"{listed[index]}; write one failing test for it, with done false",
+        )
 
     def repaired(self, answer: AgentAnswer) -> AgentAnswer:
-        """A Rust integration test's path to the kata's crate (drive/testimports.py) and an
-        untyped `vec![]` it compares with the Interface function (drive/emptyvecs.py),
-        repaired before it is judged."""
+        """Checks `crate-path` (drive/testimports.py) and `typed-empty-vec` (drive/emptyvecs.py):
+        a Rust test repaired before it is judged."""
         if self.crew.settings.language != "rust":
             return answer
-        manifest = self.crew.workspace.read_blob(self.root, "HEAD", "Cargo.toml")
-        answer, changed = repaired_answer(answer, self.ctx.kata, manifest)
-        for path in changed:
-            self.crew.display.emit(
-                "note", message=f"{path}: the test's path to the kata's crate was repaired"
-            )
+        if self.crew.on("crate-path"):
+            manifest = self.crew.workspace.read_blob(self.root, "HEAD", "Cargo.toml")
+            answer, changed = repaired_answer(answer, self.ctx.kata, manifest)
+            for path in changed:
+                self.crew.display.emit(
+                    "note", message=f"{path}: the test's path to the kata's crate was repaired"
+                )
+        if not self.crew.on("typed-empty-vec"):
+            return answer
         answer, typed = typed_answer(answer, interface_functions(self.ctx.kata))
         for path in typed:
             self.crew.display.emit(
@@ -160,7 +170,7 @@ class TesterTurn(Turn):
         if not answer.edits:
             failure = ("the answer has no edits: write exactly one new failing test, or answer "
                        "done with a reason")  # fmt: skip
-            return Tried(False, "no-edits", failure=failure)
+            return self.refuse("no-edits", failure, "no-edits")
         answer = self.repaired(answer)
         refused = (
             self.refused(answer, record) or self.not_offered(answer) or self.too_broad(answer)
@@ -181,13 +191,9 @@ class TesterTurn(Turn):
                     "it was discarded: pick a behaviour the code does not have yet"
                 )
                 return Tried(False, "overshoot", overshoot=tuple(new_tests), failure=failure)
-            wrong = (
-                misplaced_red(verdict, new_tests, paths, kata_crate(root))
-                or interface_mismatch(crew.gate, root, crew.settings, self.ctx.kata, paths, verdict)
-                or lints_in_test(verdict, paths)
-            )
+            wrong = self.wrong_red(verdict, new_tests, paths)
             if wrong is not None:
-                return Tried(False, "wrong-red", failure=wrong)
+                return wrong
             crew.workspace.write_handoff(
                 root,
                 Handoff(
@@ -203,6 +209,26 @@ class TesterTurn(Turn):
         finally:
             if not handed_over:
                 crew.workspace.restore_to_head(root, planned)
+
+    def wrong_red(self, verdict: Verdict, new_tests: list[str], paths: list[str]) -> Tried | None:
+        """Checks `one-new-test`, `own-red`, `interface-compiles` and `test-lints` on the red
+        verdict of the written test."""
+        crew, root = self.crew, self.root
+        if len(new_tests) > 1 and crew.on("one-new-test"):
+            names = ", ".join(name.rsplit("::", 1)[-1] for name in new_tests[:5])
+            failure = f"the attempt adds {len(new_tests)} tests ({names}): hand over exactly one"
+            return self.refuse("one-new-test", failure, "wrong-red")
+        checks: tuple[tuple[str, Callable[[], str | None]], ...] = (
+            ("own-red", lambda: misplaced_red(verdict, new_tests, paths, kata_crate(root))),
+            ("interface-compiles", lambda: interface_mismatch(
+                crew.gate, root, crew.settings, self.ctx.kata, paths, verdict)),
+            ("test-lints", lambda: lints_in_test(verdict, paths)),
+        )  # fmt: skip
+        for check_id, check in checks:
+            why = check() if crew.on(check_id) else None
+            if why is not None:
+                return self.refuse(check_id, why, "wrong-red")
+        return None
 
     def finish(self, tried: Tried | None) -> TurnResult:
         if tried is None:
@@ -247,25 +273,27 @@ class ImplementorTurn(SourceTurn):
     def judge(self, answer: AgentAnswer, record: AttemptRecord) -> Tried:
         if not answer.edits:
             failure = "the answer has no edits: change the source so the staged test passes"
-            return Tried(False, "no-edits", failure=failure)
-        if all(_unchanged(edit, self.ctx.file_texts) for edit in answer.edits):
-            # no gate run: the test fails as before (measured: the 1.5B implementor sent
-            # src/lib.rs back as it was on all five attempts of a turn)
+            return self.refuse("no-edits", failure, "no-edits")
+        unchanged = all(_unchanged(edit, self.ctx.file_texts) for edit in answer.edits)
+        if unchanged and self.crew.on("unchanged-edits"):
+            # no gate run: the staged test fails as before
             paths = ", ".join(dict.fromkeys(edit.path for edit in answer.edits))
             failure = (f"your edits leave {paths} exactly as it is, so the staged test still "
                        "fails: change the code so it passes")  # fmt: skip
-            return Tried(False, "no-edits", failure=failure)
+            return self.refuse("unchanged-edits", failure, "no-edits")
         return self.source_attempt(answer, record)
 
     def settled(self, verdict: Verdict) -> Verdict:
-        """When only the linter stands between this attempt and green, and what it rejects is
-        in the agent tester's handed-over test (a lint that shows only once the code compiles:
-        a kata without an Interface section, measured with a newcomer's `assert_eq!(is_leap(1996),
-        true)`), the linter's machine-applicable fixes (semantics-kept) are applied to that test
-        by the drive, never by the model; the handoff is pinned to the fixed test. A person's
-        staged test has no handoff note and is never touched (docs/agents.md)."""
+        """Check `test-lint-fixes` (core: only the tester may change its test, so the linter's
+        own safe fixes are the one way past a lint that shows once the code builds): when only
+        the linter stands between this attempt and green, and what it rejects is in the agent
+        tester's handed-over test, the linter's machine-applicable fixes are applied to that
+        test by the drive, never by the model; the handoff is pinned to the fixed test. A
+        person's staged test (no handoff note) is never touched (docs/agents.md)."""
         handoff, crew, root = self.handoff, self.crew, self.root
         if verdict.green or handoff is None or handoff.by != "tester":
+            return verdict
+        if not crew.on("test-lint-fixes"):
             return verdict
         tests = [path for path, token in handoff.test_blobs.items() if ":" not in token]
         if not verdict.report.green or not tests or lints_in_test(verdict, tests) is None:
@@ -297,10 +325,7 @@ class ImplementorTurn(SourceTurn):
     def compose(self, answer: AgentAnswer, verdict: Verdict) -> str | Tried:
         broken = self.tells.heard(self.broken_examples())
         if broken is not None:
-            return Tried(False, "examples-changed", failure=broken)
-        counted = self.tells.heard(self.byte_lengths())
-        if counted is not None:
-            return Tried(False, "counts-bytes", failure=counted)
+            return self.refuse("examples-kept", broken, "examples-changed")
         return feature_message(
             self.root, self.crew.settings, cycle=self.info.cycle, answer=answer,
             handoff_intent=self.handoff.intent if self.handoff else None, test_names=self.tests,
@@ -358,21 +383,15 @@ class RefactorerTurn(SourceTurn):
             # the whole file sent back as it was (or as the formatter makes it): nothing to tidy
             self.crew.display.emit("refactor-empty", role=self.role, plan=answer.plan)
             return Tried(True, "empty")
-        changed = changed_behaviour(self.baseline, verdict)
+        changed = changed_behaviour(self.baseline, verdict) if self.crew.on("tests-kept") else None
         if changed is not None:
-            return Tried(False, "tests-changed", failure=changed)
+            return self.refuse("tests-kept", changed, "tests-changed")
         added = self.added_function()
         if added is not None:
-            return Tried(False, "function-added", failure=added)
+            return self.refuse("function-added", added, "function-added")
         broken = self.broken_examples()
         if broken is not None:
-            return Tried(False, "examples-changed", failure=broken)
-        spread = self.spread_messages()
-        if spread is not None:
-            return Tried(False, "messages-spread", failure=spread)
-        counted = self.byte_lengths()
-        if counted is not None:
-            return Tried(False, "counts-bytes", failure=counted)
+            return self.refuse("examples-kept", broken, "examples-changed")
         lines = verdict.verification_lines()
         return refactor_message(self.root, self.crew.settings, cycle=self.info.cycle,
                                 answer=answer, verification=lines,

@@ -1,15 +1,8 @@
-"""A `vec![…]` of string literals copied with `.to_vec()` where a `Vec<String>` is expected, made
-the plain `vec![…]` before the gate, so that rustc's `.to_string()` for each literal applies next
-(drive/rustfixes.py, docs/runners.md "Fixes before the gate").
-
-`vec!["must contain a digit"].to_vec()` returned from a `-> Vec<String>` function is error E0308
-("expected `Vec<String>`, found `Vec<&str>`") on the whole expression, and rustc suggests
-nothing: the copy fixes the element type before the literals are checked. Without the copy, rustc
-checks each literal against `String` and suggests `.to_string()` for it, which the drive applies.
-Measured: the 1.5B implementor wrote the copy in 14 of the cached Password Validation answers, and
-r48 lost a whole turn to it. Only rustc's own span is rewritten, and only when its text is exactly
-a `vec![…]` followed by `.to_vec()` or `.to_owned()`: any other expression is left to the gate.
-"""
+"""A `vec![…]` of string literals copied with `.to_vec()` (or `.to_owned()`) where a `Vec<String>`
+is expected, made the plain `vec![…]` before the gate, so that rustc's `.to_string()` for each
+literal applies next (check `compiler-fixes`, small-model; drive/rustfixes.py, docs/runners.md
+"Fixes before the gate"). Only rustc's own span is rewritten, and only when its text is exactly
+such a copy: any other expression is left to the gate."""
 
 from __future__ import annotations
 

@@ -105,7 +105,9 @@ def changed_against_index(root: Path) -> set[str]:
     return set(git.unstaged_paths(root)) | set(git.untracked_paths(root))
 
 
-def format_files(root: Path, settings: PolicySettings, own_paths: Collection[str]) -> str | None:
+def format_files(
+    root: Path, settings: PolicySettings, own_paths: Collection[str], *, repairs: bool = True
+) -> str | None:
     """Run the linter's fixes (`ci.fix_cmd`: clippy's or ruff's machine-applicable suggestions,
     e.g. a needless `return`, and for Rust rustc's own for errors, e.g. a missing `*`) and the
     formatter (`ci.fmt_cmd`), and keep their changes to `own_paths` only.
@@ -113,7 +115,8 @@ def format_files(root: Path, settings: PolicySettings, own_paths: Collection[str
     Anything else it touched is put back from the index, even when interrupted. When someone else
     has changed files meanwhile, the formatter does not run at all (it would rewrite their work;
     the gate's format check still judges the staged tree). Returns the formatter's output when it
-    failed or was skipped (the gate reports the same problem), else None.
+    failed or was skipped (the gate reports the same problem), else None. `repairs`: also the
+    drive's own span fixes of check `compiler-fixes` (drive/rustfixes.py).
     """
     if not settings.fmt_fix and not settings.lint_fix:
         return None
@@ -130,7 +133,7 @@ def format_files(root: Path, settings: PolicySettings, own_paths: Collection[str
     try:
         # the fixes first: what they change, the formatter then lays out
         if settings.lint_fix:
-            _apply_fixes(root, settings, own_paths, env)
+            _apply_fixes(root, settings, own_paths, env, repairs=repairs)
         if settings.fmt_fix:
             result = proc.run(settings.fmt_fix, cwd=root, env=env, timeout_s=settings.timeout_s)
     finally:
@@ -146,7 +149,12 @@ FIX_ROUNDS = 3
 
 
 def _apply_fixes(
-    root: Path, settings: PolicySettings, own_paths: Collection[str], env: dict[str, str]
+    root: Path,
+    settings: PolicySettings,
+    own_paths: Collection[str],
+    env: dict[str, str],
+    *,
+    repairs: bool = True,
 ) -> None:
     """The fix command, again while it changes the turn's files: rustc and clippy report one layer
     at a time (a borrow error only once the types check; `for (_y, row) in ….enumerate()` only
@@ -156,8 +164,8 @@ def _apply_fixes(
     from tddhooks.drive.testimports import is_integration_test
 
     # the default fix command checks the library only: a tester's test file is compiled, and
-    # clippy's safe fixes reach it (`assert_eq!(x.is_empty(), true)` → `assert!(x.is_empty())`,
-    # measured: r43's tester lost an attempt to it), with the test targets (`--tests`)
+    # clippy's safe fixes reach it (`assert_eq!(x.is_empty(), true)` → `assert!(x.is_empty())`)
+    # with the test targets (`--tests`)
     tests = any(is_integration_test(path) for path in own_paths)
     rustc = takes_rustc_fixes(settings.lint_fix)
     command = list(settings.lint_fix)
@@ -168,7 +176,7 @@ def _apply_fixes(
         fixed = proc.run(command, cwd=root, env=env, timeout_s=settings.timeout_s)
         # a suggestion rustc does not mark as safe; none is left when the code compiled
         if (tests or not fixed.ok) and rustc:
-            to_string_literals(root, own_paths, env, settings.timeout_s)
+            to_string_literals(root, own_paths, env, settings.timeout_s, repairs=repairs)
         if all(_digest(root, path) == before[path] for path in own_paths):
             return
 

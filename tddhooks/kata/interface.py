@@ -168,8 +168,7 @@ def parentheses(signature: str) -> tuple[int, int]:
 def signature_key(signature: str) -> str:
     """What a caller depends on: the name, the generics, the parameter types and the result,
     without layout, named lifetimes or parameter names (`_password: &str`, `mut n: u32`: a name
-    the function body picks, measured: the 1.5B implementor wrote `_password` to keep clippy
-    quiet)."""
+    the function body picks, e.g. `_password` to keep clippy quiet)."""
     bare = re.sub(r"\s+", " ", signature).strip()
     opening, closing = parentheses(bare)
     if opening < 0:

@@ -58,11 +58,12 @@ def test_no_new_file_is_offered_where_the_tester_may_not_write() -> None:
                          unit_test_files=(), requirement="Empty.", cycle=1) == ()  # fmt: skip
 
 
-def test_the_tester_gets_one_new_file_and_the_files_with_unit_tests_beside_the_code() -> None:
+def test_the_tester_gets_a_new_file_the_test_files_there_are_and_unit_tests_beside_code() -> None:
     offered = offered_paths("tester", path_policy("tester", RUST), files=FILES,
                             unit_test_files=("src/parse.rs",), requirement="Empty input.",
                             cycle=2)  # fmt: skip
-    assert offered == ("tests/empty_input.rs", "src/parse.rs")
+    # the new file is a suggestion: a test may be added beside the others in tests/empty.rs
+    assert offered == ("tests/empty_input.rs", "tests/empty.rs", "src/parse.rs")
 
 
 def test_the_implementor_gets_the_code_files_and_never_a_test_manifest_or_kata() -> None:

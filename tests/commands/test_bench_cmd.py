@@ -108,6 +108,21 @@ def test_the_plan_is_model_by_kata_by_run_in_separate_dirs(tmp_path: Path) -> No
     assert specs[-1].work_dir == tmp_path.resolve() / "ollama_y_z" / "mars-rover" / "run-2"
 
 
+def test_each_profile_drives_in_its_own_dirs_and_reports_in_its_own_row(tmp_path: Path) -> None:
+    from tddhooks.bench.run import drive_command
+
+    profiles = ["core", "small-model"]
+    specs = plan(["bowling"], ["ollama:x"], 1, 3, "rust", tmp_path, BenchLLM(), profiles)
+    assert [spec.profile for spec in specs] == profiles
+    assert specs[1].work_dir == tmp_path.resolve() / "ollama_x" / "bowling.small-model" / "run-1"
+    command, _env = drive_command(specs[1])
+    assert command[command.index("--profile") + 1] == "small-model"
+    runs = [RunResult(model="ollama:x", kata="bowling", language="rust", run=1, profile=profile,
+                      refusals={"own-red": 1}) for profile in profiles]  # fmt: skip
+    rows = report.summarise(runs)
+    assert [row.model for row in rows] == ["ollama:x", "ollama:x [small-model]"]
+
+
 def test_a_bench_without_any_kata_to_run_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

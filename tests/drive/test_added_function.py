@@ -87,7 +87,7 @@ def test_the_refactorer_that_adds_the_next_function_is_sent_back(side: Side) -> 
         _answer("prepare sub", "src/kata/__init__.py", WITH_SUB), _answer("nothing to tidy")
     )
 
-    _drive(side, models, steps=5)
+    _drive(side, models, steps=5, profile="small-model")
 
     retry = models["refactorer"].asked[1].user
     assert "the refactor adds `sub`, which HEAD does not have" in retry

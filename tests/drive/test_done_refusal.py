@@ -70,7 +70,7 @@ def test_a_kata_without_listed_requirements_takes_done_at_once(
     models = _models()
     models["tester"].enqueue(DONE)
 
-    summary, _crew = _drive(side, models, steps=5)
+    summary, _crew = _drive(side, models, steps=5, profile="small-model")
 
     assert summary.stop_reason == "done"
     assert len(models["tester"].asked) == 1
@@ -98,7 +98,7 @@ def test_a_listed_item_no_test_can_show_does_not_refuse_done_for_ever(
     side = _side(kind, tmp_path, kata, monkeypatch)
     models = _first_cycle_then(*[DONE] * 12)
 
-    summary, crew = _drive(side, models, steps=20)
+    summary, crew = _drive(side, models, steps=20, profile="small-model")
 
     assert summary.stop_reason == "done"
     assert crew.done_refused == {1: crew.max_attempts}
@@ -118,7 +118,7 @@ def test_a_passing_test_for_a_listed_item_marks_it_working_and_done_is_taken(
     tidy = "from kata import add\n\n\ndef test_keep_code_tidy():  # needs: def add\n    add()\n"
     models = _first_cycle_then(_answer("tidy", "tests/test_keep_code_tidy.py", tidy), DONE)
 
-    summary, crew = _drive(side, models, steps=20)
+    summary, crew = _drive(side, models, steps=20, profile="small-model")
 
     assert summary.stop_reason == "done"
     assert _refusals(models["tester"]) == 0
@@ -136,7 +136,7 @@ def test_a_passing_test_named_after_another_requirement_leaves_the_refusal_bound
     )
     models = _first_cycle_then(_answer("tidy", "tests/test_add_again.py", misnamed), *[DONE] * 12)
 
-    summary, crew = _drive(side, models, steps=20)
+    summary, crew = _drive(side, models, steps=20, profile="small-model")
 
     assert summary.stop_reason == "done"
     assert 1 not in crew.working  # requirement 2 (index 1) was never shown working
@@ -156,7 +156,7 @@ def test_the_refusal_still_stops_an_early_done(
     )
     models["refactorer"].enqueue(_answer("nothing to tidy"))
 
-    _drive(side, models, steps=5)
+    _drive(side, models, steps=5, profile="small-model")
 
     assert "done refused: requirement 1 of 2 has no test yet: add() exists." in (
         models["tester"].asked[1].user
@@ -172,7 +172,7 @@ def test_a_non_goal_is_no_requirement_and_done_is_taken_at_once(
     side = _side(kind, tmp_path, kata, monkeypatch)
     models = _first_cycle_then(DONE)
 
-    summary, crew = _drive(side, models, steps=20)
+    summary, crew = _drive(side, models, steps=20, profile="small-model")
 
     assert summary.stop_reason == "done"
     assert crew.done_refused == {}

@@ -335,7 +335,7 @@ def test_an_interrupted_fix_of_the_testers_test_puts_the_handed_test_back(
         stage=lambda root, paths: staged.append(test.read_text(encoding="utf-8")),
     )
     turn.crew = cast(Crew, SimpleNamespace(workspace=workspace, gate=SimpleNamespace(
-        staged=judge), settings=SimpleNamespace()))  # fmt: skip
+        staged=judge), settings=SimpleNamespace(), on=lambda check: True))  # fmt: skip
 
     with pytest.raises(KeyboardInterrupt):
         turn.settled(verdict)

@@ -169,7 +169,7 @@ def test_the_tester_turn_hands_over_the_typed_test(
     models["implementor"].enqueue(_answer("accept", "src/lib.rs", source, commit=commit))
     models["refactorer"].enqueue(_answer("nothing to tidy"))
 
-    _drive(side, models, steps=5)
+    _drive(side, models, steps=5, profile="small-model")
 
     assert side.subjects()[0] == "feat(validate): accept a password"
     if side.memory is not None:

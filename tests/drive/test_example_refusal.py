@@ -39,7 +39,7 @@ def test_a_contradicting_test_is_refused_and_the_retry_is_told_the_katas_value(
     )
     models["refactorer"].enqueue(_answer("nothing to tidy"))
 
-    _drive(side, models, steps=5)
+    _drive(side, models, steps=5, profile="small-model")
 
     retry = models["tester"].asked[1].user
     assert "edits refused, nothing was written: the test in tests/test_wrong.py expects " in retry
@@ -59,7 +59,7 @@ def test_a_test_that_agrees_is_handed_over_at_once(side: Side) -> None:
     )
     models["refactorer"].enqueue(_answer("nothing to tidy"))
 
-    _drive(side, models, steps=5)
+    _drive(side, models, steps=5, profile="small-model")
 
     assert "edits refused" not in models["tester"].asked[-1].user
     assert side.subjects()[0] == "feat(add): add exists"

@@ -183,7 +183,7 @@ def test_the_implementors_retry_gets_the_hint_the_input_and_what_the_kata_says(
     monkeypatch.setattr(Side, "ports", lambda self: {"gate": RealGate(),
                                                      "workspace": HooklessWorkspace()})  # fmt: skip
 
-    _drive(side, models, steps=1)
+    _drive(side, models, steps=1, profile="small-model")
 
     first, retry = (asked.user for asked in models["implementor"].asked[:2])
     said = 'The kata says `validate("Abcdefg!")` gives `["must contain a digit"]` (requirement 3).'

@@ -102,7 +102,7 @@ def test_the_implementor_is_told_the_plan_only_when_it_is_about_the_staged_test(
     )
     models["refactorer"].enqueue(_answer("nothing to tidy"))
 
-    _drive(side, models, steps=5)
+    _drive(side, models, steps=5, profile="small-model")
 
     task = models["implementor"].asked[0].user
     assert ("What the test checks:" in task) is told

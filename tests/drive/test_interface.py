@@ -251,7 +251,7 @@ def test_tester_and_implementor_are_told_the_change_that_fits_and_the_cycle_land
     repo = _repo(make_repo, "//! The rover kata.\n", monkeypatch)
     models = _models((WRONG, RIGHT), (SOURCE.replace('"0:0:N".to_string()', '"0:0:N"'), SOURCE))
 
-    one_cycle(repo, models)
+    one_cycle(repo, models, profile="small-model")
 
     assert len(models["tester"].asked) == 2
     told = models["tester"].asked[1].user
@@ -279,7 +279,7 @@ def test_a_test_that_reaches_the_crate_by_a_wrong_name_is_repaired_and_handed_ov
     repo = _repo(make_repo, "//! The rover kata.\n", monkeypatch)
     models = _models((RIGHT.replace("use rover::execute;\n", wrong),), (SOURCE,))
 
-    one_cycle(repo, models)
+    one_cycle(repo, models, profile="small-model")
 
     assert len(models["tester"].asked) == 1  # handed over at once
     assert git(repo, "show", "HEAD:tests/origin.rs").stdout == RIGHT

@@ -14,6 +14,7 @@ from support.fake_drive import HooklessWorkspace, MarkerGate
 from support.fake_model import FakeModel
 from support.memory_drive import MemoryGate, MemoryWorkspace, no_processes
 
+from tddhooks.drive.checks import active_checks
 from tddhooks.drive.console import QuietDisplay
 from tddhooks.drive.crew import Crew
 from tddhooks.drive.loop import Drive, DrivePlan
@@ -91,7 +92,13 @@ def side(request: pytest.FixtureRequest, tmp_path: Path) -> Side:
     return Side(request.param, tmp_path)
 
 
-def _drive(side: Side, models: dict[str, FakeModel], steps: int = 1) -> tuple[Any, Crew]:
+def _drive(
+    side: Side,
+    models: dict[str, FakeModel],
+    steps: int = 1,
+    profile: str = "core",
+    disabled: tuple[str, ...] = (),
+) -> tuple[Any, Crew]:
     root = side.root
     crew = Crew(
         root=root,
@@ -103,6 +110,7 @@ def _drive(side: Side, models: dict[str, FakeModel], steps: int = 1) -> tuple[An
         steps=StepWriter(root),
         context_tokens=1800,
         max_attempts=3,
+        checks=active_checks(profile, disabled),
         **side.ports(),
     )
     plan = DrivePlan(agent_roles=frozenset(models))
@@ -170,7 +178,7 @@ def test_a_stuck_implementor_has_the_test_set_aside_and_the_tester_told(side: Si
     wrong = _answer("try", "src/kata/__init__.py", "def sub() -> int:\n    return 0\n")
     models["implementor"].enqueue(wrong, wrong, wrong)
 
-    summary, crew = _drive(side, models, steps=1)
+    summary, crew = _drive(side, models, steps=1, profile="small-model")
 
     actions = [decision.action for decision in crew.decisions]
     assert actions[:3] == ["retry", "retry", "give-up"]
@@ -250,7 +258,7 @@ def test_an_answer_copying_the_examples_placeholder_is_refused_unwritten(side: S
     right = _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
     models = _cycle_models(copied, right)
 
-    summary, _crew = _drive(side, models)
+    summary, _crew = _drive(side, models, profile="small-model")
 
     assert "SIMPLEST_BODY is a placeholder of the example answer" in (
         models["implementor"].asked[1].user
@@ -262,7 +270,7 @@ def test_an_answer_copying_the_examples_placeholder_is_refused_unwritten(side: S
 def test_each_role_is_offered_its_paths_in_the_schema_and_the_prompt(side: Side) -> None:
     models = _cycle_models()
 
-    _drive(side, models)
+    _drive(side, models, profile="small-model")
 
     def path_values(role: str) -> Any:
         schema = models[role].asked[0].schema
@@ -292,7 +300,7 @@ def test_a_test_that_passes_at_once_points_the_tester_at_the_next_requirement(si
         STOP,
     )
 
-    _drive(side, models, steps=1)
+    _drive(side, models, steps=1, profile="small-model")
 
     first, second = models["tester"].asked[:2]
     assert "Requirement 1 of 2: add() exists." in first.user
@@ -313,7 +321,7 @@ def _refused_test(side: Side, path: str, content: str) -> str:
     models = _models()
     models["tester"].enqueue(_answer("add exists", path, content), STOP)
 
-    _drive(side, models, steps=1)
+    _drive(side, models, steps=1, profile="small-model")  # the refusals are small-model aids
 
     if side.memory is None:
         assert _git(side.root, "status", "--porcelain").strip() == ""
@@ -383,6 +391,30 @@ def test_a_tester_test_that_checks_many_requirements_at_once_is_sent_back(side: 
     assert not (side.root / "tests" / "test_add_exists.py").exists()
 
 
+def _broad_test_handed_over(side: Side, profile: str, disabled: tuple[str, ...] = ()) -> bool:
+    broad = "from kata import add\n\n\ndef test_add_exists():  # needs: def add\n" + "".join(
+        f"    assert add({n}) == {n}\n" for n in range(5)
+    )
+    models = {"tester": _models()["tester"]}  # the person implements: the drive stops there
+    models["tester"].enqueue(_answer("add exists", "tests/test_add_exists.py", broad), STOP)
+    _drive(side, models, steps=1, profile=profile, disabled=disabled)
+    if len(models["tester"].asked) > 1:
+        assert "[check: assertion-count] edits refused" in models["tester"].asked[1].user
+    return len(models["tester"].asked) == 1
+
+
+def test_many_assertions_in_one_test_are_refused_only_by_the_small_model_aid(side: Side) -> None:
+    assert _broad_test_handed_over(side, "core")
+
+
+def test_a_small_model_aid_a_person_disabled_refuses_nothing(side: Side) -> None:
+    assert _broad_test_handed_over(side, "small-model", disabled=("assertion-count",))
+
+
+def test_the_small_model_refusal_names_its_check(side: Side) -> None:
+    assert not _broad_test_handed_over(side, "small-model")
+
+
 def test_a_retry_is_told_what_the_tests_the_last_attempt_broke_expect(side: Side) -> None:
     """The gate's failure names the broken test, not the input it calls the code with: the
     implementor's next prompt says it (drive/gather.py broken_expectations)."""
@@ -406,38 +438,3 @@ def test_a_retry_is_told_what_the_tests_the_last_attempt_broke_expect(side: Side
     assert broken not in first.user
     assert broken in retry.user
     assert "The test calls `one()` and expects `1`." in retry.user
-
-
-WORDS_KATA = (
-    '# Words\n\n## Requirements\n\n1. 3 gives "Fizz".\n2. 7 gives "Whizz".\n'
-    '3. 21 gives "FizzWhizz".\n'
-)
-SAY = 'def say(n: int) -> str:\n    if n % 3 == 0:\n        return "Fizz"\n    return str(n)\n'
-TEST_JOIN = (
-    "from kata import say\n\n\ndef test_join():  # needs: FizzWhizz\n"
-    '    assert say(21) == "FizzWhizz"\n'
-)
-
-
-@pytest.mark.parametrize("kind", ["git", "memory"])
-def test_a_preparatory_refactor_for_joined_words_is_shown_the_word_by_word_shape(
-    kind: str, tmp_path: Path
-) -> None:
-    """Measured (r71, FizzBuzz at 8054b40): asked for a preparatory refactor for `say(21) ==
-    "FizzWhizz"` with no shape, the 1.5B refactorer gave the early returns back unchanged."""
-    side = Side(kind, tmp_path, {**FILES, "kata.md": WORDS_KATA, "src/kata/__init__.py": SAY})
-    models = _models()
-    models["tester"].enqueue(*[_answer("21 is FizzWhizz", "tests/test_join.py", TEST_JOIN)] * 2,
-                             STOP)  # fmt: skip
-    wrong = _answer("try", "src/kata/__init__.py", SAY.replace("str(n)", "str(n + 0)"))
-    models["implementor"].enqueue(*[wrong] * 9)
-    models["refactorer"].enqueue(_answer("nothing to prepare"), STOP)
-
-    _summary, crew = _drive(side, models, steps=3)
-
-    actions = [decision.action for decision in crew.decisions]
-    assert "preparatory-refactor" in actions
-    asked = models["refactorer"].asked[0].user
-    assert "Preparatory refactor: the implementor could not make" in asked
-    assert 'The test expects the kata\'s words joined ("FizzWhizz")' in asked
-    assert '```python\nsaid = ""\nif …:\n    said += "Fizz"\n```' in asked

@@ -197,7 +197,7 @@ def test_a_drive_sends_the_r52_change_back_twice_and_the_third_attempt_lands(
     monkeypatch.setattr(Side, "ports", lambda self: {"gate": RealGate(),
                                                      "workspace": HooklessWorkspace()})  # fmt: skip
 
-    _drive(side, models, steps=1)
+    _drive(side, models, steps=1, profile="small-model")
 
     asked = models["implementor"].asked
     assert len(asked) == 3

@@ -22,7 +22,7 @@ def test_a_placeholder_name_the_persons_code_has_is_kept_and_the_edit_lands(
     source = PERSONS + "\n\n" + SOURCE_ADD
     models = _cycle_models(_answer("define add", "src/kata/__init__.py", source, commit=FEAT_ADD))
 
-    summary, _crew = _drive(side, models)
+    summary, _crew = _drive(side, models, profile="small-model")
 
     assert len(models["implementor"].asked) == 1, models["implementor"].asked[-1].user[-300:]
     assert summary.stop_reason == "steps"
@@ -42,7 +42,7 @@ def test_a_placeholder_the_file_did_not_have_is_still_refused(
         _answer("define add", "src/kata/__init__.py", right, commit=FEAT_ADD),
     )
 
-    summary, _crew = _drive(side, models)
+    summary, _crew = _drive(side, models, profile="small-model")
 
     assert "SIMPLEST_BODY is a placeholder of the example answer" in (
         models["implementor"].asked[1].user

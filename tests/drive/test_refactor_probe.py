@@ -448,7 +448,7 @@ def _cycle(repo: Path, test: tuple[str, str], sources: Sequence[str], scope: str
         for source in sources
     ))  # fmt: skip
     models["refactorer"].enqueue({"plan": "nothing to tidy", "edits": []})
-    one_cycle(repo, models)
+    one_cycle(repo, models, profile="small-model")  # the example probe is a small-model aid
     return models["implementor"]
 
 
@@ -474,7 +474,7 @@ def test_the_refactorer_is_told_and_its_next_answer_lands(
         {"plan": "to_string", "edits": [{"path": "src/lib.rs", "content": TIDIED}], "commit": tidy},
     )  # fmt: skip
 
-    one_cycle(repo, models)
+    one_cycle(repo, models, profile="small-model")
 
     assert len(models["refactorer"].asked) == 2
     told = models["refactorer"].asked[1].user

@@ -150,7 +150,7 @@ def test_the_first_implementor_prompt_names_the_empty_body(
     models["implementor"].enqueue(_answer("empty", "src/kata/__init__.py", empty, commit=commit))
     models["refactorer"].enqueue(_answer("nothing to tidy"))
 
-    _drive(side, models, steps=1)
+    _drive(side, models, steps=1, profile="small-model")
 
     assert EMPTY_START["python"] in models["implementor"].asked[0].user
     assert side.subjects()[0] == "feat(validate): a good password has no errors"

@@ -144,7 +144,7 @@ def test_the_implementors_retry_is_told_which_value_only_its_code_holds(
     monkeypatch.setattr(Side, "ports", lambda self: {"gate": _ComparingGate(),
                                                      "workspace": side_workspace()})  # fmt: skip
 
-    _drive(side, models, steps=5)
+    _drive(side, models, steps=5, profile="small-model")
 
     retry = models["implementor"].asked[1].user
     assert 'Hint: "Invented total" comes from src/kata/__init__.py' in retry

@@ -255,14 +255,13 @@ def test_every_decision_is_logged_with_its_reason() -> None:
     assert all(decision is not None and decision.reason for decision in returned)
 
 
-def test_the_preparatory_refactor_is_given_the_shape_until_it_lands() -> None:
+def test_the_preparatory_refactor_is_asked_for_until_it_lands() -> None:
     supervisor = _supervisor()
-    supervisor.record_implementor_stuck(["t"], "SHAPE one\n")  # set aside: not the refactorer's
+    supervisor.record_implementor_stuck(["t"])  # set aside: not the refactorer's
     assert supervisor.hints_for("refactorer") == []
-    supervisor.record_implementor_stuck(["t"], "SHAPE two\n")
+    supervisor.record_implementor_stuck(["t"])
     hints = supervisor.hints_for("refactorer")
     assert hints[0].startswith("Preparatory refactor: the implementor could not make t pass.")
-    assert hints[1:] == ["SHAPE two"]
     supervisor.record_attempt_succeeded("refactorer")
     assert supervisor.hints_for("refactorer") == []
 

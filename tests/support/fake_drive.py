@@ -75,7 +75,9 @@ class MarkerGate:
 class HooklessWorkspace(GitWorkspace):
     """Real files and git; commits skip the hooks (whose gate would run the real suite)."""
 
-    def format_files(self, root: Path, settings: PolicySettings, paths: Collection[str]) -> None:
+    def format_files(
+        self, root: Path, settings: PolicySettings, paths: Collection[str], *, repairs: bool = True
+    ) -> None:
         return None
 
     def commit(self, root: Path, message: str, settings: PolicySettings) -> CommitOutcome:
@@ -94,9 +96,11 @@ class HooklessWorkspace(GitWorkspace):
         return CommitOutcome(True, _git(root, "rev-parse", "HEAD").strip(), "")
 
 
-def one_cycle(repo: Path, models: Mapping[str, Model]) -> None:
+def one_cycle(repo: Path, models: Mapping[str, Model], profile: str = "core") -> None:
     """One cycle of the real drive loop on `repo`: real git, cargo and gate (RealGate), commits
-    without the hooks (HooklessWorkspace), the models' answers queued (support/fake_model.py)."""
+    without the hooks (HooklessWorkspace), the models' answers queued (support/fake_model.py),
+    under the answer checks of `profile` (docs/checks.md)."""
+    from tddhooks.drive.checks import active_checks
     from tddhooks.drive.console import QuietDisplay
     from tddhooks.drive.crew import Crew
     from tddhooks.drive.loop import Drive, DrivePlan
@@ -114,5 +118,6 @@ def one_cycle(repo: Path, models: Mapping[str, Model]) -> None:
         supervisor=Supervisor(max_attempts=3, max_failed_cycles=3, steps=1, budget_tokens=None),
         ledger=UsageLedger(), display=QuietDisplay(), steps=StepWriter(repo), context_tokens=1800,
         max_attempts=3, gate=RealGate(), workspace=HooklessWorkspace(),
+        checks=active_checks(profile),
     )  # fmt: skip
     Drive(crew, DrivePlan(agent_roles=frozenset(models))).run()

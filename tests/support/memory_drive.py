@@ -210,7 +210,9 @@ class MemoryWorkspace:
         self.check_edits(root, edits, policy)
         return write_edits(root, edits)
 
-    def format_files(self, root: Path, settings: PolicySettings, paths: Collection[str]) -> None:
+    def format_files(
+        self, root: Path, settings: PolicySettings, paths: Collection[str], *, repairs: bool = True
+    ) -> None:
         return None
 
     def stage(self, root: Path, paths: Collection[str]) -> None:
