@@ -26,10 +26,11 @@ class _KataCommand(click.Command):
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         if self.bench:
-            from tddhooks.bench.katas import shipped_bench_katas
+            from tddhooks.bench.katas import DEVELOPMENT, shipped_bench_katas
 
-            names = shipped_bench_katas()
-            label = "Shipped katas with acceptance suites"
+            # the set is said beside each name: --set development|held-out picks them
+            names = [f"{n} (development)" if n in DEVELOPMENT else n for n in shipped_bench_katas()]
+            label = "Shipped katas with acceptance suites (held out unless marked)"
         else:
             from tddhooks.commands.init_cmd import shipped_katas
 
@@ -335,6 +336,13 @@ def step(**options: Any) -> None:
     multiple=True,
     help="Shipped kata NAME or DIR (repeatable; "
     "default: every shipped kata). A DIR holds kata.md and acceptance/.",
+)
+@click.option(
+    "--set",
+    "kata_set",
+    type=click.Choice(["all", "development", "held-out"]),
+    help="Bench this set of the shipped katas (with any --kata): held-out ones judge an aid, "
+    "development ones may tune it (docs/bench.md).",
 )
 @click.option("--model", "-m", "models", multiple=True, help="PROVIDER:MODEL (repeatable).")
 @click.option("--runs", type=int, default=1, show_default=True, help="Drives per model and kata.")

@@ -105,6 +105,7 @@ def run(
     markdown_file: Path | None,
     merge: Sequence[Path],
     llm: BenchLLM,
+    kata_set: str | None = None,
 ) -> int:
     from tddhooks.bench import report
 
@@ -113,7 +114,7 @@ def run(
         results = report.merged([result for file in files for result in file.runs])
         complete = all(file.complete for file in files)
         return _report(results, json_file, markdown_file, complete=complete)
-    specs = plan(katas, models, runs, steps, language, work_root, llm)
+    specs = plan(katas, models, runs, steps, language, work_root, llm, kata_set=kata_set)
     chosen = [specs[index] for index in in_shard(specs, parse_shard(shard))]
     if jobs < 1:
         raise UsageError(f"--jobs {jobs}: must be at least 1", fix="e.g. --jobs 2")
@@ -169,7 +170,12 @@ def plan(
     language: str,
     work_root: Path | None,
     llm: BenchLLM,
+    *,
+    kata_set: str | None = None,
 ) -> list[RunSpec]:
+    """Every run of the bench. The katas: those of `kata_set` (a set of shipped katas) and the
+    `--kata` ones; with neither, every shipped kata."""
+    from tddhooks.bench.katas import kata_set as set_katas
     from tddhooks.bench.katas import resolve_bench_kata, shipped_bench_katas
     from tddhooks.bench.run import RunSpec
 
@@ -177,7 +183,12 @@ def plan(
         raise UsageError("tddhooks bench needs a model", fix="e.g. --model ollama:qwen2.5-coder:7b")
     if runs < 1 or steps < 1:
         raise UsageError("--runs and --steps must be at least 1", fix="e.g. --runs 3 --steps 6")
-    resolved = [resolve_bench_kata(name) for name in (katas or shipped_bench_katas())]
+    # a kata of the set also given by --kata runs once
+    given = [name for name in (set_katas(kata_set) if kata_set else ()) if name not in katas]
+    given += katas
+    if not given and not kata_set:
+        given = shipped_bench_katas()
+    resolved = [resolve_bench_kata(name) for name in given]
     if not resolved:
         raise UsageError(
             "no kata to bench: none was given and no shipped kata was found",
@@ -186,7 +197,7 @@ def plan(
     check_models(models, llm, resolved, language)
     for kata in resolved:
         kata.suite(language)  # a missing suite fails before any drive starts
-    _refuse_same_names(katas, resolved)
+    _refuse_same_names(given, resolved)
     _warn_requirementless(resolved)
     root = (work_root or Path(tempfile.mkdtemp(prefix="tddhooks-bench-"))).resolve()
     specs = [
