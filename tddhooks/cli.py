@@ -100,8 +100,35 @@ def answer_limit_options() -> list[Callable[[F], F]]:
     ]
 
 
+def sampling_options(*, bench: bool = False) -> list[Callable[[F], F]]:
+    """--temperature and --seed for every role: a bench samples at 0 with seed 0 unless told
+    otherwise, so a run repeats where the server takes a seed (docs/bench.md)."""
+    default = " (default: 0)" if bench else " (default: tdd.yaml roles.ROLE.temperature)"
+    return [
+        click.option(
+            "--temperature",
+            type=click.FloatRange(min=0, max=2),
+            default=0.0 if bench else None,
+            help="Sampling temperature of every role's first attempt" + default + ".",
+        ),
+        click.option(
+            "--seed",
+            type=int,
+            default=0 if bench else None,
+            help="Sampling seed sent with every request, for servers that take one"
+            + (" (default: 0)." if bench else " (default: none)."),
+        ),
+    ]
+
+
 def with_answer_limits(func: F) -> F:
     for option in reversed(answer_limit_options()):
+        func = option(func)
+    return func
+
+
+def with_sampling(func: F) -> F:
+    for option in reversed(sampling_options(bench=True)):
         func = option(func)
     return func
 
@@ -123,6 +150,7 @@ def llm_options(func: F) -> F:
         click.option("--refresh-cache", is_flag=True, help="Ask the model again; store answers."),
         click.option("--max-tokens-total", type=int, help="Stop cleanly past this token budget."),
         *answer_limit_options(),
+        *sampling_options(),
         click.option(
             "--record",
             type=click.Path(dir_okay=False, path_type=Path),
@@ -345,6 +373,14 @@ def step(**options: Any) -> None:
     "development ones may tune it (docs/bench.md).",
 )
 @click.option("--model", "-m", "models", multiple=True, help="PROVIDER:MODEL (repeatable).")
+@click.option(
+    "--profile",
+    "profiles",
+    multiple=True,
+    type=click.Choice(["core", "small-model"]),
+    help="Drive under this check profile (repeatable: each model under each; default: the "
+    "drive's own, tdd.yaml drive.profile).",
+)
 @click.option("--runs", type=int, default=1, show_default=True, help="Drives per model and kata.")
 @click.option("--steps", type=int, default=6, show_default=True, help="Cycles per drive.")
 @click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Drives at once.")
@@ -393,12 +429,14 @@ def step(**options: Any) -> None:
 @click.option("--refresh-cache", is_flag=True, help="Ask the model again; store answers.")
 @click.option("--max-tokens-total", type=int, help="Token budget per drive.")
 @with_answer_limits
+@with_sampling
 def bench(**options: Any) -> None:
     """Drive katas with each model and score every run (hidden acceptance tests)."""
     from tddhooks.commands import bench as bench_cmd
 
     llm_names = ("provider", "api_key", "base_url", "role_model", "no_cache", "refresh_cache",
-                 "max_tokens_total", "timeout_s", "max_tokens", "response_format")  # fmt: skip
+                 "max_tokens_total", "timeout_s", "max_tokens", "response_format", "temperature",
+                 "seed")  # fmt: skip
     llm = {name: options.pop(name) for name in llm_names}
     llm["role_model"] = tuple(llm["role_model"])
     _finish(lambda: bench_cmd.run(llm=bench_cmd.BenchLLM(**llm), **options))

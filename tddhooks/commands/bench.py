@@ -45,6 +45,11 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "model"
 
 
+def model_dir(model: str, profile: str | None) -> str:
+    """The folder of a model's runs under --work-root; `<model>.<profile>` under a --profile."""
+    return slug(model) + (f".{profile}" if profile else "")
+
+
 @dataclass(frozen=True)
 class BenchLLM:
     """The model flags each child drive gets (the key by environment variable only)."""
@@ -59,6 +64,8 @@ class BenchLLM:
     timeout_s: float | None = None
     max_tokens: int | None = None
     response_format: str | None = None
+    temperature: float | None = 0.0  # a bench samples at 0 with a fixed seed: runs repeat
+    seed: int | None = 0
 
     def args(self) -> tuple[str, ...]:
         args: list[str] = []
@@ -80,6 +87,10 @@ class BenchLLM:
             args += ["--max-tokens", str(self.max_tokens)]
         if self.response_format:
             args += ["--response-format", self.response_format]
+        if self.temperature is not None:
+            args += ["--temperature", f"{self.temperature:g}"]
+        if self.seed is not None:
+            args += ["--seed", str(self.seed)]
         if self.api_key and _ENV_NAME.fullmatch(self.api_key) and os.environ.get(self.api_key):
             args += ["--api-key", self.api_key]  # a variable's name: the child reads it
         return tuple(args)
@@ -106,6 +117,7 @@ def run(
     merge: Sequence[Path],
     llm: BenchLLM,
     kata_set: str | None = None,
+    profiles: Sequence[str] = (),
 ) -> int:
     from tddhooks.bench import report
 
@@ -114,7 +126,8 @@ def run(
         results = report.merged([result for file in files for result in file.runs])
         complete = all(file.complete for file in files)
         return _report(results, json_file, markdown_file, complete=complete)
-    specs = plan(katas, models, runs, steps, language, work_root, llm, kata_set=kata_set)
+    specs = plan(katas, models, runs, steps, language, work_root, llm, kata_set=kata_set,
+                 profiles=profiles)  # fmt: skip
     chosen = [specs[index] for index in in_shard(specs, parse_shard(shard))]
     if jobs < 1:
         raise UsageError(f"--jobs {jobs}: must be at least 1", fix="e.g. --jobs 2")
@@ -172,9 +185,11 @@ def plan(
     llm: BenchLLM,
     *,
     kata_set: str | None = None,
+    profiles: Sequence[str] = (),
 ) -> list[RunSpec]:
-    """Every run of the bench. The katas: those of `kata_set` (a set of shipped katas) and the
-    `--kata` ones; with neither, every shipped kata."""
+    """Every run of the bench: each model, under each check profile (none given: the one the
+    run's tdd.yaml names), on each kata. The katas: those of `kata_set` (a set of shipped katas)
+    and the `--kata` ones; with neither, every shipped kata."""
     from tddhooks.bench.katas import kata_set as set_katas
     from tddhooks.bench.katas import resolve_bench_kata, shipped_bench_katas
     from tddhooks.bench.run import RunSpec
@@ -200,6 +215,8 @@ def plan(
     _refuse_same_names(given, resolved)
     _warn_requirementless(resolved)
     root = (work_root or Path(tempfile.mkdtemp(prefix="tddhooks-bench-"))).resolve()
+    # none given: one run each, under the profile the run's tdd.yaml names
+    chosen_profiles: list[str | None] = [*dict.fromkeys(profiles)] or [None]
     specs = [
         RunSpec(
             model=model,
@@ -207,11 +224,13 @@ def plan(
             run=number,
             language=language,
             steps=steps,
-            work_dir=root / slug(model) / kata.name / f"run-{number}",
+            work_dir=root / model_dir(model, profile) / kata.name / f"run-{number}",
             llm_args=llm.args(),
             api_key=llm.key_value(),
+            profile=profile,
         )
         for model in models
+        for profile in chosen_profiles
         for kata in resolved
         for number in range(1, runs + 1)
     ]

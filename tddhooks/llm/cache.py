@@ -1,7 +1,8 @@
 """Answers on disk (diskcache), keyed by a hash of the canonical request; never by the key.
 
 The key format is a contract: sha256 of canonical JSON (sorted keys, compact separators) of
-base URL, model, temperature, max_tokens, messages and response format. Change it only on purpose.
+base URL, model, temperature, max_tokens, messages and response format, and the seed when one is
+sent. Change it only on purpose.
 
 Every answer is kept, the rejected ones too: the n-th identical request of a drive is stored
 under `<key>#<n>` (`<key>` for the first), so a retry that repeats a request reaches the model
@@ -105,9 +106,11 @@ class AnswerCache:
         messages: list[dict[str, str]],
         response_format: dict[str, Any] | None,
         max_tokens: int | None = None,
+        seed: int | None = None,
     ) -> str:
-        """The request's cache key (the API key is deliberately not an input)."""
-        request = {
+        """The request's cache key (the API key is deliberately not an input). A seed is an input
+        when one is sent; a request without one keeps the key it always had."""
+        request: dict[str, Any] = {
             "v": KEY_VERSION,
             "base_url": base_url.rstrip("/"),
             "model": model,
@@ -116,6 +119,8 @@ class AnswerCache:
             "messages": messages,
             "response_format": response_format,
         }
+        if seed is not None:
+            request["seed"] = seed
         return sha256_hex(canonical_json(request))
 
     def next_slot(self, key: str) -> str:

@@ -77,7 +77,7 @@ def test_a_key_reaches_the_child_by_environment_never_argv(monkeypatch: pytest.M
     assert llm.key_value() == secret
     monkeypatch.setenv("MY_BENCH_KEY", secret)
     named = BenchLLM(api_key="MY_BENCH_KEY")
-    assert named.args() == ("--api-key", "MY_BENCH_KEY")
+    assert named.args()[-2:] == ("--api-key", "MY_BENCH_KEY")
     assert named.key_value() is None
 
 
@@ -338,7 +338,7 @@ def test_summaries_tables_and_json_round_trip(tmp_path: Path) -> None:
     assert first.stop_reasons == {"steps": 1, "done": 1}
     table = report.markdown([first, second])
     assert table.splitlines()[2].startswith(
-        "| custom:m | bowling | 2 | 3.0 of 4.0 | 10 | 1 | 1/2 |"
+        "| custom:m | — | bowling | 2 | 3.0 of 4.0 | 10 | 1 | 1/2 |"
     )
     assert "| 8/16 (50%) |" in table
     assert "9/9 (100%)" in table.splitlines()[3]
@@ -355,12 +355,12 @@ def test_a_row_whose_drives_all_errored_says_so_and_scores_nothing() -> None:
     )  # fmt: skip
     (summary,) = report.summarise([failed, failed.model_copy(update={"run": 2})])
     row = summary.row()
-    assert row[3] == "errored"
-    assert row[7] == "—"
+    assert row[4] == "errored"
+    assert row[8] == "—"
     assert row[-1] == "error ×2"
     (mixed,) = report.summarise([failed, _result(run=2)])
-    assert mixed.row()[3] == "1.5 of 2.0"
-    assert mixed.row()[7] == "5/8 (62%)"
+    assert mixed.row()[4] == "1.5 of 2.0"
+    assert mixed.row()[8] == "5/8 (62%)"
 
 
 @pytest.mark.parametrize("width", [80, 300])
@@ -378,7 +378,7 @@ def test_the_table_cuts_no_cell_at_any_width(width: int) -> None:
         output.use_streams()
     text = buffer.getvalue()
     assert "…" not in text
-    assert all(column in text for column in report.COLUMNS[2:])
+    assert all(column in text for column in report.COLUMNS[3:])
     assert "custom:qwen2.5-coder-1.5b" in text
     assert max(len(line) for line in text.splitlines()) <= width
     one_row = any(
@@ -417,16 +417,16 @@ def test_a_drive_that_errored_before_its_first_commit_is_not_scored(tmp_path: Pa
     assert (spec.work_dir / ".git").is_dir()  # the drive did init the kata
     assert (result.acceptance_passed, result.acceptance_total) == (0, 0)
     (summary,) = report.summarise([result, result.model_copy(update={"run": 2})])
-    assert summary.row()[3] == "errored"
-    assert summary.row()[6] == "—"  # the scaffold alone is clean: no drive of them was audited
-    assert summary.row()[7] == "—"
+    assert summary.row()[4] == "errored"
+    assert summary.row()[7] == "—"  # the scaffold alone is clean: no drive of them was audited
+    assert summary.row()[8] == "—"
 
 
 def test_a_row_of_drives_that_errored_after_landing_cycles_shows_them() -> None:
     # red team: the endpoint went away in cycle 4; the three cycles landed and were scored
     (summary,) = report.summarise([_result(stop_reason="error", error="error: gone")])
-    assert summary.row()[3] == "3.0 of 4.0"
-    assert summary.row()[7] == "5/8 (62%)"
+    assert summary.row()[4] == "3.0 of 4.0"
+    assert summary.row()[8] == "5/8 (62%)"
 
 
 def test_merging_shard_files_reports_all_their_runs(tmp_path: Path) -> None:
@@ -440,7 +440,7 @@ def test_merging_shard_files_reports_all_their_runs(tmp_path: Path) -> None:
             "--markdown", str(merged)]  # fmt: skip
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
-    assert "| custom:m | bowling | 2 |" in merged.read_text("utf-8")
+    assert "| custom:m | — | bowling | 2 |" in merged.read_text("utf-8")
     bad = CliRunner().invoke(cli, ["bench", "--merge", str(tmp_path / "bad.json")])
     assert bad.exit_code == 2
     assert 'not a bench JSON file: it has no "runs" list' in bad.output
