@@ -26,10 +26,11 @@ class _KataCommand(click.Command):
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         if self.bench:
-            from tddhooks.bench.katas import shipped_bench_katas
+            from tddhooks.bench.katas import DEVELOPMENT, shipped_bench_katas
 
-            names = shipped_bench_katas()
-            label = "Shipped katas with acceptance suites"
+            # the set is said beside each name: --set development|held-out picks them
+            names = [f"{n} (development)" if n in DEVELOPMENT else n for n in shipped_bench_katas()]
+            label = "Shipped katas with acceptance suites (held out unless marked)"
         else:
             from tddhooks.commands.init_cmd import shipped_katas
 
@@ -99,8 +100,35 @@ def answer_limit_options() -> list[Callable[[F], F]]:
     ]
 
 
+def sampling_options(*, bench: bool = False) -> list[Callable[[F], F]]:
+    """--temperature and --seed for every role: a bench samples at 0 with seed 0 unless told
+    otherwise, so a run repeats where the server takes a seed (docs/bench.md)."""
+    default = " (default: 0)" if bench else " (default: tdd.yaml roles.ROLE.temperature)"
+    return [
+        click.option(
+            "--temperature",
+            type=click.FloatRange(min=0, max=2),
+            default=0.0 if bench else None,
+            help="Sampling temperature of every role's first attempt" + default + ".",
+        ),
+        click.option(
+            "--seed",
+            type=int,
+            default=0 if bench else None,
+            help="Sampling seed sent with every request, for servers that take one"
+            + (" (default: 0)." if bench else " (default: none)."),
+        ),
+    ]
+
+
 def with_answer_limits(func: F) -> F:
     for option in reversed(answer_limit_options()):
+        func = option(func)
+    return func
+
+
+def with_sampling(func: F) -> F:
+    for option in reversed(sampling_options(bench=True)):
         func = option(func)
     return func
 
@@ -122,6 +150,7 @@ def llm_options(func: F) -> F:
         click.option("--refresh-cache", is_flag=True, help="Ask the model again; store answers."),
         click.option("--max-tokens-total", type=int, help="Stop cleanly past this token budget."),
         *answer_limit_options(),
+        *sampling_options(),
         click.option(
             "--record",
             type=click.Path(dir_okay=False, path_type=Path),
@@ -343,7 +372,22 @@ def step(**options: Any) -> None:
     help="Shipped kata NAME or DIR (repeatable; "
     "default: every shipped kata). A DIR holds kata.md and acceptance/.",
 )
+@click.option(
+    "--set",
+    "kata_set",
+    type=click.Choice(["all", "development", "held-out"]),
+    help="Bench this set of the shipped katas (with any --kata): held-out ones judge an aid, "
+    "development ones may tune it (docs/bench.md).",
+)
 @click.option("--model", "-m", "models", multiple=True, help="PROVIDER:MODEL (repeatable).")
+@click.option(
+    "--profile",
+    "profiles",
+    multiple=True,
+    type=click.Choice(["core", "small-model"]),
+    help="Drive under this check profile (repeatable: each model under each; default: the "
+    "drive's own, tdd.yaml drive.profile).",
+)
 @click.option("--runs", type=int, default=1, show_default=True, help="Drives per model and kata.")
 @click.option(
     "--profile",
@@ -400,12 +444,14 @@ def step(**options: Any) -> None:
 @click.option("--refresh-cache", is_flag=True, help="Ask the model again; store answers.")
 @click.option("--max-tokens-total", type=int, help="Token budget per drive.")
 @with_answer_limits
+@with_sampling
 def bench(**options: Any) -> None:
     """Drive katas with each model and score every run (hidden acceptance tests)."""
     from tddhooks.commands import bench as bench_cmd
 
     llm_names = ("provider", "api_key", "base_url", "role_model", "no_cache", "refresh_cache",
-                 "max_tokens_total", "timeout_s", "max_tokens", "response_format")  # fmt: skip
+                 "max_tokens_total", "timeout_s", "max_tokens", "response_format", "temperature",
+                 "seed")  # fmt: skip
     llm = {name: options.pop(name) for name in llm_names}
     llm["role_model"] = tuple(llm["role_model"])
     _finish(lambda: bench_cmd.run(llm=bench_cmd.BenchLLM(**llm), **options))

@@ -16,6 +16,11 @@ _STORED = (".rs", ".py.tmpl")
 CRATE = "{crate}"
 PACKAGE = "{package}"
 
+# The shipped katas aids may be developed on; every other shipped kata is held out, judged on
+# only (docs/bench.md, "Development and held-out katas").
+DEVELOPMENT = ("fizzbuzz", "password-validation")
+SETS = ("all", "development", "held-out")
+
 
 @dataclass(frozen=True)
 class AcceptanceFile:
@@ -74,6 +79,21 @@ def shipped_bench_katas() -> list[str]:
     if not folder.is_dir():
         return []
     return sorted(item.name for item in folder.iterdir() if item.is_dir())
+
+
+def kata_set(name: str) -> list[str]:
+    """The shipped bench katas of a set: `development`, `held-out` (every other one) or `all`."""
+    if name not in SETS:
+        raise UsageError(f"--set {name!r} is not a kata set", fix=f"sets: {', '.join(SETS)}")
+    shipped = shipped_bench_katas()
+    if name == "all":
+        return shipped
+    return [kata for kata in shipped if (kata in DEVELOPMENT) == (name == "development")]
+
+
+def set_of(kata: str) -> str:
+    """`development` or `held-out`, for a shipped kata's name."""
+    return "development" if kata in DEVELOPMENT else "held-out"
 
 
 def _shipped(name: str) -> BenchKata:

@@ -14,17 +14,20 @@ from tddhooks.bench.run import RunResult
 from tddhooks.errors import UsageError
 
 COLUMNS = (
-    "model", "kata", "runs", "cycles landed/run", "commits", "red commits", "audit clean",
-    "acceptance", "tokens", "model time", "wall time", "stop reasons",
+    "model", "profile", "kata", "runs", "cycles landed/run", "commits", "red commits",
+    "audit clean", "acceptance", "refusals", "calls", "tokens", "model time", "wall time",
+    "stop reasons",
 )  # fmt: skip
+_NAMED = 3  # the columns that name a row: model, profile, kata
 
 
 class Summary(BaseModel):
-    """One model on one kata, over its runs."""
+    """One model under one check profile on one kata, over its runs."""
 
     model_config = ConfigDict(extra="forbid")
 
     model: str
+    profile: str = ""
     kata: str
     runs: int
     cycles: int
@@ -34,6 +37,8 @@ class Summary(BaseModel):
     audit_clean: int
     acceptance_passed: int
     acceptance_total: int
+    refusals: dict[str, int] = {}  # check id (or outcome) -> answers not taken
+    calls: int = 0
     tokens: int  # what the answers cost, cached or not
     model_time_s: float
     wall_time_s: float
@@ -48,30 +53,34 @@ class Summary(BaseModel):
         if self.acceptance_total:
             share = self.acceptance_passed / self.acceptance_total
             acceptance = f"{self.acceptance_passed}/{self.acceptance_total} ({share:.0%})"
+        refused = sorted(self.refusals.items(), key=lambda item: (-item[1], item[0]))
         return [
-            self.model, self.kata, str(self.runs), "errored" if errored else cycles,
-            str(self.commits), str(self.red_commits),
+            self.model, self.profile or "—", self.kata, str(self.runs),
+            "errored" if errored else cycles, str(self.commits), str(self.red_commits),
             "—" if errored else f"{self.audit_clean}/{self.runs}",  # the bare scaffold is clean
-            acceptance,
-            str(self.tokens), f"{self.model_time_s:.1f} s", f"{self.wall_time_s:.1f} s", reasons,
+            acceptance, ", ".join(f"{name} ×{count}" for name, count in refused) or "0",
+            str(self.calls), str(self.tokens), f"{self.model_time_s:.1f} s",
+            f"{self.wall_time_s:.1f} s", reasons,
         ]  # fmt: skip
 
 
 def summarise(results: Sequence[RunResult]) -> list[Summary]:
-    """One summary per (model, kata), in the order they first appear."""
-    groups: dict[tuple[str, str], list[RunResult]] = {}
+    """One summary per (model, profile, kata), in the order they first appear."""
+    groups: dict[tuple[str, str, str], list[RunResult]] = {}
     for result in results:
-        # a profile other than core is a row of its own (docs/checks.md)
-        label = result.model if result.profile == "core" else f"{result.model} [{result.profile}]"
-        groups.setdefault((label, result.kata), []).append(result)
+        groups.setdefault((result.model, result.profile, result.kata), []).append(result)
     summaries = []
-    for (model, kata), runs in groups.items():
+    for (model, profile, kata), runs in groups.items():
         reasons: dict[str, int] = {}
+        refusals: dict[str, int] = {}
         for run in runs:
             reasons[run.stop_reason or "?"] = reasons.get(run.stop_reason or "?", 0) + 1
+            for name, count in run.refusals.items():
+                refusals[name] = refusals.get(name, 0) + count
         summaries.append(
             Summary(
                 model=model,
+                profile=profile,
                 kata=kata,
                 runs=len(runs),
                 cycles=sum(r.cycles for r in runs),
@@ -81,6 +90,8 @@ def summarise(results: Sequence[RunResult]) -> list[Summary]:
                 audit_clean=sum(1 for r in runs if r.audit_clean),
                 acceptance_passed=sum(r.acceptance_passed for r in runs),
                 acceptance_total=sum(r.acceptance_total for r in runs),
+                refusals=dict(sorted(refusals.items())),
+                calls=sum(r.calls for r in runs),
                 tokens=sum(t.get("tokens", 0) for r in runs for t in r.tokens.values()),
                 model_time_s=round(sum(r.model_time_s for r in runs), 2),
                 wall_time_s=round(sum(r.wall_time_s for r in runs), 2),
@@ -119,10 +130,10 @@ def print_table(summaries: Sequence[Summary]) -> None:
         return
     for summary in summaries:
         row = summary.row()
-        card = Table(title=f"tddhooks bench · {row[0]} · {row[1]}", show_header=False)
+        card = Table(title=f"tddhooks bench · {' · '.join(row[:_NAMED])}", show_header=False)
         card.add_column(style="bold", no_wrap=True)
         card.add_column(overflow="fold")
-        for column, cell in zip(COLUMNS[2:], row[2:], strict=True):
+        for column, cell in zip(COLUMNS[_NAMED:], row[_NAMED:], strict=True):
             card.add_row(column, cell)
         console.print(card)
 
@@ -165,9 +176,10 @@ def merged(results: list[RunResult]) -> list[RunResult]:
     for result in results:
         key = (result.model, result.profile, result.kata, result.language, result.run)
         if key in seen:
+            profile = f" [{result.profile}]" if result.profile else ""
             raise UsageError(
-                f"--merge: {result.model} {result.kata} ({result.language}) run {result.run} is "
-                "in more than one file",
+                f"--merge: {result.model}{profile} {result.kata} ({result.language}) run "
+                f"{result.run} is in more than one file",
                 fix="give each shard's file once",
             )
         seen.add(key)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -33,6 +34,7 @@ class RunResult(BaseModel):
     kata: str
     language: str
     run: int
+    profile: str = ""  # the drive's check profile (--profile, else its tdd.yaml); "" unknown
     cycles: int = 0
     cycles_landed: int = 0
     commits: int = 0
@@ -41,12 +43,13 @@ class RunResult(BaseModel):
     acceptance_passed: int = 0
     acceptance_total: int = 0
     tokens: dict[str, dict[str, int]] = Field(default_factory=dict)  # role -> tokens, calls
+    calls: int = 0  # model calls of every role, cached or not
+    # answers not taken, by the check that refused them (or by outcome where none is named)
+    refusals: dict[str, int] = Field(default_factory=dict)
     model_time_s: float = 0.0
     wall_time_s: float = 0.0
     stop_reason: str = ""
     error: str = ""
-    profile: str = "core"  # the drive's answer checks (docs/checks.md)
-    refusals: dict[str, int] = Field(default_factory=dict)  # check id -> answers it refused
 
 
 @dataclass(frozen=True)
@@ -61,14 +64,14 @@ class RunSpec:
     work_dir: Path
     llm_args: tuple[str, ...]  # --provider/--base-url/--role-model/… for the child
     api_key: str | None = None
+    profile: str | None = None  # --profile for the child; None: its tdd.yaml says
     # the bench's own directory: a relative path it checked (`replay:own.jsonl`) is the same file
     # for the drive
     cwd: Path = field(default_factory=Path.cwd)
-    profile: str = "core"
 
     @property
     def label(self) -> str:
-        profile = "" if self.profile == "core" else f" · {self.profile}"
+        profile = f" · {self.profile}" if self.profile else ""
         return f"{self.model}{profile} · {self.kata.name} · run {self.run}"
 
 
@@ -163,11 +166,12 @@ def _run_child(spec: RunSpec, children: Children, cmd: list[str], log: Path) -> 
 def drive_command(spec: RunSpec) -> tuple[list[str], dict[str, str]]:
     """The child drive's argv and environment: a key given as such is in the environment only."""
     key_args = ("--api-key", KEY_VARIABLE) if spec.api_key else ()
+    profile_args = ("--profile", spec.profile) if spec.profile else ()
     cmd = _tddhooks(
         "drive", "-C", str(spec.work_dir), "--kata", spec.kata.init_argument,
         "--language", spec.language, "--steps", str(spec.steps), "--json",
         "--record", str(session_file(spec)),
-        "--model", spec.model, "--profile", spec.profile, *spec.llm_args, *key_args,
+        "--model", spec.model, *spec.llm_args, *profile_args, *key_args,
     )  # fmt: skip
     return cmd, _child_env(spec)
 
@@ -224,12 +228,53 @@ def _drive(spec: RunSpec, children: Children, result: RunResult) -> None:
         }
         for role, t in (finished.get("tokens") or {}).items()
     }
-    result.refusals = {
-        str(check): int(count) for check, count in (finished.get("refusals") or {}).items()
-    }
+    result.calls = sum(t["calls"] for t in result.tokens.values())
     result.stop_reason = str(finished.get("stop_reason") or "")
     if result.stop_reason == "error":
         result.error = stopped_with(stderr, str(finished.get("stop_detail") or ""))
+
+
+# what an attempt came to when its answer was taken (drive/kinds.py AttemptOutcome)
+LANDED = frozenset({"handed-over", "done", "committed", "empty"})
+_CHECK = re.compile(r"^\[check: ([\w.-]+)\]")
+
+
+def refusals(root: Path) -> dict[str, int]:
+    """The answers a drive did not take, from its step logs (`.tdd/logs/step-*.json`): by the id
+    of the check that refused one (its failure starts `[check: ID]`), else by the attempt's
+    outcome (`red`, `invalid-answer`, …). A log that cannot be read is skipped."""
+    from tddhooks.drive.steplog import SCRATCH
+
+    counts: dict[str, int] = {}
+    for path in sorted((root / SCRATCH / "logs").glob("step-*.json")):
+        try:
+            attempts = json.loads(path.read_text(encoding="utf-8")).get("attempts") or []
+        except (OSError, ValueError, AttributeError):
+            continue
+        for attempt in attempts:
+            outcome = str(attempt.get("outcome") or "") if isinstance(attempt, dict) else ""
+            if not outcome or outcome in LANDED:
+                continue
+            named = _CHECK.match(str(attempt.get("failure") or ""))
+            key = named.group(1) if named else outcome
+            counts[key] = counts.get(key, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def run_profile(spec: RunSpec) -> str:
+    """The check profile a run's drive used: the bench's --profile, else the run's tdd.yaml
+    `drive.profile`; "" when neither says."""
+    if spec.profile:
+        return spec.profile
+    import yaml
+
+    try:
+        data = yaml.safe_load((spec.work_dir / "tdd.yaml").read_text(encoding="utf-8"))
+    except (OSError, ValueError, yaml.YAMLError):
+        return ""
+    drive = data.get("drive") if isinstance(data, dict) else None
+    profile = drive.get("profile") if isinstance(drive, dict) else None
+    return profile if isinstance(profile, str) else ""
 
 
 def _scaffold_only(root: Path) -> bool:
@@ -272,10 +317,12 @@ def run_one(spec: RunSpec, children: Children) -> RunResult:
     from tddhooks.bench.acceptance import score
 
     result = RunResult(model=spec.model, kata=spec.kata.name, language=spec.language, run=spec.run,
-                       profile=spec.profile)  # fmt: skip
+                       profile=spec.profile or "")  # fmt: skip
     start = time.monotonic()
     try:
         _drive(spec, children, result)
+        result.profile = run_profile(spec)
+        result.refusals = refusals(spec.work_dir)
         if (spec.work_dir / ".git").exists() and not children.stopping.is_set():
             _audit(spec, children, result)
         if (

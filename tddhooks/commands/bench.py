@@ -45,6 +45,11 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "model"
 
 
+def model_dir(model: str, profile: str | None) -> str:
+    """The folder of a model's runs under --work-root; `<model>.<profile>` under a --profile."""
+    return slug(model) + (f".{profile}" if profile else "")
+
+
 @dataclass(frozen=True)
 class BenchLLM:
     """The model flags each child drive gets (the key by environment variable only)."""
@@ -59,6 +64,8 @@ class BenchLLM:
     timeout_s: float | None = None
     max_tokens: int | None = None
     response_format: str | None = None
+    temperature: float | None = 0.0  # a bench samples at 0 with a fixed seed: runs repeat
+    seed: int | None = 0
 
     def args(self) -> tuple[str, ...]:
         args: list[str] = []
@@ -80,6 +87,10 @@ class BenchLLM:
             args += ["--max-tokens", str(self.max_tokens)]
         if self.response_format:
             args += ["--response-format", self.response_format]
+        if self.temperature is not None:
+            args += ["--temperature", f"{self.temperature:g}"]
+        if self.seed is not None:
+            args += ["--seed", str(self.seed)]
         if self.api_key and _ENV_NAME.fullmatch(self.api_key) and os.environ.get(self.api_key):
             args += ["--api-key", self.api_key]  # a variable's name: the child reads it
         return tuple(args)
@@ -105,6 +116,7 @@ def run(
     markdown_file: Path | None,
     merge: Sequence[Path],
     llm: BenchLLM,
+    kata_set: str | None = None,
     profiles: Sequence[str] = (),
 ) -> int:
     from tddhooks.bench import report
@@ -114,7 +126,8 @@ def run(
         results = report.merged([result for file in files for result in file.runs])
         complete = all(file.complete for file in files)
         return _report(results, json_file, markdown_file, complete=complete)
-    specs = plan(katas, models, runs, steps, language, work_root, llm, profiles)
+    specs = plan(katas, models, runs, steps, language, work_root, llm, kata_set=kata_set,
+                 profiles=profiles)  # fmt: skip
     chosen = [specs[index] for index in in_shard(specs, parse_shard(shard))]
     if jobs < 1:
         raise UsageError(f"--jobs {jobs}: must be at least 1", fix="e.g. --jobs 2")
@@ -162,11 +175,6 @@ def _warn_requirementless(resolved: Sequence[BenchKata]) -> None:
             )
 
 
-def _kata_dir(name: str, profile: str) -> str:
-    """A run's kata folder: the kata's name, and the profile unless it is core."""
-    return name if profile == "core" else f"{name}.{profile}"
-
-
 def plan(
     katas: Sequence[str],
     models: Sequence[str],
@@ -175,8 +183,14 @@ def plan(
     language: str,
     work_root: Path | None,
     llm: BenchLLM,
+    *,
+    kata_set: str | None = None,
     profiles: Sequence[str] = (),
 ) -> list[RunSpec]:
+    """Every run of the bench: each model, under each check profile (none given: the one the
+    run's tdd.yaml names), on each kata. The katas: those of `kata_set` (a set of shipped katas)
+    and the `--kata` ones; with neither, every shipped kata."""
+    from tddhooks.bench.katas import kata_set as set_katas
     from tddhooks.bench.katas import resolve_bench_kata, shipped_bench_katas
     from tddhooks.bench.run import RunSpec
 
@@ -184,7 +198,12 @@ def plan(
         raise UsageError("tddhooks bench needs a model", fix="e.g. --model ollama:qwen2.5-coder:7b")
     if runs < 1 or steps < 1:
         raise UsageError("--runs and --steps must be at least 1", fix="e.g. --runs 3 --steps 6")
-    resolved = [resolve_bench_kata(name) for name in (katas or shipped_bench_katas())]
+    # a kata of the set also given by --kata runs once
+    given = [name for name in (set_katas(kata_set) if kata_set else ()) if name not in katas]
+    given += katas
+    if not given and not kata_set:
+        given = shipped_bench_katas()
+    resolved = [resolve_bench_kata(name) for name in given]
     if not resolved:
         raise UsageError(
             "no kata to bench: none was given and no shipped kata was found",
@@ -193,9 +212,11 @@ def plan(
     check_models(models, llm, resolved, language)
     for kata in resolved:
         kata.suite(language)  # a missing suite fails before any drive starts
-    _refuse_same_names(katas, resolved)
+    _refuse_same_names(given, resolved)
     _warn_requirementless(resolved)
     root = (work_root or Path(tempfile.mkdtemp(prefix="tddhooks-bench-"))).resolve()
+    # none given: one run each, under the profile the run's tdd.yaml names
+    chosen_profiles: list[str | None] = [*dict.fromkeys(profiles)] or [None]
     specs = [
         RunSpec(
             model=model,
@@ -203,13 +224,13 @@ def plan(
             run=number,
             language=language,
             steps=steps,
-            work_dir=root / slug(model) / _kata_dir(kata.name, profile) / f"run-{number}",
+            work_dir=root / model_dir(model, profile) / kata.name / f"run-{number}",
             llm_args=llm.args(),
             api_key=llm.key_value(),
             profile=profile,
         )
         for model in models
-        for profile in dict.fromkeys(profiles or ("core",))
+        for profile in chosen_profiles
         for kata in resolved
         for number in range(1, runs + 1)
     ]

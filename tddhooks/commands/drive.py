@@ -57,6 +57,8 @@ class LLMFlags:
     timeout_s: float | None = None  # --timeout: overrides every role's tdd.yaml timeout
     max_tokens: int | None = None  # --max-tokens: likewise for the answer length
     response_format: ResponseForm | None = None  # --response-format: likewise for the form
+    temperature: float | None = None  # --temperature: likewise for the sampling temperature
+    seed: int | None = None  # --seed: sent with every request (no seed: none is sent)
 
     def resolve(self, config: TddConfig, roles: Sequence[str]) -> dict[str, ModelSettings]:
         """Settings per agent role; a missing model or key fails here, before any work."""
@@ -81,6 +83,10 @@ class LLMFlags:
             limits["max_tokens"] = self.max_tokens
         if self.response_format is not None:
             limits["response_format"] = self.response_format
+        if self.temperature is not None:
+            limits["temperature"] = self.temperature
+        if self.seed is not None:
+            limits["seed"] = self.seed
         return {role: replace(found, **limits) for role, found in resolved.items()}
 
 
@@ -152,6 +158,8 @@ def run(
     timeout_s: float | None = None,
     max_tokens: int | None = None,
     response_format: ResponseForm | None = None,
+    temperature: float | None = None,
+    seed: int | None = None,
     record: Path | None = None,
     quiet: bool = False,
     as_json: bool = False,
@@ -168,7 +176,8 @@ def run(
     ordered = [role for role in ALL_ROLES if role in agent_roles]
     flags = LLMFlags(
         model, provider, api_key, base_url, tuple(role_model), timeout_s=timeout_s,
-        max_tokens=max_tokens, response_format=response_format,
+        max_tokens=max_tokens, response_format=response_format, temperature=temperature,
+        seed=seed,
     )  # fmt: skip
     root = prepare_work_dir(
         work_dir, kata=kata, language=language, flags=flags, roles=ordered, as_json=as_json

@@ -3,7 +3,8 @@ Stored as JSON text through llm/jsondisk.py, which never unpickles; a cache fold
 user owns or may write is refused.
 
 The key format is a contract: sha256 of canonical JSON (sorted keys, compact separators) of
-base URL, model, temperature, max_tokens, messages and response format. Change it only on purpose.
+base URL, model, temperature, max_tokens, messages and response format, and the seed when one is
+sent. Change it only on purpose.
 
 Every answer is kept, the rejected ones too: the n-th identical request of a drive is stored
 under `<key>#<n>` (`<key>` for the first), so a retry that repeats a request reaches the model
@@ -106,9 +107,11 @@ class AnswerCache:
         messages: list[dict[str, str]],
         response_format: dict[str, Any] | None,
         max_tokens: int | None = None,
+        seed: int | None = None,
     ) -> str:
-        """The request's cache key (the API key is deliberately not an input)."""
-        request = {
+        """The request's cache key (the API key is deliberately not an input). A seed is an input
+        when one is sent; a request without one keeps the key it always had."""
+        request: dict[str, Any] = {
             "v": KEY_VERSION,
             "base_url": base_url.rstrip("/"),
             "model": model,
@@ -117,6 +120,8 @@ class AnswerCache:
             "messages": messages,
             "response_format": response_format,
         }
+        if seed is not None:
+            request["seed"] = seed
         return sha256_hex(canonical_json(request))
 
     def next_slot(self, key: str) -> str:

@@ -116,7 +116,7 @@ class ChatClient:
         asked = request_format(settings.response_format, schema, _schema_name(role))
         key = AnswerCache.key_for(
             settings.base_url, settings.model, temperature, messages, asked,
-            settings.max_tokens,
+            settings.max_tokens, settings.seed,
         )  # fmt: skip
         # the n-th identical request of this drive gets the n-th stored answer (cache.py)
         key = self.cache.next_slot(key) if self.cache is not None else key
@@ -247,6 +247,8 @@ class ChatClient:
             "temperature": temperature,
             limit_name: settings.max_tokens or omit,
             "response_format": cast(Any, response_format) if response_format else omit,
+            # a server that samples with a seed answers the same request the same way again
+            "seed": settings.seed if settings.seed is not None else omit,
         }
         client = self._client() if retries else self._client().with_options(max_retries=0)
         completions = client.chat.completions

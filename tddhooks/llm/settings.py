@@ -33,6 +33,7 @@ class ModelSettings:
     response_format: ResponseForm = "text"  # the structured-output form asked for first
     max_retries: int = 3
     role: str = ""
+    seed: int | None = None  # sent where the server takes one: sampling it can reproduce
 
     @property
     def spec(self) -> str:
@@ -58,7 +59,7 @@ class ModelSettings:
             "base_url": self.base_url, "key_source": self.key_source,
             "temperature": self.temperature, "max_tokens": self.max_tokens,
             "timeout_s": self.timeout_s, "response_format": self.response_format,
-            "max_retries": self.max_retries,
+            "max_retries": self.max_retries, "seed": self.seed,
         }  # fmt: skip
 
     def __str__(self) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from support.references import own_reference
 
 from tddhooks.bench import acceptance, report
 from tddhooks.bench.katas import AcceptanceFile, resolve_bench_kata, shipped_bench_katas
@@ -19,6 +20,8 @@ from tddhooks.errors import UsageError
 
 PYPROJECT = '[tool.pytest.ini_options]\npythonpath = ["src"]\n'
 REFERENCE = Path(__file__).resolve().parent.parent / "support" / "bench_reference"
+# katas whose reference is in the shared files (the others: tests/commands/test_bench_katas.py)
+SHARED = [kata for kata in shipped_bench_katas() if own_reference(kata) is None]
 
 
 def _result(**changes: Any) -> RunResult:
@@ -74,7 +77,7 @@ def test_a_key_reaches_the_child_by_environment_never_argv(monkeypatch: pytest.M
     assert llm.key_value() == secret
     monkeypatch.setenv("MY_BENCH_KEY", secret)
     named = BenchLLM(api_key="MY_BENCH_KEY")
-    assert named.args() == ("--api-key", "MY_BENCH_KEY")
+    assert named.args()[-2:] == ("--api-key", "MY_BENCH_KEY")
     assert named.key_value() is None
 
 
@@ -112,15 +115,18 @@ def test_each_profile_drives_in_its_own_dirs_and_reports_in_its_own_row(tmp_path
     from tddhooks.bench.run import drive_command
 
     profiles = ["core", "small-model"]
-    specs = plan(["bowling"], ["ollama:x"], 1, 3, "rust", tmp_path, BenchLLM(), profiles)
+    specs = plan(["bowling"], ["ollama:x"], 1, 3, "rust", tmp_path, BenchLLM(), profiles=profiles)
     assert [spec.profile for spec in specs] == profiles
-    assert specs[1].work_dir == tmp_path.resolve() / "ollama_x" / "bowling.small-model" / "run-1"
+    assert specs[1].work_dir == tmp_path.resolve() / "ollama_x.small-model" / "bowling" / "run-1"
     command, _env = drive_command(specs[1])
     assert command[command.index("--profile") + 1] == "small-model"
     runs = [RunResult(model="ollama:x", kata="bowling", language="rust", run=1, profile=profile,
                       refusals={"own-red": 1}) for profile in profiles]  # fmt: skip
     rows = report.summarise(runs)
-    assert [row.model for row in rows] == ["ollama:x", "ollama:x [small-model]"]
+    assert [(row.model, row.profile) for row in rows] == [
+        (m, p) for m, p in zip(["ollama:x"] * 2, profiles, strict=True)
+    ]
+    assert [row.refusals for row in rows] == [{"own-red": 1}] * 2
 
 
 def test_a_bench_without_any_kata_to_run_says_so(
@@ -199,7 +205,7 @@ def test_a_run_that_errored_fails_the_bench_with_what_the_drive_said(tmp_path: P
 def test_every_shipped_kata_has_a_hidden_suite_for_both_languages() -> None:
     assert shipped_bench_katas() == [
         "bowling", "fizzbuzz", "game-of-life", "mars-rover", "password-validation",
-        "string-calculator",
+        "prime-factors", "roman-numerals", "string-calculator", "word-wrap",
     ]  # fmt: skip
     for name in shipped_bench_katas():
         kata = resolve_bench_kata(name)
@@ -350,7 +356,7 @@ def test_summaries_tables_and_json_round_trip(tmp_path: Path) -> None:
     assert first.stop_reasons == {"steps": 1, "done": 1}
     table = report.markdown([first, second])
     assert table.splitlines()[2].startswith(
-        "| custom:m | bowling | 2 | 3.0 of 4.0 | 10 | 1 | 1/2 |"
+        "| custom:m | — | bowling | 2 | 3.0 of 4.0 | 10 | 1 | 1/2 |"
     )
     assert "| 8/16 (50%) |" in table
     assert "9/9 (100%)" in table.splitlines()[3]
@@ -367,12 +373,12 @@ def test_a_row_whose_drives_all_errored_says_so_and_scores_nothing() -> None:
     )  # fmt: skip
     (summary,) = report.summarise([failed, failed.model_copy(update={"run": 2})])
     row = summary.row()
-    assert row[3] == "errored"
-    assert row[7] == "—"
+    assert row[4] == "errored"
+    assert row[8] == "—"
     assert row[-1] == "error ×2"
     (mixed,) = report.summarise([failed, _result(run=2)])
-    assert mixed.row()[3] == "1.5 of 2.0"
-    assert mixed.row()[7] == "5/8 (62%)"
+    assert mixed.row()[4] == "1.5 of 2.0"
+    assert mixed.row()[8] == "5/8 (62%)"
 
 
 @pytest.mark.parametrize("width", [80, 300])
@@ -390,7 +396,7 @@ def test_the_table_cuts_no_cell_at_any_width(width: int) -> None:
         output.use_streams()
     text = buffer.getvalue()
     assert "…" not in text
-    assert all(column in text for column in report.COLUMNS[2:])
+    assert all(column in text for column in report.COLUMNS[3:])
     assert "custom:qwen2.5-coder-1.5b" in text
     assert max(len(line) for line in text.splitlines()) <= width
     one_row = any(
@@ -429,16 +435,16 @@ def test_a_drive_that_errored_before_its_first_commit_is_not_scored(tmp_path: Pa
     assert (spec.work_dir / ".git").is_dir()  # the drive did init the kata
     assert (result.acceptance_passed, result.acceptance_total) == (0, 0)
     (summary,) = report.summarise([result, result.model_copy(update={"run": 2})])
-    assert summary.row()[3] == "errored"
-    assert summary.row()[6] == "—"  # the scaffold alone is clean: no drive of them was audited
-    assert summary.row()[7] == "—"
+    assert summary.row()[4] == "errored"
+    assert summary.row()[7] == "—"  # the scaffold alone is clean: no drive of them was audited
+    assert summary.row()[8] == "—"
 
 
 def test_a_row_of_drives_that_errored_after_landing_cycles_shows_them() -> None:
     # red team: the endpoint went away in cycle 4; the three cycles landed and were scored
     (summary,) = report.summarise([_result(stop_reason="error", error="error: gone")])
-    assert summary.row()[3] == "3.0 of 4.0"
-    assert summary.row()[7] == "5/8 (62%)"
+    assert summary.row()[4] == "3.0 of 4.0"
+    assert summary.row()[8] == "5/8 (62%)"
 
 
 def test_merging_shard_files_reports_all_their_runs(tmp_path: Path) -> None:
@@ -452,7 +458,7 @@ def test_merging_shard_files_reports_all_their_runs(tmp_path: Path) -> None:
             "--markdown", str(merged)]  # fmt: skip
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
-    assert "| custom:m | bowling | 2 |" in merged.read_text("utf-8")
+    assert "| custom:m | — | bowling | 2 |" in merged.read_text("utf-8")
     bad = CliRunner().invoke(cli, ["bench", "--merge", str(tmp_path / "bad.json")])
     assert bad.exit_code == 2
     assert 'not a bench JSON file: it has no "runs" list' in bad.output
@@ -478,7 +484,7 @@ def test_merging_a_shard_that_was_interrupted_is_not_complete(tmp_path: Path) ->
     assert json.loads(out.read_text("utf-8"))["complete"] is True
 
 
-@pytest.mark.parametrize("kata", shipped_bench_katas())  # the list is checked above
+@pytest.mark.parametrize("kata", SHARED)
 def test_the_python_suites_pass_on_a_reference_solution(kata: str, tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
     package = tmp_path / "src" / "refkata"
@@ -523,7 +529,7 @@ def test_the_rust_suites_pass_on_a_reference_solution(tmp_path: Path) -> None:
     (tmp_path / "src" / "lib.rs").write_text(
         (REFERENCE / "lib.rs").read_text("utf-8"), encoding="utf-8"
     )
-    suites = [f for name in shipped_bench_katas() for f in resolve_bench_kata(name).suite("rust")]
+    suites = [f for name in SHARED for f in resolve_bench_kata(name).suite("rust")]
     found = acceptance.score(tmp_path, tuple(suites), "rust")
     assert found.passed == found.total == 53, found.output_tail
 

@@ -72,9 +72,12 @@ def test_a_scripted_bench_scores_what_the_script_does(
         8,
         18,
     )
-    assert "| custom:fake-model | string-calculator | 2 | 3.0 of 3.0 | 8 | 0 | 2/2 |" in (
-        tmp_path / "bench.md"
-    ).read_text("utf-8")
+    # the profile is the one the runs' tdd.yaml names
+    assert re.search(
+        r"\| custom:fake-model \| [^|]+ \| string-calculator \| 2 \| 3\.0 of 3\.0 \| 8 \| 0 "
+        r"\| 2/2 \|",
+        (tmp_path / "bench.md").read_text("utf-8"),
+    )
     # the hidden suite came in after the drive: no commit has it, no prompt saw it
     run_dir = work / "custom_fake-model" / "string-calculator" / "run-1"
     committed = subprocess.run(
@@ -89,6 +92,10 @@ def test_a_scripted_bench_scores_what_the_script_does(
     asked = [prompt for prompt in script.prompts if "Crate: `run_1`" in prompt]
     assert [line["messages"][1]["content"] for line in lines] == asked
     assert sum(line["role"] == "implementor" for line in lines) == 3
+    # every drive sampled with the bench's fixed seed, its first attempts at temperature 0
+    bodies = [request.body or {} for request in fake_openai.chat_requests]
+    assert {body.get("seed") for body in bodies} == {0}
+    assert min(body["temperature"] for body in bodies) == 0
     # the key went to the server and nowhere on disk
     assert all(r.headers["authorization"] == f"Bearer {SECRET}" for r in fake_openai.chat_requests)
     for path in tmp_path.rglob("*"):

@@ -241,3 +241,24 @@ def test_a_stopped_server_is_unreachable(
     fake_openai.stop()  # idempotent: the fixture stops it again
     with pytest.raises(LLMError, match="cannot reach"):
         client.complete(MESSAGES, role="tester")
+
+
+def test_a_seed_reaches_the_request_and_the_cache_key(
+    fake_openai: FakeOpenAI, make_settings: SettingsFactory, tmp_path: Any
+) -> None:
+    fake_openai.enqueue("seeded", "unseeded")
+    cache = AnswerCache(tmp_path / "cache")
+    seeded = make_client(make_settings, seed=7, temperature=0.0, cache=cache)
+    first = seeded.complete(MESSAGES, role="tester")
+    body = fake_openai.chat_requests[0].body or {}
+    assert (body["seed"], body["temperature"]) == (7, 0.0)
+    # without a seed none is sent, and the request is another one for the cache
+    plain = make_client(make_settings, temperature=0.0, cache=AnswerCache(tmp_path / "cache"))
+    second = plain.complete(MESSAGES, role="tester")
+    assert "seed" not in (fake_openai.chat_requests[1].body or {})
+    assert (first.content, second.content) == ("seeded", "unseeded")
+    assert first.cache_key != second.cache_key
+    key = AnswerCache.key_for(fake_openai.base_url, "fake-model", 0.0, MESSAGES, None, 256)
+    assert second.cache_key == key  # a request without a seed keeps the key it always had
+    assert AnswerCache.key_for(fake_openai.base_url, "fake-model", 0.0, MESSAGES, None, 256,
+                               7) == first.cache_key  # fmt: skip

@@ -18,6 +18,9 @@ KATAS = (
     "game-of-life",
     "fizzbuzz",
     "password-validation",
+    "roman-numerals",
+    "prime-factors",
+    "word-wrap",
 )
 
 
