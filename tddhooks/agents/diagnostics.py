@@ -1,4 +1,4 @@
-"""rustc's diagnostics in a stable order, for prompts (docs/agents.md, "What an agent sees"): each
+"""rustc's diagnostics in a stable order, for prompts (docs/prompts.md, "What an agent sees"): each
 run of diagnostics is put in the order of the places they point at (path, line, column), so a
 prompt quoting them is the same in a drive and its replay, whatever order parallel builds
 finished in."""

@@ -1,4 +1,4 @@
-"""The kata's own examples, and a new test that contradicts one (docs/agents.md, "A test that
+"""The kata's own examples, and a new test that contradicts one (docs/kata-checks.md, "A test that
 contradicts the kata"; check `example-contradicted`, docs/checks.md).
 
 A requirement that gives an example (`1 gives "1"`, `"abc" gives "a", "b"`, `0 panics`) fixes

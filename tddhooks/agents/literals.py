@@ -1,5 +1,5 @@
 """A character literal the JSON string turned into a raw control character, written back as its
-escape (docs/agents.md, "Rules of an answer").
+escape (docs/answers.md, "Rules of an answer").
 
 Code travels inside a JSON string, so Rust's `'\\n'` must be sent as `'\\\\n'`. A small model sends
 `'\\n'`, which JSON reads as a real line end: the file then holds a quote, a line end and a quote,

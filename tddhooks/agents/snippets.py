@@ -1,4 +1,4 @@
-"""A snippet answer merged into its file item by item (docs/agents.md, "Snippets").
+"""A snippet answer merged into its file item by item (docs/answers.md, "Rules of an answer").
 
 The protocol asks for whole files (`upsert`); an answer may send only the items it changed, as
 `"action": "insert"` (or `add`, `replace`, …). When such a snippet is made of whole top-level

@@ -1,4 +1,4 @@
-"""Requirements that wait for a put-off one (docs/agents.md, "What an agent sees
+"""Requirements that wait for a put-off one (docs/prompts.md, "What an agent sees
 (prompt budget)").
 
 A requirement whose examples give a value that holds a put-off requirement's quoted word builds

@@ -1,5 +1,5 @@
-"""What the drive reads from a kata file, for `tddhooks doctor` (docs/agents.md, "A refactor that
-changes what the kata says"): the signatures of its interface and the examples of its
+"""What the drive reads from a kata file, for `tddhooks doctor` (docs/kata-checks.md, "A
+refactor that changes what the kata says"): the signatures of its interface and the examples of its
 requirements that the drive's checks run. A kata written another way is accepted everywhere, and
 those checks then do nothing; the doctor says so instead of leaving it silent."""
 

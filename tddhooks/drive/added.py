@@ -1,5 +1,5 @@
 """Check `function-added` (core, docs/checks.md): a refactor that adds a function the
-kata's Interface names and HEAD lacks is refused (docs/agents.md, "A refactor that adds the
+kata's Interface names and HEAD lacks is refused (docs/kata-checks.md, "A refactor that adds the
 kata's function"). A refactor keeps behaviour, and a function HEAD does not have has none to
 keep: new behaviour is a `feat:` with the test that asks for it."""
 

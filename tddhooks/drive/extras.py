@@ -1,5 +1,5 @@
 """Check `extra-values` (small-model hint, docs/checks.md): a test that gets the values it expects
-and more (docs/agents.md, "Hints on a red attempt").
+and more (docs/answers.md, "Hints on a red attempt").
 
 Read per failing test (`path::name: panicked at …` and its `left:`/`right:` lines): when one
 side holds every string of the other and more, and the test file holds none of the extra strings

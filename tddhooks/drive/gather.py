@@ -176,7 +176,7 @@ def staged_expectations(
 
 # a kata that says its lengths are characters, not bytes ("Characters are counted, not bytes"):
 # Rust's `str::len` counts bytes: a hint where a length is in view (drive/startlines.py), never a
-# refusal (docs/agents.md, "What an agent sees")
+# refusal (docs/prompts.md, "What an agent sees")
 NOT_BYTES = re.compile(r"\bcharacters\b[^.]{0,40}\bnot\s+(?:in\s+)?bytes\b", re.IGNORECASE)
 COUNT_CHARACTERS = (
     "The kata counts characters, not bytes: in Rust a length is `text.chars().count()` "

@@ -1,5 +1,5 @@
 """Part of check `examples-kept` (small-model, docs/checks.md): a green change that gives, for an
-example of the kata, a value the kata gives only other inputs (docs/agents.md, "A refactor that
+example of the kata, a value the kata gives only other inputs (docs/kata-checks.md, "A refactor that
 changes what the kata says").
 
 Read only where it cannot be a requirement not built yet: an example the kata gives whole as a
@@ -215,7 +215,7 @@ def shown_strings(own: str, language: str) -> list[str] | None:
     return None
 
 
-# pytest -v cuts a long explanation (docs/agents.md, "A refactor that changes what the kata
+# pytest -v cuts a long explanation (docs/kata-checks.md, "A refactor that changes what the kata
 # says"): the diff's hidden lines may hold what HEAD gave
 _TRUNCATED = "Full output truncated"
 

@@ -1,5 +1,5 @@
 """Check `examples-kept` (small-model, docs/checks.md): does a green change still give what the
-kata's examples say, where HEAD did? (docs/agents.md, "A refactor that changes what the kata
+kata's examples say, where HEAD did? (docs/kata-checks.md, "A refactor that changes what the kata
 says")
 
 The kata's readable examples (agents/examples.py) are written out as a probe test file, one test
@@ -356,8 +356,8 @@ def broken_examples(
     if role != "refactorer":
         # a panic on HEAD is most often a requirement not built yet (`text.parse().unwrap()` of
         # "4,-1,-6" before numbers are split), not the kata's refusal: the implementor's change
-        # may end it; a refactor keeps it (docs/agents.md, "A refactor that changes what the kata
-        # says")
+        # may end it; a refactor keeps it (docs/kata-checks.md, "A refactor that changes what
+        # the kata says")
         refusals = {case.name for case in probe.cases if case.example.values is None}
         values = probe.without(refusals) if refusals else probe
         if values is None:

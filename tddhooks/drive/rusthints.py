@@ -1,5 +1,5 @@
 """Check `rust-hints` (small-model hint, docs/checks.md): one concrete change for rustc errors a
-model tends to repeat, added to a red attempt's failure (docs/agents.md, "Hints on a red
+model tends to repeat, added to a red attempt's failure (docs/answers.md, "Hints on a red
 attempt"). rustc's own machine-applicable fixes are applied before the gate
 (drive/workspace.py); these are the ones it only explains."""
 

@@ -1,5 +1,5 @@
 """Two lines of the implementor's "What the staged test expects" that depend on where the kata
-stands (docs/agents.md, "What the staged test expects"):
+stands (docs/answers.md, "Hints on a red attempt"):
 
 - the empty start: when the staged test is the kata's only test and every call it makes expects
   an empty list, the line says the whole body can be that empty list;

@@ -1,6 +1,6 @@
 """Check `stray-values` (small-model hint, docs/checks.md): a value the failing test got that only
 the code says, i.e. a string literal in the code that no test and no line of the kata asks for,
-named in a red attempt's failure with where it is (docs/agents.md, "Hints on a red attempt").
+named in a red attempt's failure with where it is (docs/answers.md, "Hints on a red attempt").
 When the other side of the same comparison holds one string a test asks for in its place, the
 hint names that string too."""
 

@@ -1,6 +1,6 @@
 """The kata's example grammar: `INPUT gives …` (and the arrows people write for it) and `INPUT
 panics` in its requirements, read as the input and what it gives (pure). agents/examples.py holds a
-new test against these examples (docs/agents.md, "A test that contradicts the kata")."""
+new test against these examples (docs/kata-checks.md, "A test that contradicts the kata")."""
 
 from __future__ import annotations
 

@@ -220,7 +220,7 @@ def kata_without_requirements(kata_text: str) -> str:
     """The kata as the implementor reads it: the title with the text above the first section
     (title and goal), and the sections that name the code's interface, with their subsections;
     the requirements, notes and the rest are left out, so the staged test is the only
-    specification of the step (docs/agents.md, "What an agent sees"). A kata without a
+    specification of the step (docs/prompts.md, "What an agent sees"). A kata without a
     requirements heading is kept whole: there is no telling what its text holds."""
     if not kata_requirements(kata_text):
         return kata_text

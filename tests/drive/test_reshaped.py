@@ -63,7 +63,8 @@ LISTING_PY = (
 @pytest.fixture
 def repo(make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch) -> Path:
     # pytest shows whole diffs on CI and cuts them elsewhere; a cut diff is not read
-    # (docs/agents.md, "A refactor that changes what the kata says"): these tests read whole ones
+    # (docs/kata-checks.md, "A refactor that changes what the kata says"): these tests read
+    # whole ones
     monkeypatch.setenv("CI", "true")
     return make_repo({"tdd.yaml": "language: python\n", "pyproject.toml": PYPROJECT,
                       "src/pv/__init__.py": HEAD_PY, "kata.md": PV,

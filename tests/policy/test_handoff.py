@@ -52,14 +52,16 @@ def test_round_trip_while_head_stays(make_repo: MakeRepo) -> None:
     assert [p.name for p in handoff_path(repo).parent.iterdir() if p.name.endswith(".tmp")] == []
 
 
-def test_a_new_commit_makes_the_note_stale(make_repo: MakeRepo) -> None:
+def test_a_commit_that_does_not_carry_the_tests_keeps_the_lock(make_repo: MakeRepo) -> None:
+    """The note is the drive's only on its own HEAD, but the lock (policy/handover.py) holds on
+    a later HEAD until a commit carries the handed-over tests as recorded."""
     repo = make_repo({"src/lib.rs": "\n"})
     old_head = _head(repo)
     write_handoff(repo, _note(old_head))
     write_files(repo, {"src/lib.rs": "// moved on\n"})
     git(repo, "commit", "-q", "-a", "--no-verify", "-m", "feat: x")
     assert read_handoff(repo) is None
-    assert live_handoff_blobs(repo, _head(repo)) is None
+    assert live_handoff_blobs(repo, _head(repo)) == _note(old_head).test_blobs
     assert live_handoff_blobs(repo, old_head) is not None
 
 
