@@ -18,7 +18,7 @@ TYPE_CHECKING = False  # not typing's: the hook path does not import typing (tdd
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-# what the gate's commands need to be found and to run, and why (docs/policy.md)
+# what the gate's commands need to be found and to run, and why (docs/gate.md)
 ALLOWED = (
     "PATH",  # finds cargo, rustc, the Python tools (keyed by the tools it resolves to)
     "HOME",  # rustup's and cargo's default homes, a writable place for tools' caches
@@ -28,6 +28,8 @@ ALLOWED = (
     "LANGUAGE",  # text encoding of the tools' output (LC_* too, below)
     "TZ",
     "TMPDIR",  # where tools and tests put temporary files
+    "CI",
+    "BUILD_NUMBER",  # on CI pytest shows whole assertion diffs (the output, never the result)
     "CARGO_HOME",  # where cargo and its registry live (a rustup install needs it found)
     "VIRTUAL_ENV",
     "CONDA_PREFIX",  # which Python environment `poetry run`/`uv run` commands select
