@@ -11,6 +11,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
+from support import tripwire
 
 _REAL_HOME = Path.home()
 
@@ -22,6 +23,7 @@ def pytest_configure(config: pytest.Config) -> None:
     under `setsid nohup pytest … &` and passed in the foreground)."""
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    tripwire.install()
 
 
 @pytest.fixture(scope="session")
@@ -70,6 +72,37 @@ def isolated_home(
         if key.startswith("GIT_") or key.endswith("_API_KEY"):
             monkeypatch.delenv(key, raising=False)
     return home
+
+
+@pytest.fixture(scope="session")
+def tripwire_dir(session_dir: Path) -> Path:
+    folder = session_dir / "tripwire"
+    tripwire.write_shims(folder)
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def toolchain_tripwire(
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+    isolated_home: Path,
+    tripwire_dir: Path,
+) -> Iterator[None]:
+    """A test that starts cargo without `@pytest.mark.cargo`, or pytest without
+    `@pytest.mark.pygate`, fails (support/tripwire.py): `scripts/test --quick` relies on it."""
+    allowed = {
+        kind for kind, marker in tripwire.MARKER_OF.items() if request.node.get_closest_marker(marker)
+    }
+    for name, value in tripwire.arm(tripwire_dir, set(tripwire.MARKER_OF) - allowed).items():
+        monkeypatch.setenv(name, value)
+    yield
+    started = tripwire.disarm(tripwire_dir)
+    if started:
+        pytest.fail(
+            "tripwire: started without its marker (docs/dev/testing.md):\n  "
+            + "\n  ".join(started),
+            pytrace=False,
+        )
 
 
 @pytest.fixture(autouse=True)
