@@ -31,7 +31,7 @@ from tddhooks import proc
         ([], None),
     ],
 )
-def test_tool_kind_names_cargo_and_pytest_however_started(argv: list[str], kind: str | None) -> None:
+def test_tool_kind_names_cargo_and_pytest_however_named(argv: list[str], kind: str | None) -> None:
     assert tripwire.tool_kind(argv) == kind
 
 

@@ -31,6 +31,7 @@ SHIM_EXIT = 97
 _CHILD_LOG = "children.log"
 _PYTEST_TRACE = "pytest-started.log"
 
+_PROCESS_EVENTS = frozenset({"subprocess.Popen", "os.exec", "os.posix_spawn", "os.system"})
 _forbidden: frozenset[str] = frozenset()
 _tripped: list[str] = []
 
@@ -77,7 +78,7 @@ def _argv_of(event: str, args: tuple[Any, ...]) -> Sequence[str] | None:
 
 
 def _audit(event: str, args: tuple[Any, ...]) -> None:
-    if not _forbidden or event not in {"subprocess.Popen", "os.exec", "os.posix_spawn", "os.system"}:
+    if not _forbidden or event not in _PROCESS_EVENTS:
         return
     argv = _argv_of(event, args)
     kind = tool_kind(argv) if argv else None
