@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
 from support import tripwire
+from support.repo import git, write_files
 
 _REAL_HOME = Path.home()
 
@@ -32,9 +32,18 @@ def session_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def cargo_target_dir(session_dir: Path) -> Path:
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder for the whole run, shared by every xdist worker (each has a base temp of its
+    own below it): toolchain caches that lock themselves live here, so builds stay warm."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session")
+def cargo_target_dir(run_dir: Path) -> Path:
+    """cargo's own lock serialises the workers that build here at once."""
     shared = os.environ.get("TDDHOOKS_TEST_CARGO_TARGET_DIR")
-    path = Path(shared) if shared else session_dir / "cargo-target"
+    path = Path(shared) if shared else run_dir / "cargo-target"
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -43,7 +52,7 @@ def cargo_target_dir(session_dir: Path) -> Path:
 def isolated_home(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
-    session_dir: Path,
+    run_dir: Path,
     cargo_target_dir: Path,
 ) -> Path:
     """A private HOME with a git identity; the real toolchains stay reachable."""
@@ -65,7 +74,9 @@ def isolated_home(
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
     monkeypatch.setenv("TDDHOOKS_HOME", str(home / ".tddhooks"))
     monkeypatch.setenv("TDDHOOKS_CACHE_DIR", str(home / ".tddhooks-cache"))
-    monkeypatch.setenv("PRE_COMMIT_HOME", str(session_dir / "pre-commit-home"))
+    # pre-commit and prek lock their store: one for the run keeps hook environments warm
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(run_dir / "pre-commit-home"))
+    monkeypatch.setenv("PREK_HOME", str(run_dir / "prek-home"))
     monkeypatch.setenv("CARGO_TARGET_DIR", str(cargo_target_dir))
     monkeypatch.setenv("CARGO_TERM_COLOR", "never")
     for key in list(os.environ):
@@ -124,18 +135,6 @@ def forget_keys() -> Iterator[None]:
 
     yield
     keys.forget()
-
-
-def git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    """Run real git in repo (test helper)."""
-    return subprocess.run(["git", *args], cwd=repo, check=check, capture_output=True, text=True)
-
-
-def write_files(root: Path, files: Mapping[str, str]) -> None:
-    for relative, text in files.items():
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from agenthooks.agentkit import kata_with_agent, run
+from support.agentkit import kata_with_agent, run
 
 SOURCE = (
     "def add(a: int, b: int) -> int:\n    return a + b\n\n\n"
@@ -48,7 +48,7 @@ def test_without_the_variable_a_message_is_never_changed(tmp_path: Path) -> None
 
 
 def test_a_message_that_already_has_the_sections_is_kept_as_written(tmp_path: Path) -> None:
-    from commands.pykata import feat_message
+    from support.pykata import feat_message
 
     repo = kata_with_agent(tmp_path, "aider")
     message = feat_message("double a number", 1, ["src/calc/__init__.py", "tests/test_double.py"])

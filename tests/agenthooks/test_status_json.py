@@ -6,7 +6,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from agenthooks.agentkit import kata_with_agent, stage_red_test
+from support.agentkit import kata_with_agent, stage_red_test
 
 KEYS = {
     "version",

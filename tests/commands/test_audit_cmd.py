@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import git, write_files
+from support.pykata import FAILING_TEST, FILES, LINT_ONLY, TEST, commit, feat_message, messy_history
+from support.repo import git
 
-from commands.pykata import FAILING_TEST, FILES, TEST, feat_message
 from tddhooks import output
 from tddhooks.cli import cli
 
@@ -25,14 +25,6 @@ def wide_console(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def audit(repo: Path, *args: str) -> Result:
     return CliRunner().invoke(cli, ["audit", "-C", str(repo), *args], catch_exceptions=False)
-
-
-def commit(repo: Path, files: dict[str, str], message: str) -> str:
-    """Commit past any hooks (as `--no-verify` would) and return the new sha."""
-    write_files(repo, files)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "--no-verify", "-m", message)
-    return git(repo, "rev-parse", "HEAD").stdout.strip()
 
 
 def clean_history(make_repo: MakeRepo) -> Path:
@@ -151,24 +143,6 @@ def test_a_feature_whose_test_sits_beside_the_code_is_not_flagged(make_repo: Mak
 
 
 # --- the summary view, kinds of red, the baseline and tree reuse -----------------------------
-
-LINT_ONLY = "import os\n\n\n" + FILES["src/calc/__init__.py"]
-
-
-def messy_history(make_repo: MakeRepo) -> tuple[Path, dict[str, str]]:
-    """A history with a lint-only red commit, a tests-fail commit, bad messages, and a revert
-    pair that brings back an earlier tree."""
-    repo = make_repo(FILES)
-    shas = {"start": git(repo, "rev-parse", "HEAD").stdout.strip()}
-    shas["lint"] = commit(repo, {"src/calc/__init__.py": LINT_ONLY}, "refactor: tidy")
-    shas["fixed"] = commit(repo, {"src/calc/__init__.py": FILES["src/calc/__init__.py"]},
-                           "refactor: drop the import")  # fmt: skip
-    shas["red"] = commit(repo, {"tests/test_sub.py": FAILING_TEST}, "a red test")
-    git(repo, "revert", "--no-edit", "HEAD")
-    git(repo, "revert", "--no-edit", "HEAD")
-    for number in range(12):  # the same tree each time: judged once
-        git(repo, "commit", "-q", "--no-verify", "--allow-empty", "-m", f"note {number}")
-    return repo, shas
 
 
 def test_the_default_is_a_summary_with_counts_and_the_first_offenders(

@@ -12,10 +12,9 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import git
+from support.pykata import FILES, commit, messy_history
+from support.repo import git
 
-from commands.pykata import FILES
-from commands.test_audit_cmd import commit, messy_history
 from tddhooks import output
 from tddhooks.cli import cli
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import write_files
+from support.pykata import FILES
+from support.repo import write_files
 
-from commands.pykata import FILES
 from tddhooks import output
 from tddhooks.cli import cli
 from tddhooks.commands.doctor import Check, exit_code, parse_git_version, tool_probes
@@ -235,7 +235,7 @@ def test_after_uninstall_the_framework_s_hooks_are_told_from_ours(
 ) -> None:
     """The pre-commit framework stays installed after `tddhooks uninstall`: the row says which
     hooks are the framework's (without a tddhooks entry), which are missing, and none is ours."""
-    from commands.test_install_cmd import THEIR_CONFIG, framework_install
+    from support.frameworks import THEIR_CONFIG, framework_install
 
     repo = make_repo({**FILES, ".pre-commit-config.yaml": THEIR_CONFIG})
     framework_install(repo, "pre-commit")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import git, write_files
+from support.pykata import FILES
+from support.repo import git, write_files
 
-from commands.pykata import FILES
 from tddhooks import output
 from tddhooks.cli import cli
 from tddhooks.commands.init_cmd import kata_title, project_name

@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import git, write_files
+from support.frameworks import THEIR_CONFIG, framework_install
+from support.repo import git, write_files
 
 from tddhooks import output
 from tddhooks.cli import cli
@@ -21,21 +21,9 @@ from tddhooks.commands.precommit_config import HOOK_IDS, HOOK_TYPES, hook_entrie
 
 MakeRepo = Callable[..., Path]
 
-THEIR_CONFIG = """\
-# Unsere Hooks — bitte nicht löschen
-repos:
-- repo: local
-  hooks:
-  - id: always-fine  # a hook of theirs
-    name: always fine
-    entry: "true"
-    language: system
-    pass_filenames: false
-"""
 # the gate is off so these tests need no toolchain; the message rules still apply
 NO_GATE = "language: rust\npolicy:\n  disabled_rules: [green]\n"
 FOREIGN_HOOK = "#!/bin/sh\n# my own hook\nexit 0\n"
-PRE_COMMIT = [sys.executable, "-m", "pre_commit"]
 
 
 @pytest.fixture(autouse=True)
@@ -59,17 +47,6 @@ def hooks_snapshot(repo: Path) -> dict[str, tuple[bytes, int, int]]:
         p.name: (p.read_bytes(), p.stat().st_mode, p.stat().st_mtime_ns)
         for p in sorted(folder.iterdir())
     }
-
-
-def framework_install(repo: Path, *types: str, tool: str = "pre-commit") -> None:
-    cmd = PRE_COMMIT if tool == "pre-commit" else [str(Path(sys.executable).parent / "prek")]
-    args = [a for t in types for a in ("-t", t)]
-    result = git_run(repo, [*cmd, "install", *args])
-    assert result.returncode == 0, result.stdout + result.stderr
-
-
-def git_run(repo: Path, cmd: list[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(cmd, cwd=repo, capture_output=True, text=True, check=False)
 
 
 def test_default_install_writes_marked_shims_and_no_config(make_repo: MakeRepo) -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import git, write_files
+from support.pykata import FAILING_TEST, FILES, TEST
+from support.repo import git, write_files
 
-from commands.pykata import FAILING_TEST, FILES, TEST
 from tddhooks import output
 from tddhooks.cli import cli
 from tddhooks.drive.state import mark_done

@@ -8,8 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from drive import test_loop_scenarios as scenarios
-from drive.test_loop_scenarios import FEAT_ADD, SOURCE_ADD, STOP, Side, _answer, _drive, _models
+from support import loop_scenarios as scenarios
+from support.loop_scenarios import (
+    FEAT_ADD,
+    SOURCE_ADD,
+    STOP,
+    Side,
+    drive_once,
+    fake_models,
+    plan_answer,
+)
 
 from tddhooks.drive.added import added_function
 from tddhooks.resources import read_template
@@ -78,16 +86,16 @@ def side(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Mon
 
 
 def test_the_refactorer_that_adds_the_next_function_is_sent_back(side: Side) -> None:
-    models = _models()
-    models["tester"].enqueue(_answer("add exists", "tests/test_add.py", TEST_ADD), STOP)
+    models = fake_models()
+    models["tester"].enqueue(plan_answer("add exists", "tests/test_add.py", TEST_ADD), STOP)
     models["implementor"].enqueue(
-        _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
+        plan_answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
     )
     models["refactorer"].enqueue(
-        _answer("prepare sub", "src/kata/__init__.py", WITH_SUB), _answer("nothing to tidy")
+        plan_answer("prepare sub", "src/kata/__init__.py", WITH_SUB), plan_answer("nothing to tidy")
     )
 
-    _drive(side, models, steps=5)
+    drive_once(side, models, steps=5)
 
     retry = models["refactorer"].asked[1].user
     assert "the refactor adds `sub`, which HEAD does not have" in retry

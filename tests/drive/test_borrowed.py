@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from drive.test_e2e_kit import git, write_files
-from drive.test_refactor_probe import _crew
+from support.crates import probe_crew as _crew
+from support.e2e_kit import git, write_files
 
 from tddhooks.drive.misplaced import MISPLACED, Tells
 from tddhooks.drive.probe import broken_examples, build_probe, python_package, unchecked
@@ -141,7 +141,7 @@ def test_the_r62_change_is_sent_back_in_rust(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The change as r62 landed it (cycle 1, db26772), read from libtest's `left:`."""
-    from drive.test_refactor_probe import _crate
+    from support.crates import crate as _crate
 
     repo = _crate(make_repo, monkeypatch, "//! FizzBuzz.\n", {"kata.md": FB, "tests/.gitkeep": ""})
     write_files(repo, {"src/lib.rs": R62_RS, "tests/two.rs": TWO_RS})

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from drive.test_refactor_probe import _crate
+from support.crates import crate as _crate
 from support.fake_drive import one_cycle
 from support.fake_model import FakeModel
 

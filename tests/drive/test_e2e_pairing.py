@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from drive.test_e2e_kit import (
+from support.e2e_kit import (
     AGENT,
     KEY,
     Script,
@@ -118,7 +118,7 @@ def test_the_tester_reporting_the_kata_done_stops_this_drive_and_the_next(
     kata_repo: Path, fake_openai: FakeOpenAI
 ) -> None:
     # a kata that lists no requirements takes the tester's word (with requirements open, a
-    # done is refused: tests/drive/test_loop_scenarios.py)
+    # done is refused: tests/support/loop_scenarios.py)
     (kata_repo / "kata.md").write_text("# Free form\n\nAdd numbers as you see fit.\n")
     subprocess.run(["git", "commit", "-q", "--no-verify", "-am", "docs: a free-form kata"],
                    cwd=kata_repo, check=True)  # fmt: skip

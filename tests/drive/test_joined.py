@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from drive.test_e2e_kit import git, write_files
+from support.e2e_kit import git, write_files
 
 from tddhooks.drive.joined import joined_shape, joined_words
 from tddhooks.drive.ports import RealGate
@@ -135,9 +135,9 @@ def test_the_implementors_retry_gets_the_hint(
 ) -> None:
     """A whole drive with the real pytest gate: the implementor's first answer returns at the
     first word, the retry is told to build the answer word by word, and its second answer lands."""
-    from drive import test_loop_scenarios as scenarios
-    from drive.test_loop_scenarios import STOP, Side, _answer, _drive, _models
+    from support import loop_scenarios as scenarios
     from support.fake_drive import HooklessWorkspace
+    from support.loop_scenarios import STOP, Side, drive_once, fake_models, plan_answer
 
     pyproject = read_template("scaffolds/python/pyproject.toml").replace("{project}", "kata")
     monkeypatch.setitem(scenarios.FILES, "kata.md", FB)
@@ -163,18 +163,18 @@ def test_the_implementors_retry_gets_the_hint(
         'def say(n: int) -> str:\n    said = ""\n    if n % 3 == 0:\n        said += "Fizz"\n'
         '    if n % 7 == 0:\n        said += "Whizz"\n    return said or str(n)\n'
     )
-    models = _models()
-    models["tester"].enqueue(_answer("joined", "tests/test_joined.py", test), STOP)
+    models = fake_models()
+    models["tester"].enqueue(plan_answer("joined", "tests/test_joined.py", test), STOP)
     commit = {"scope": "say", "summary": "the words join in order"}
     models["implementor"].enqueue(
-        _answer("early", "src/kata/__init__.py", early, commit=commit),
-        _answer("joined", "src/kata/__init__.py", joined, commit=commit),
+        plan_answer("early", "src/kata/__init__.py", early, commit=commit),
+        plan_answer("joined", "src/kata/__init__.py", joined, commit=commit),
     )
-    models["refactorer"].enqueue(_answer("nothing to tidy"))
+    models["refactorer"].enqueue(plan_answer("nothing to tidy"))
     monkeypatch.setattr(Side, "ports", lambda self: {"gate": RealGate(),
                                                      "workspace": HooklessWorkspace()})  # fmt: skip
 
-    _drive(side, models, steps=1)
+    drive_once(side, models, steps=1)
 
     retry = models["implementor"].asked[1].user
     assert (

@@ -9,11 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from drive import test_loop_scenarios as scenarios
-from drive.test_e2e_kit import git, write_files
-from drive.test_loop_scenarios import STOP, Side, _answer, _drive, _models
-from drive.test_refactor_probe import _crew
+from support import loop_scenarios as scenarios
+from support.crates import probe_crew as _crew
+from support.e2e_kit import git, write_files
 from support.fake_drive import HooklessWorkspace
+from support.loop_scenarios import STOP, Side, drive_once, fake_models, plan_answer
 
 from tddhooks.drive.misplaced import DISORDERED, MISPLACED, Tells, misplaced_message
 from tddhooks.drive.ports import RealGate
@@ -188,16 +188,16 @@ def test_a_drive_sends_the_r52_change_back_twice_and_the_third_attempt_lands(
     monkeypatch.setitem(scenarios.FILES, "src/kata/__init__.py", EMPTY_PY)
     side = Side("git", tmp_path)
     short = SHORT_TEST_PY.replace("from pv", "from kata")
-    models = _models()
-    models["tester"].enqueue(_answer("short", "tests/test_short.py", short), STOP)
+    models = fake_models()
+    models["tester"].enqueue(plan_answer("short", "tests/test_short.py", short), STOP)
     commit = {"scope": "validate", "summary": "a short password is refused"}
-    joined = _answer("join", "src/kata/__init__.py", JOINED_PY, commit=commit)
+    joined = plan_answer("join", "src/kata/__init__.py", JOINED_PY, commit=commit)
     models["implementor"].enqueue(joined, joined, joined)
-    models["refactorer"].enqueue(_answer("nothing to tidy"))
+    models["refactorer"].enqueue(plan_answer("nothing to tidy"))
     monkeypatch.setattr(Side, "ports", lambda self: {"gate": RealGate(),
                                                      "workspace": HooklessWorkspace()})  # fmt: skip
 
-    _drive(side, models, steps=1)
+    drive_once(side, models, steps=1)
 
     asked = models["implementor"].asked
     assert len(asked) == 3

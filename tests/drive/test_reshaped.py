@@ -9,8 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from drive.test_e2e_kit import git, write_files
-from drive.test_refactor_probe import _crate, _crew
+from support.crates import crate as _crate
+from support.crates import probe_crew as _crew
+from support.e2e_kit import git, write_files
 
 from tddhooks.drive.probe import broken_examples, build_probe, python_package
 from tddhooks.drive.reshaped import RESHAPED
@@ -163,7 +164,7 @@ VALID_RS = (
 def test_the_r66_refactor_is_sent_back_in_rust(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from drive.test_refactor_probe import PV_MANIFEST
+    from support.crates import PV_MANIFEST
 
     repo = _crate(make_repo, monkeypatch, HEAD_RS, {"kata.md": PV, "tests/valid.rs": VALID_RS},
                   PV_MANIFEST)  # fmt: skip

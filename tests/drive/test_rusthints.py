@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from drive.test_e2e_kit import git, write_files
+from support.e2e_kit import git, write_files
 
 from tddhooks.drive.ports import RealGate
 from tddhooks.drive.rusthints import rust_hints

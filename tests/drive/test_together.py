@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from drive import test_loop_scenarios as scenarios
-from drive.test_loop_scenarios import STOP, Side, _answer, _drive, _models
+from support import loop_scenarios as scenarios
 from support.fake_drive import HooklessWorkspace
+from support.loop_scenarios import STOP, Side, drive_once, fake_models, plan_answer
 
 from tddhooks.agents.examples import kata_examples
 from tddhooks.drive.ports import RealGate
@@ -135,21 +135,23 @@ def test_a_drive_sends_the_helper_refactor_back_and_the_refactorer_tries_again(
         "from kata import validate\n\n\ndef test_digit():\n"
         f'    assert validate("Abcdefg!") == ["{DIGIT}"]\n'
     )
-    models = _models()
-    models["tester"].enqueue(_answer("digit", "tests/test_digit.py", test), STOP)
+    models = fake_models()
+    models["tester"].enqueue(plan_answer("digit", "tests/test_digit.py", test), STOP)
     commit = {"scope": "validate", "summary": "a password without a digit is refused"}
-    models["implementor"].enqueue(_answer("digit", "src/kata/__init__.py", ONE_PY, commit=commit))
+    models["implementor"].enqueue(
+        plan_answer("digit", "src/kata/__init__.py", ONE_PY, commit=commit)
+    )
     tidy = {"scope": "validate", "summary": "name the list of errors"}
     helper = HELPER_PY.replace("_digit", "_digit_rule")
     renamed = ONE_PY.replace("errors", "broken")
     models["refactorer"].enqueue(
-        _answer("a helper", "src/kata/__init__.py", helper, commit=tidy),
-        _answer("rename", "src/kata/__init__.py", renamed, commit=tidy),
+        plan_answer("a helper", "src/kata/__init__.py", helper, commit=tidy),
+        plan_answer("rename", "src/kata/__init__.py", renamed, commit=tidy),
     )
     monkeypatch.setattr(Side, "ports", lambda self: {"gate": RealGate(),
                                                      "workspace": HooklessWorkspace()})  # fmt: skip
 
-    _drive(side, models, steps=1)
+    drive_once(side, models, steps=1)
 
     asked = models["refactorer"].asked
     assert len(asked) == 2

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import git, write_files
-from hooks.hookkit import run, tdd_message
+from support.hookkit import run, tdd_message
+from support.repo import git, write_files
 
 MakeRepo = Callable[..., Path]
 DIRECT = (sys.executable, "-m", "tddhooks.commands.hook")

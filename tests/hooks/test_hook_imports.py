@@ -17,10 +17,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from commands.pykata import FILES, feat_message
-from hooks.hookkit import CRATE, tdd_message
-from hooks.hookkit import SUB_CODE as RUST_CODE
-from hooks.hookkit import SUB_TEST as RUST_TEST
+from support.hookkit import CRATE, tdd_message
+from support.hookkit import SUB_CODE as RUST_CODE
+from support.hookkit import SUB_TEST as RUST_TEST
+from support.pykata import FILES, feat_message
 
 HEAVY = (
     "click",

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import git, write_files
-from hooks.hookkit import processes_matching
+from support.hookkit import processes_matching
+from support.repo import git, write_files
 
 from tddhooks.errors import EnvironmentProblem
 from tddhooks.policy.gate import (

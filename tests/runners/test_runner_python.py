@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import git, write_files
+from support.repo import git, write_files
 
 from tddhooks import proc
 from tddhooks.git import clean_env

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import git, write_files
+from support.repo import git, write_files
 
 from tddhooks import proc
 from tddhooks.git import clean_env

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import git
+from support.repo import git
+from support.security_kit import kata, tddhooks
 
-from security.kit import kata, tddhooks
 from tddhooks import errors
 from tddhooks.config import MAX_CONFIG_BYTES, parse_config
 from tddhooks.errors import EXIT_ENVIRONMENT, ConfigError, TddhooksError, error_handler

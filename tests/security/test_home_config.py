@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.redteam import commit, git, head, msg, refused
 
-from security.test_redteam_more import commit, git, head, msg, refused
 from tddhooks.runners.python_pins import pinned, pytest_config, ruff_config
 
 FILES = {
@@ -41,7 +41,7 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.fixture
 def kata(make_repo: object) -> Path:
-    from hooks.hookkit import install_shims
+    from support.hookkit import install_shims
 
     repo: Path = make_repo(FILES)  # type: ignore[operator]
     install_shims(repo)

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from commands.pykata import FILES
-from conftest import git, write_files
+from support.pykata import FILES
+from support.repo import git, write_files
 
 from tddhooks import output
 from tddhooks.cli import cli

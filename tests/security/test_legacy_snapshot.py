@@ -7,15 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from security.kit import tddhooks
-from security.test_redteam_more import commit, git, msg
+from support.redteam import commit, git, msg
+from support.security_kit import tddhooks
 
 
 @pytest.fixture
 def kata(make_repo: object) -> Path:
-    from commands.pykata import FILES
-    from hooks.hookkit import install_shims
+    from support.hookkit import install_shims
+    from support.pykata import FILES
 
     repo: Path = make_repo(FILES)  # type: ignore[operator]
     install_shims(repo)

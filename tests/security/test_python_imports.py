@@ -19,8 +19,7 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-
-from security.test_redteam_more import commit, git, head, refused
+from support.redteam import commit, git, head, refused
 
 FILES = {
     "pyproject.toml": (
@@ -101,7 +100,7 @@ def _install_editable(setup: str, repo: Path, site: Path) -> dict[str, str]:
 
 @pytest.fixture
 def kata(make_repo: object) -> Path:
-    from hooks.hookkit import install_shims
+    from support.hookkit import install_shims
 
     repo: Path = make_repo(FILES)  # type: ignore[operator]
     install_shims(repo)
@@ -255,7 +254,7 @@ def test_a_venv_inside_the_kata_keeps_its_installed_packages(
     site-packages lies in the work tree, and the plugin once dropped it from sys.path (no such
     folder in the snapshot), so a dependency imported by a test made a green tree red. The
     interpreter's own folders are never the work tree's code."""
-    from hooks.hookkit import install_shims
+    from support.hookkit import install_shims
 
     files = {
         **FILES,

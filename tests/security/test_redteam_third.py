@@ -7,10 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from security.test_redteam_more import (
+from support.redteam import (
     RED_ONE,
-    _write,
     commit,
     git,
     head,
@@ -18,6 +16,7 @@ from security.test_redteam_more import (
     msg,
     refused,
 )
+from support.redteam import write_crate_files as _write
 
 pytestmark = pytest.mark.cargo
 

@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from commands.pykata import FILES
-from hooks.hookkit import (
+from support.hookkit import (
     CRATE,
     commit,
     git,
@@ -22,6 +21,7 @@ from hooks.hookkit import (
     tdd_message,
     write,
 )
+from support.pykata import FILES
 
 __all__ = ["kata", "kata_template"]  # fixtures
 

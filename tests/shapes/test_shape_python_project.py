@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from shapes.shapekit import (
+from support.shapekit import (
     PY_PROJECT,
     PY_SUB_CODE,
     PY_SUB_TEST,
