@@ -101,8 +101,7 @@ def toolchain_tripwire(
 ) -> Iterator[None]:
     """A test that starts cargo without `@pytest.mark.cargo`, or pytest without
     `@pytest.mark.pygate`, fails (support/tripwire.py): `scripts/test --quick` relies on it."""
-    marked = {mark.name for mark in request.node.iter_markers()}
-    allowed = {kind for kind, marker in tripwire.MARKER_OF.items() if marker in marked}
+    allowed = tripwire.allowed_kinds(mark.name for mark in request.node.iter_markers())
     for name, value in tripwire.arm(tripwire_dir, set(tripwire.MARKER_OF) - allowed).items():
         monkeypatch.setenv(name, value)
     yield

@@ -35,6 +35,21 @@ def test_tool_kind_names_cargo_and_pytest_however_named(argv: list[str], kind: s
     assert tripwire.tool_kind(argv) == kind
 
 
+@pytest.mark.parametrize(
+    ("markers", "allowed"),
+    [
+        ((), set()),
+        (("cargo",), {"cargo"}),
+        (("pygate", "parametrize"), {"pytest"}),
+        (("cargo", "pygate"), {"cargo", "pytest"}),
+        (("e2e",), {"cargo", "pytest"}),
+        (("aider",), {"cargo", "pytest"}),
+    ],
+)
+def test_each_marker_allows_its_own_tools(markers: tuple[str, ...], allowed: set[str]) -> None:
+    assert tripwire.allowed_kinds(markers) == allowed
+
+
 def _armed(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     folder = tmp_path / "wire"
     tripwire.write_shims(folder)

@@ -7,6 +7,7 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
 from support.agentkit import kata_with_agent, run
 
 SOURCE = (
@@ -28,6 +29,7 @@ def commit(repo: Path, message: str, *, complete: bool) -> subprocess.CompletedP
     return subprocess.run(args, cwd=repo, env=env, capture_output=True, text=True)
 
 
+@pytest.mark.pygate
 def test_the_one_line_message_is_completed_and_accepted(tmp_path: Path) -> None:
     repo = kata_with_agent(tmp_path, "aider")
     result = commit(repo, "feat: double a number", complete=True)
@@ -39,6 +41,7 @@ def test_the_one_line_message_is_completed_and_accepted(tmp_path: Path) -> None:
     assert "#" not in body  # the prefill's help lines are not part of a -m message
 
 
+@pytest.mark.pygate
 def test_without_the_variable_a_message_is_never_changed(tmp_path: Path) -> None:
     repo = kata_with_agent(tmp_path, "aider")
     result = commit(repo, "feat: double a number", complete=False)
@@ -47,6 +50,7 @@ def test_without_the_variable_a_message_is_never_changed(tmp_path: Path) -> None
     assert run(repo, "git", "log", "-1", "--format=%s").stdout == "chore: scaffold\n"
 
 
+@pytest.mark.pygate
 def test_a_message_that_already_has_the_sections_is_kept_as_written(tmp_path: Path) -> None:
     from support.pykata import feat_message
 

@@ -43,6 +43,7 @@ def clean_history(make_repo: MakeRepo) -> Path:
     return repo
 
 
+@pytest.mark.pygate
 def test_a_clean_history_passes(make_repo: MakeRepo) -> None:
     repo = clean_history(make_repo)
     result = audit(repo)
@@ -50,6 +51,7 @@ def test_a_clean_history_passes(make_repo: MakeRepo) -> None:
     assert "5 commit(s) checked" in result.output
 
 
+@pytest.mark.pygate
 def test_no_verify_commits_with_a_bad_message_or_a_red_tree_fail(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
     bad_message = commit(repo, {"README.md": "x\n"}, "added a readme")
@@ -67,6 +69,7 @@ def test_no_verify_commits_with_a_bad_message_or_a_red_tree_fail(make_repo: Make
     assert "in 3 of 4 commit(s)" in text
 
 
+@pytest.mark.pygate
 def test_json_report_lists_each_violation(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
     red = commit(repo, {"tests/test_sub.py": FAILING_TEST}, "made it red")
@@ -79,6 +82,7 @@ def test_json_report_lists_each_violation(make_repo: MakeRepo) -> None:
     assert found == {(red, "prefixed"), (red, "green")}
 
 
+@pytest.mark.pygate
 def test_a_range_checks_only_its_commits(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
     commit(repo, {"README.md": "x\n"}, "no prefix, before the range")
@@ -88,6 +92,7 @@ def test_a_range_checks_only_its_commits(make_repo: MakeRepo) -> None:
     assert json.loads(result.stdout)["commits"] == 1
 
 
+@pytest.mark.pygate
 def test_cached_green_verdicts_are_not_trusted(make_repo: MakeRepo) -> None:
     from tddhooks.policy.gate import tree_verdict, verdicts_dir
     from tddhooks.policy.settings import load_settings
@@ -122,6 +127,7 @@ def test_a_repository_without_commits_has_nothing_to_audit(make_repo: MakeRepo) 
     assert "0 commit(s) checked" in result.output
 
 
+@pytest.mark.pygate
 def test_a_feature_whose_test_sits_beside_the_code_is_not_flagged(make_repo: MakeRepo) -> None:
     pyproject = FILES["pyproject.toml"].replace(
         'pythonpath = ["src"]', 'pythonpath = ["src"]\npython_files = ["test_*.py", "ops.py"]'
@@ -145,6 +151,7 @@ def test_a_feature_whose_test_sits_beside_the_code_is_not_flagged(make_repo: Mak
 # --- the summary view, kinds of red, the baseline and tree reuse -----------------------------
 
 
+@pytest.mark.pygate
 def test_the_default_is_a_summary_with_counts_and_the_first_offenders(
     make_repo: MakeRepo,
 ) -> None:
@@ -174,6 +181,7 @@ def test_the_default_is_a_summary_with_counts_and_the_first_offenders(
     assert "note 11" in verbose
 
 
+@pytest.mark.pygate
 def test_lint_only_red_is_told_apart_in_the_json(make_repo: MakeRepo) -> None:
     repo, shas = messy_history(make_repo)
     result = audit(repo, "--json")
@@ -195,6 +203,7 @@ def test_lint_only_red_is_told_apart_in_the_json(make_repo: MakeRepo) -> None:
     assert summary["green (lint/format only)"]["first_commit"] == shas["lint"]
 
 
+@pytest.mark.pygate
 def test_a_tree_seen_before_is_judged_once(make_repo: MakeRepo) -> None:
     repo, _shas = messy_history(make_repo)
     report = json.loads(audit(repo, "--json").stdout)
@@ -203,6 +212,7 @@ def test_a_tree_seen_before_is_judged_once(make_repo: MakeRepo) -> None:
     assert report["trees_judged"] + report["trees_reused"] == report["commits"]
 
 
+@pytest.mark.pygate
 def test_since_is_a_baseline_for_an_old_repository(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
     commit(repo, {"README.md": "old\n"}, "the old way: no prefix")

@@ -49,6 +49,7 @@ def hooks_snapshot(repo: Path) -> dict[str, tuple[bytes, int, int]]:
     }
 
 
+@pytest.mark.cargo
 def test_default_install_writes_marked_shims_and_no_config(make_repo: MakeRepo) -> None:
     repo = make_repo({"README.md": "x\n"})
     result = invoke("install", "-C", str(repo))
@@ -68,6 +69,7 @@ def test_default_install_writes_marked_shims_and_no_config(make_repo: MakeRepo) 
     assert hooks_snapshot(repo) == before  # idempotent: not even rewritten
 
 
+@pytest.mark.cargo
 def test_default_install_leaves_their_config_untouched(make_repo: MakeRepo) -> None:
     repo = make_repo({".pre-commit-config.yaml": THEIR_CONFIG, "tdd.yaml": NO_GATE})
     result = invoke("install", "-C", str(repo))
@@ -77,6 +79,7 @@ def test_default_install_leaves_their_config_untouched(make_repo: MakeRepo) -> N
     assert hooks_status(repo) == dict.fromkeys(HOOK_TYPES, "direct")
 
 
+@pytest.mark.cargo
 def test_shims_judge_real_commits(make_repo: MakeRepo) -> None:
     repo = make_repo({"tdd.yaml": NO_GATE})
     assert invoke("install", "-C", str(repo)).exit_code == 0
@@ -88,6 +91,7 @@ def test_shims_judge_real_commits(make_repo: MakeRepo) -> None:
     assert git(repo, "commit", "-m", "docs: notes", check=False).returncode == 0
 
 
+@pytest.mark.cargo
 @pytest.mark.parametrize("tool", ["pre-commit", "prek"])
 def test_chains_to_the_framework_and_uninstall_puts_it_back(make_repo: MakeRepo, tool: str) -> None:
     repo = make_repo({".pre-commit-config.yaml": THEIR_CONFIG, "tdd.yaml": NO_GATE})
@@ -111,6 +115,7 @@ def test_chains_to_the_framework_and_uninstall_puts_it_back(make_repo: MakeRepo,
     assert hooks_snapshot(repo) == original  # bytes, mode and mtime
 
 
+@pytest.mark.cargo
 def test_chains_to_a_foreign_hook_without_touching_it(make_repo: MakeRepo, tmp_path: Path) -> None:
     repo = make_repo({"tdd.yaml": NO_GATE})
     log = tmp_path / "ran.log"
@@ -153,6 +158,7 @@ def test_direct_and_pre_commit_exclude_each_other(make_repo: MakeRepo) -> None:
     assert hooks_status(repo) == dict.fromkeys(HOOK_TYPES, "missing")
 
 
+@pytest.mark.cargo
 def test_respects_core_hooks_path(make_repo: MakeRepo) -> None:
     repo = make_repo({"README.md": "x\n"})
     git(repo, "config", "core.hooksPath", "team-hooks")
@@ -173,6 +179,7 @@ def test_pre_commit_route_refuses_core_hooks_path(make_repo: MakeRepo) -> None:
     assert not (repo / ".pre-commit-config.yaml").exists()
 
 
+@pytest.mark.cargo
 def test_pre_commit_route_lists_our_hooks_and_says_what_the_framework_does(
     make_repo: MakeRepo,
 ) -> None:
@@ -202,6 +209,7 @@ def test_pre_commit_route_lists_our_hooks_and_says_what_the_framework_does(
     assert out.count("always fine") == 1  # not again at commit-msg or prepare-commit-msg
 
 
+@pytest.mark.cargo
 def test_pre_commit_route_round_trip_restores_config_and_legacy_hook(
     make_repo: MakeRepo,
 ) -> None:
@@ -222,6 +230,7 @@ def test_pre_commit_route_round_trip_restores_config_and_legacy_hook(
     assert not (repo / ".git" / "tddhooks" / "install.json").exists()
 
 
+@pytest.mark.cargo
 def test_pre_commit_route_created_config_is_deleted_on_uninstall(make_repo: MakeRepo) -> None:
     repo = make_repo({"README.md": "x\n"})
     assert invoke("install", "--pre-commit", "-C", str(repo)).exit_code == 0
@@ -231,6 +240,7 @@ def test_pre_commit_route_created_config_is_deleted_on_uninstall(make_repo: Make
     assert hooks_status(repo) == dict.fromkeys(HOOK_TYPES, "missing")
 
 
+@pytest.mark.cargo
 def test_default_install_migrates_away_from_the_config_route(make_repo: MakeRepo) -> None:
     repo = make_repo({".pre-commit-config.yaml": THEIR_CONFIG, "tdd.yaml": NO_GATE})
     assert invoke("install", "--pre-commit", "-C", str(repo)).exit_code == 0
@@ -244,6 +254,7 @@ def test_default_install_migrates_away_from_the_config_route(make_repo: MakeRepo
     assert not (hooks / "prepare-commit-msg.tddhooks-chained").exists()
 
 
+@pytest.mark.cargo
 def test_a_later_framework_install_keeps_our_shim_as_legacy(make_repo: MakeRepo) -> None:
     repo = make_repo({".pre-commit-config.yaml": THEIR_CONFIG, "tdd.yaml": NO_GATE})
     assert invoke("install", "-C", str(repo)).exit_code == 0
@@ -283,6 +294,7 @@ def test_prek_is_available_for_these_tests() -> None:
     assert shutil.which("prek") or (Path(sys.executable).parent / "prek").exists()
 
 
+@pytest.mark.cargo
 def test_migrating_an_unrecorded_config_install_keeps_only_the_declared_framework_types(
     make_repo: MakeRepo,
 ) -> None:

@@ -67,6 +67,7 @@ def repo(make_repo: MakeRepo) -> Path:
                       "tests/.gitkeep": ""})  # fmt: skip
 
 
+@pytest.mark.pygate
 def test_the_r62_change_is_sent_back_naming_the_word_but_not_the_katas_own(repo: Path) -> None:
     why = _judge(repo, EMPTY_PY, R62_PY, TWO_PY, {1})
 
@@ -81,16 +82,19 @@ def test_the_r62_change_is_sent_back_naming_the_word_but_not_the_katas_own(repo:
     assert Tells().heard(why) == why  # capped per turn like the other misplaced refusals
 
 
+@pytest.mark.pygate
 def test_the_minimal_change_passes(repo: Path) -> None:
     """5 says "5": not the kata's "Buzz", but no other requirement's word either."""
     assert _judge(repo, EMPTY_PY, MINIMAL_PY, TWO_PY, {1}) is None
 
 
+@pytest.mark.pygate
 def test_a_tested_requirements_word_for_a_later_requirements_input_passes(repo: Path) -> None:
     """15 says "Fizz" once 3 does: requirement 4 is not built yet, and "Fizz" is a tested word."""
     assert _judge(repo, MINIMAL_PY, FIZZ_ONLY_PY, FIZZ_PY, {1, 2}) is None
 
 
+@pytest.mark.pygate
 def test_a_word_the_staged_test_spells_is_tested_though_no_requirement_is_mapped(
     repo: Path,
 ) -> None:
@@ -106,11 +110,13 @@ def test_a_word_the_staged_test_spells_is_tested_though_no_requirement_is_mapped
     assert why.startswith(f'{MISPLACED}"Fizz"')
 
 
+@pytest.mark.pygate
 def test_a_word_head_gave_there_already_is_not_this_changes(repo: Path) -> None:
     change = R62_PY.replace("return str(n)", 'return str(n) if n != 1 else "1"')
     assert _judge(repo, R62_PY, change, TWO_PY, {1}) is None
 
 
+@pytest.mark.pygate
 def test_a_refactor_is_not_judged_this_way(repo: Path) -> None:
     write_files(repo, {"src/fb/__init__.py": R62_PY, "tests/test_staged.py": TWO_PY})
     git(repo, "add", "-A")

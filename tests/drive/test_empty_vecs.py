@@ -141,7 +141,7 @@ RUST_FILES = {
 }
 
 
-@pytest.mark.parametrize("kind", ["git", "memory"])
+@pytest.mark.parametrize("kind", [pytest.param("git", marks=pytest.mark.cargo), "memory"])
 def test_the_tester_turn_hands_over_the_typed_test(
     kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

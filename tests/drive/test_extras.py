@@ -96,6 +96,7 @@ def _python_repo(make_repo: MakeRepo, source: str) -> Path:
     return repo
 
 
+@pytest.mark.pygate
 def test_real_pytest_output_names_the_extra_message(make_repo: MakeRepo) -> None:
     repo = _python_repo(make_repo, JOINED_PY)
     verdict = RealGate().staged(repo, load_settings(repo))
@@ -112,6 +113,7 @@ def test_real_pytest_output_names_the_extra_message(make_repo: MakeRepo) -> None
     )
 
 
+@pytest.mark.pygate
 def test_real_pytest_output_of_a_message_in_another_place_names_nothing(
     make_repo: MakeRepo,
 ) -> None:
@@ -151,6 +153,7 @@ def test_real_libtest_output_names_the_extra_message(
     )
 
 
+@pytest.mark.pygate
 def test_the_implementors_retry_gets_the_hint_the_input_and_what_the_kata_says(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

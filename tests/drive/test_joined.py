@@ -108,6 +108,7 @@ def test_real_libtest_output_gets_the_hint(
     assert hint.startswith('Hint: the test expects "FizzWhizz", the kata\'s words "Fizz" and')
 
 
+@pytest.mark.pygate
 def test_real_pytest_output_gets_the_python_shape(make_repo: MakeRepo) -> None:
     pyproject = read_template("scaffolds/python/pyproject.toml").replace("{project}", "fb")
     early = (
@@ -130,6 +131,7 @@ def test_real_pytest_output_gets_the_python_shape(make_repo: MakeRepo) -> None:
     )
 
 
+@pytest.mark.pygate
 def test_the_implementors_retry_gets_the_hint(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

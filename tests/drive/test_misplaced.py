@@ -68,6 +68,7 @@ def _python_repo(make_repo: MakeRepo) -> Path:
                       "tests/.gitkeep": ""})  # fmt: skip
 
 
+@pytest.mark.pygate
 def test_another_examples_message_is_sent_back_with_the_call_and_what_the_kata_says(
     make_repo: MakeRepo,
 ) -> None:
@@ -84,12 +85,14 @@ def test_another_examples_message_is_sent_back_with_the_call_and_what_the_kata_s
     )
 
 
+@pytest.mark.pygate
 def test_a_check_that_holds_only_for_its_own_inputs_passes(make_repo: MakeRepo) -> None:
     """Fewer messages than the kata gives (requirements not built yet) are no misplaced one."""
     repo = _python_repo(make_repo)
     assert _judge(repo, "src/pv/__init__.py", OWN_PY, "tests/test_short.py", SHORT_TEST_PY) is None
 
 
+@pytest.mark.pygate
 def test_a_message_head_already_gave_there_is_not_this_changes(make_repo: MakeRepo) -> None:
     repo = _python_repo(make_repo)
     write_files(repo, {"src/pv/__init__.py": JOINED_PY})
@@ -102,6 +105,7 @@ def test_a_message_head_already_gave_there_is_not_this_changes(make_repo: MakeRe
     assert _judge(repo, "src/pv/__init__.py", kept, "tests/test_ok.py", digit_test) is None
 
 
+@pytest.mark.pygate
 def test_a_message_head_gave_out_of_sight_of_its_cut_diff_is_not_this_changes(
     make_repo: MakeRepo,
 ) -> None:
@@ -123,6 +127,7 @@ def test_a_message_head_gave_out_of_sight_of_its_cut_diff_is_not_this_changes(
     )
 
 
+@pytest.mark.pygate
 def test_the_message_of_the_staged_tests_own_example_is_the_katas_too(make_repo: MakeRepo) -> None:
     """The staged test calls `validate("Abc1!")`, so its example leaves the probe; without the
     kata's "abc" example (requirement 8) no other example names the length message."""
@@ -179,6 +184,7 @@ def test_the_refusal_is_said_twice_of_one_call_in_a_turn_then_the_change_may_lan
     assert tells.heard(None) is None
 
 
+@pytest.mark.pygate
 def test_a_drive_sends_the_r52_change_back_twice_and_the_third_attempt_lands(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -281,6 +287,7 @@ def test_an_order_head_had_wrong_already_is_not_this_changes(
     assert _judge_rust(make_repo, monkeypatch, head, change, test) is None
 
 
+@pytest.mark.pygate
 @pytest.mark.parametrize("on_ci", [False, True])
 def test_pytests_diff_is_judged_for_order_only_where_it_is_whole(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch, on_ci: bool

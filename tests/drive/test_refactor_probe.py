@@ -331,6 +331,7 @@ PV_TEST = (
 )
 
 
+@pytest.mark.pygate
 def test_a_python_refactor_that_changes_an_example_is_sent_back(make_repo: MakeRepo) -> None:
     pyproject = read_template("scaffolds/python/pyproject.toml").replace("{project}", "pv")
     repo = make_repo({"tdd.yaml": "language: python\n", "pyproject.toml": pyproject,
@@ -398,6 +399,7 @@ ROMAN_SOURCE = 'def to_roman(number: int) -> str:\n    return {1: "I", 4: "IV"}[
 ROMAN_TEST = 'from rn import to_roman\n\n\ndef test_one():\n    assert to_roman(1) == "I"\n'
 
 
+@pytest.mark.pygate
 def test_a_python_example_is_told_its_own_failure_not_an_earlier_ones(make_repo: MakeRepo) -> None:
     # 3999 fails before and after (not built yet), and pytest reports it first
     pyproject = read_template("scaffolds/python/pyproject.toml").replace("{project}", "rn")

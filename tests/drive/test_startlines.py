@@ -130,6 +130,7 @@ def test_what_counts_as_asking_for_nothing(line: str, nothing: bool) -> None:
     assert not asks_for_nothing(["The kata's Interface section fixes its signature: `f`"])
 
 
+@pytest.mark.pygate
 def test_the_first_implementor_prompt_names_the_empty_body(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

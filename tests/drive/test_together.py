@@ -119,6 +119,7 @@ def test_a_message_moved_to_a_new_file_counts_too() -> None:
     assert "into `digit`" in why
 
 
+@pytest.mark.pygate
 def test_a_drive_sends_the_helper_refactor_back_and_the_refactorer_tries_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

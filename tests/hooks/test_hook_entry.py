@@ -159,6 +159,7 @@ CHEAP_CI = (
 )
 
 
+@pytest.mark.cargo
 def test_nothing_staged_skips_the_gate_unless_a_merge_is_concluded(make_repo: MakeRepo) -> None:
     repo = make_repo({"tdd.yaml": CHEAP_CI, "src/lib.rs": "\n"})
     quiet = run(repo, "tddhooks", "hook", "pre-commit")  # e.g. git commit --allow-empty

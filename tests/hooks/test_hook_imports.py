@@ -121,6 +121,7 @@ def test_no_heavy_import_on_the_git_hook_path(verified_kata: tuple[Path, Path], 
     assert probe == {"code": 0, "heavy": []}
 
 
+@pytest.mark.pygate
 def test_the_probe_sees_a_heavy_import(verified_kata: tuple[Path, Path]) -> None:
     """The probe itself can fail: a hook that needs the gate (a tree never verified) loads it."""
     repo, _message = verified_kata

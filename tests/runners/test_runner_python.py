@@ -170,6 +170,7 @@ def _run(runner: PythonRunner, command: tuple[str, ...], cwd: Path) -> proc.Proc
     return proc.run(command, cwd=cwd, env=clean_env(runner.env(None)), timeout_s=120)
 
 
+@pytest.mark.pygate
 def test_scaffold_is_green_for_real_then_a_failing_test_is_named(tmp_path: Path) -> None:
     runner = PythonRunner()
     repo = tmp_path / "bowling"

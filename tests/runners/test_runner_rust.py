@@ -150,6 +150,7 @@ def test_scaffold_writes_a_named_crate_and_never_overwrites(tmp_path: Path) -> N
     assert RustRunner().scaffold(tmp_path, "Bowling Kata") == []
 
 
+@pytest.mark.cargo
 def test_toolchain_version_names_rustc_and_cargo() -> None:
     version = RustRunner().toolchain_version()
     assert version.startswith("rustc ")

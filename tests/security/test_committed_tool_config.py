@@ -158,6 +158,7 @@ def _python_kata(make_repo: object) -> Path:
     return repo
 
 
+@pytest.mark.pygate
 def test_a_conftest_that_turns_failures_into_passes_is_refused(make_repo: object) -> None:
     repo = _python_kata(make_repo)
     (repo / "conftest.py").write_text(OUTCOME_FLIP, encoding="utf-8")
@@ -170,6 +171,7 @@ def test_a_conftest_that_turns_failures_into_passes_is_refused(make_repo: object
     assert "the committed conftest.py implements the pytest hook pytest_runtest_makereport" in text
 
 
+@pytest.mark.pygate
 def test_a_hook_under_another_function_name_is_refused(make_repo: object) -> None:
     # pytest finds the hook by its specname; a name assembled at run time is out of scope
     # (docs/hooks.md): conftest.py is code under test, judged by the type rules

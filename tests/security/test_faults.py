@@ -66,6 +66,7 @@ def test_an_unwritable_state_home_still_gives_a_log_path(monkeypatch: pytest.Mon
     assert "the traceback is in " in (seen[0].fix or "")
 
 
+@pytest.mark.cargo
 def test_a_crash_in_a_real_command_is_one_line_and_exit_3(
     tmp_path: Path, session_dir: Path
 ) -> None:
@@ -187,6 +188,7 @@ def test_a_few_honest_aliases_still_work() -> None:
     assert config.roles.refactorer.temperature == 0.1
 
 
+@pytest.mark.cargo
 def test_the_bomb_in_a_repository_is_exit_2_from_the_cli(tmp_path: Path, session_dir: Path) -> None:
     repo = kata(tmp_path, session_dir)
     (repo / "tdd.yaml").write_text(_bomb(), encoding="utf-8")

@@ -262,6 +262,7 @@ def test_a_drive_whose_tests_print_every_key_leaves_no_trace(
         assert_no_key(text, str(path))
 
 
+@pytest.mark.cargo
 @pytest.mark.usefixtures("keyed_env")
 @pytest.mark.parametrize(
     "failure",

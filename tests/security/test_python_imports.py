@@ -127,6 +127,7 @@ def _write(repo: Path, relative: str, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+@pytest.mark.pygate
 @pytest.mark.parametrize("setup", SETUPS)
 def test_an_installed_work_tree_cannot_make_the_staged_tree_green(
     kata: Path, tmp_path: Path, setup: str
@@ -152,6 +153,7 @@ def test_an_installed_work_tree_cannot_make_the_staged_tree_green(
     assert git(kata, "show", "HEAD:src/calc/__init__.py").stdout == FIXED_CODE
 
 
+@pytest.mark.pygate
 @pytest.mark.parametrize("setup", ["setuptools-pth", "PYTHONPATH"])
 def test_an_untracked_module_in_the_work_tree_is_not_importable(
     kata: Path, tmp_path: Path, setup: str
@@ -192,6 +194,7 @@ def test_a_top_level_tddhooks_of_the_tree_never_answers_for_the_plugin(tmp_path:
     assert CONFINE_PLUGIN not in pinned(cmd, tmp_path, tmp_path / "work")
 
 
+@pytest.mark.pygate
 def test_a_copy_installed_from_the_work_tree_cannot_make_the_staged_tree_green(
     kata: Path, tmp_path: Path
 ) -> None:
@@ -247,6 +250,7 @@ def test_a_sitecustomize_in_the_work_tree_cannot_judge_the_staged_tree(
     assert "sitecustomize.py from your work tree" in text or "test_subtracts" in text
 
 
+@pytest.mark.pygate
 def test_a_venv_inside_the_kata_keeps_its_installed_packages(
     make_repo: object, tmp_path: Path
 ) -> None:

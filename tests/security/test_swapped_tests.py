@@ -36,6 +36,7 @@ NEUTER_BY_SUBCLASS = (
 )
 
 
+@pytest.mark.pygate
 @pytest.mark.parametrize(
     "conftest",
     [
@@ -113,6 +114,7 @@ def test_wrapped() -> None:
 """
 
 
+@pytest.mark.pygate
 def test_tests_of_every_shape_still_run_green(make_repo: object) -> None:
     # the check that a test runs its own function leaves methods, static methods, parametrised,
     # unittest and decorated tests (and an autouse fixture that swaps nothing) alone
@@ -170,6 +172,7 @@ ASYNC_PY = (
 )
 
 
+@pytest.mark.pygate
 def test_an_installed_plugins_own_item_class_runs_async_tests_as_they_are(
     make_repo: object, tmp_path: Path
 ) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from support.shapekit import (
     PY_PROJECT,
     PY_SUB_CODE,
@@ -18,6 +19,7 @@ from support.shapekit import (
 )
 
 
+@pytest.mark.pygate
 def test_a_python_project_is_gated_by_ruff_and_pytest(tmp_path: Path) -> None:
     repo = make(tmp_path / "calc", PY_PROJECT)
     installed = run(repo, "tddhooks", "install", "--direct")
@@ -45,6 +47,7 @@ def test_a_python_project_is_gated_by_ruff_and_pytest(tmp_path: Path) -> None:
     assert "pytest: 2 passed" in text or "2 passed" in text
 
 
+@pytest.mark.pygate
 def test_a_format_failure_names_ruff_format_and_work_tree_paths(tmp_path: Path) -> None:
     repo = make(tmp_path / "calc", PY_PROJECT)
     assert run(repo, "tddhooks", "install", "--direct").returncode == 0
@@ -59,6 +62,7 @@ def test_a_format_failure_names_ruff_format_and_work_tree_paths(tmp_path: Path) 
     assert "\x1b[" not in rejected.stderr
 
 
+@pytest.mark.pygate
 def test_a_skeleton_in_a_python_kata_carries_python_values(tmp_path: Path) -> None:
     repo = make(tmp_path / "calc", PY_PROJECT)
     assert run(repo, "tddhooks", "install", "--direct").returncode == 0

@@ -25,8 +25,10 @@ CARGO_TOOLS = frozenset(
     {"cargo", "rustc", "rustfmt", "rustdoc", "cargo-clippy", "clippy-driver", "cargo-fmt"}
 )
 PYTEST_TOOLS = frozenset({"pytest", "py.test"})
-# which marker lets a test start which kind of tool
+# which marker lets a test start which kind of tool; the end-to-end tiers (a drive, the real
+# aider, the installed wheel) run whatever gate their kata's language has
 MARKER_OF = {"cargo": "cargo", "pytest": "pygate"}
+END_TO_END = frozenset({"e2e", "aider", "install"})
 SHIM_EXIT = 97
 _CHILD_LOG = "children.log"
 _PYTEST_TRACE = "pytest-started.log"
@@ -85,6 +87,14 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
     if kind in _forbidden:
         _tripped.append(" ".join(argv or ()))
         raise RuntimeError(unmarked_message(kind, argv or ()))
+
+
+def allowed_kinds(markers: Iterable[str]) -> set[str]:
+    """The tool kinds a test carrying these markers may start."""
+    names = set(markers)
+    if names & END_TO_END:
+        return set(MARKER_OF)
+    return {kind for kind, marker in MARKER_OF.items() if marker in names}
 
 
 def unmarked_message(kind: str | None, argv: Iterable[str]) -> str:
