@@ -27,7 +27,7 @@ DONE = plan_answer("all covered", done=True, reason="nothing left to test")
 UNTESTABLE = "# Adder\n\n## Requirements\n\n1. add() exists.\n2. Keep the code tidy.\n"
 
 
-@pytest.fixture(params=["git", "memory"])
+@pytest.fixture(params=["memory"])  # real git: test_loop_scenarios.py, the contract test
 def kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 

@@ -87,7 +87,7 @@ KATA = (
 TWO = "from kata import add\n\n\ndef test_two():  # needs: def add\n    assert add(2) == 2\n"
 
 
-@pytest.fixture(params=["git", "memory"])
+@pytest.fixture(params=["memory"])  # real git: test_loop_scenarios.py, the contract test
 def side(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Side:
     monkeypatch.setitem(scenarios.FILES, "kata.md", KATA)
     return Side(str(request.param), tmp_path)

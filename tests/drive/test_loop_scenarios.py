@@ -1,7 +1,8 @@
 """Whole drive cycles through the real loop, turns and supervisor, with the ports faked: the model
-(queued answers), the gate (markers instead of a suite) and the commit (no hooks). Each scenario
-runs twice: on real git (HooklessWorkspace) and on the in-memory workspace (no git at all, a few
-milliseconds; tests/support/memory_drive.py). No HTTP, no cargo, no pytest run."""
+(queued answers), the gate (markers instead of a suite) and the commit (no hooks). The scenarios
+run on the in-memory workspace (no git at all, a few milliseconds; tests/support/memory_drive.py),
+which keeps the contract that tests/drive/test_workspace_contract.py checks on real git alike; the
+first scenario runs on real git (HooklessWorkspace) too. No HTTP, no cargo, no pytest run."""
 
 from __future__ import annotations
 
@@ -19,16 +20,16 @@ from support.loop_scenarios import (
     cycle_models,
     drive_once,
     fake_models,
-    git_stdout,
     plan_answer,
 )
 
 
-@pytest.fixture(params=["git", "memory"])
+@pytest.fixture(params=["memory"])  # real git: the first scenario, and the contract test
 def side(request: pytest.FixtureRequest, tmp_path: Path) -> Side:
     return Side(request.param, tmp_path)
 
 
+@pytest.mark.parametrize("side", ["git", "memory"], indirect=True)
 def test_one_cycle_hands_over_commits_and_refactors_nothing(side: Side) -> None:
     models = fake_models()
     models["tester"].enqueue(plan_answer("add exists", "tests/test_add.py", TEST_ADD))
@@ -205,8 +206,7 @@ def _refused_test(side: Side, path: str, content: str) -> str:
 
     drive_once(side, models, steps=1)
 
-    if side.memory is None:
-        assert git_stdout(side.root, "status", "--porcelain").strip() == ""
+    assert side.clean()
     return str(models["tester"].asked[1].user)
 
 
@@ -215,8 +215,7 @@ def test_a_tester_offered_a_new_file_may_not_rewrite_an_existing_one(side: Side)
 
     assert "'tests/.gitkeep' is an existing test file not under \"Write to\"" in second
     assert "put the new test in 'tests/test_add_exists.py'" in second
-    if side.memory is None:
-        assert (side.root / "tests" / ".gitkeep").read_text() == ""
+    assert (side.root / "tests" / ".gitkeep").read_text() == ""
 
 
 def test_a_refactor_that_sends_the_file_back_unchanged_is_nothing_to_refactor(
@@ -311,7 +310,7 @@ TEST_JOIN = (
 )
 
 
-@pytest.mark.parametrize("kind", ["git", "memory"])
+@pytest.mark.parametrize("kind", ["memory"])
 def test_a_preparatory_refactor_for_joined_words_is_shown_the_word_by_word_shape(
     kind: str, tmp_path: Path
 ) -> None:

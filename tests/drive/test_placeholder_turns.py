@@ -13,7 +13,7 @@ from support.loop_scenarios import FEAT_ADD, SOURCE_ADD, Side, cycle_models, dri
 PERSONS = '"""The kata."""\n\nRESULT_TYPE = int  # the person\'s own name\n'
 
 
-@pytest.mark.parametrize("kind", ["git", "memory"])
+@pytest.mark.parametrize("kind", ["memory"])
 def test_a_placeholder_name_the_persons_code_has_is_kept_and_the_edit_lands(
     kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -31,7 +31,7 @@ def test_a_placeholder_name_the_persons_code_has_is_kept_and_the_edit_lands(
     assert side.subjects()[0] == "feat(add): add exists"
 
 
-@pytest.mark.parametrize("kind", ["git", "memory"])
+@pytest.mark.parametrize("kind", ["memory"])
 def test_a_placeholder_the_file_did_not_have_is_still_refused(
     kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

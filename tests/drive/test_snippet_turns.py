@@ -36,7 +36,7 @@ def _head(side: Side, path: str) -> str:
     return git_stdout(side.root, "show", f"HEAD:{path}")
 
 
-@pytest.mark.parametrize("kind", ["git", "memory"])
+@pytest.mark.parametrize("kind", ["memory"])
 def test_an_inserted_function_is_merged_and_the_cycle_lands(kind: str, tmp_path: Path) -> None:
     side = Side(kind, tmp_path)
     indented = "    " + SOURCE_ADD.replace("\n    ", "\n        ")  # dedented before the merge
@@ -52,7 +52,7 @@ def test_an_inserted_function_is_merged_and_the_cycle_lands(kind: str, tmp_path:
     assert summary.stop_reason == "steps"
 
 
-@pytest.mark.parametrize("kind", ["git", "memory"])
+@pytest.mark.parametrize("kind", ["memory"])
 @pytest.mark.parametrize(
     ("path", "snippet", "told"),
     [
