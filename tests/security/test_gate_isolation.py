@@ -245,6 +245,7 @@ def test_a_committed_cargo_config_runner_true_cannot_make_a_red_test_green(kata:
     assert "no test ran, though the tree defines" in result.stderr
 
 
+@pytest.mark.pygate
 def test_a_committed_conftest_that_collects_nothing_cannot_make_python_green(
     make_repo: object,
 ) -> None:

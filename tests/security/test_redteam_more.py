@@ -15,6 +15,7 @@ from support.redteam import (
     SECRET,
     UNTESTED,
     commit,
+    feature_kata,
     git,
     head,
     msg,
@@ -26,6 +27,11 @@ from support.redteam import rust_test as _test
 from support.redteam import write_crate_files as _write
 
 pytestmark = pytest.mark.cargo
+
+
+@pytest.fixture
+def kata(tmp_path: Path, session_dir: Path) -> Path:
+    return feature_kata(tmp_path, session_dir)
 
 
 def test_a_committed_runner_that_filters_tests_cannot_land(kata: Path) -> None:
@@ -186,6 +192,7 @@ def pytest_collection_modifyitems(config, items):
 """
 
 
+@pytest.mark.pygate
 def test_a_committed_conftest_that_deselects_tests_cannot_land_a_red_test(
     make_repo: object,
 ) -> None:
@@ -274,6 +281,7 @@ def test_a_commit_msg_hook_alone_does_not_gate(tmp_path: Path) -> None:
     assert commit_with(repo, tdd("feat", "subtract")).returncode == 0
 
 
+@pytest.mark.pygate
 def test_pytest_addopts_in_a_build_commit_cannot_hide_a_red_test(make_repo: object) -> None:
     # `build:` may change the manifest; its pytest options deselect every test named *red*
     from support.hookkit import install_shims
@@ -297,6 +305,7 @@ def test_pytest_addopts_in_a_build_commit_cannot_hide_a_red_test(make_repo: obje
     assert "did not run" in text
 
 
+@pytest.mark.pygate
 def test_a_conftest_in_a_chore_commit_is_refused(make_repo: object) -> None:
     from support.hookkit import install_shims
     from support.pykata import FILES

@@ -8,16 +8,13 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
-import pytest
-
 from support.security_kit import kata as make_kata
 
 IDENTITY = ("-c", "user.name=Test Person", "-c", "user.email=person@example.com")
 SECRET = "sk-Rt7Qm2Xv9Lp4Wn6Kd3"
 
 
-@pytest.fixture
-def kata(tmp_path: Path, session_dir: Path) -> Path:
+def feature_kata(tmp_path: Path, session_dir: Path) -> Path:
     """The string-calculator kata with one legal feature committed (`add("")` is 0)."""
     repo = make_kata(tmp_path, session_dir)
     write_crate_files(
