@@ -52,6 +52,7 @@ def test_a_healthy_repository_is_all_ok(make_repo: MakeRepo) -> None:
     assert "any commit that follows the policy" not in gate  # an ok check has no fix
 
 
+@pytest.mark.pygate
 @pytest.mark.parametrize(
     ("tdd_yaml", "field"),
     [
@@ -270,6 +271,7 @@ def test_after_uninstall_the_framework_s_hooks_are_told_from_ours(
 KATA_INTERFACE = "# Say\n\nSay numbers.\n\n## Interface\n\n`def say(n: int) -> str`\n\n"
 
 
+@pytest.mark.pygate
 @pytest.mark.parametrize(
     ("kata", "status", "said"),
     [

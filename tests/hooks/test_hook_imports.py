@@ -106,6 +106,7 @@ def verified_kata(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]
     return repo, message_file
 
 
+@pytest.mark.pygate
 @pytest.mark.parametrize("hook", ["pre-commit", "commit-msg", "prepare-commit-msg"])
 def test_no_heavy_import_on_the_git_hook_path(verified_kata: tuple[Path, Path], hook: str) -> None:
     repo, message = verified_kata

@@ -82,6 +82,7 @@ def test_a_crash_in_a_real_command_is_one_line_and_exit_3(
     assert (repo / ".git" / "tddhooks").read_text(encoding="utf-8") == "not a directory"
 
 
+@pytest.mark.cargo
 def test_git_tddhooks_as_a_file_makes_the_hook_exit_3_and_keeps_the_work(
     tmp_path: Path, session_dir: Path
 ) -> None:

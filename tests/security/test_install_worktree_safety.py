@@ -248,6 +248,7 @@ def test_a_symlinked_config_is_never_edited_through(make_repo: MakeRepo, tmp_pat
     assert outside.read_text(encoding="utf-8") == THEIR_HOOK_CONFIG
 
 
+@pytest.mark.cargo
 @pytest.mark.parametrize(
     "body",
     [
