@@ -213,6 +213,7 @@ def test_a_huge_tdd_yaml_is_refused_without_reading_it_whole(tmp_path: Path) -> 
 # --- commit messages -------------------------------------------------------------------------
 
 
+@pytest.mark.cargo
 def test_a_megabytes_long_commit_message_is_refused_not_read_whole(
     tmp_path: Path, session_dir: Path
 ) -> None:
