@@ -53,7 +53,8 @@ def invoke(*args: str) -> Result:
 def probe_test(notes: Path, log: Path) -> str:
     return (
         "from pathlib import Path\n\nfrom calc import add\n\n"
-        f'WORK = Path("{notes}")\nLOG = Path("{log}")\n\n\n'
+        # fmt: skip keeps the gate's format check green however long the temp path is
+        f'WORK = Path("{notes}")  # fmt: skip\nLOG = Path("{log}")  # fmt: skip\n\n\n'
         "def test_probe_records_the_work_tree() -> None:\n"
         "    stat = WORK.stat()\n"
         '    content = WORK.read_text(encoding="utf-8")\n'
