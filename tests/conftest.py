@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
+from support import tripwire
+from support.repo import git, write_files
 
 _REAL_HOME = Path.home()
 
@@ -22,6 +23,7 @@ def pytest_configure(config: pytest.Config) -> None:
     under `setsid nohup pytest … &` and passed in the foreground)."""
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    tripwire.install()
 
 
 @pytest.fixture(scope="session")
@@ -30,9 +32,18 @@ def session_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def cargo_target_dir(session_dir: Path) -> Path:
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder for the whole run, shared by every xdist worker (each has a base temp of its
+    own below it): toolchain caches that lock themselves live here, so builds stay warm."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session")
+def cargo_target_dir(run_dir: Path) -> Path:
+    """cargo's own lock serialises the workers that build here at once."""
     shared = os.environ.get("TDDHOOKS_TEST_CARGO_TARGET_DIR")
-    path = Path(shared) if shared else session_dir / "cargo-target"
+    path = Path(shared) if shared else run_dir / "cargo-target"
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -41,7 +52,7 @@ def cargo_target_dir(session_dir: Path) -> Path:
 def isolated_home(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
-    session_dir: Path,
+    run_dir: Path,
     cargo_target_dir: Path,
 ) -> Path:
     """A private HOME with a git identity; the real toolchains stay reachable."""
@@ -63,13 +74,44 @@ def isolated_home(
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
     monkeypatch.setenv("TDDHOOKS_HOME", str(home / ".tddhooks"))
     monkeypatch.setenv("TDDHOOKS_CACHE_DIR", str(home / ".tddhooks-cache"))
-    monkeypatch.setenv("PRE_COMMIT_HOME", str(session_dir / "pre-commit-home"))
+    # pre-commit and prek lock their store: one for the run keeps hook environments warm
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(run_dir / "pre-commit-home"))
+    monkeypatch.setenv("PREK_HOME", str(run_dir / "prek-home"))
     monkeypatch.setenv("CARGO_TARGET_DIR", str(cargo_target_dir))
     monkeypatch.setenv("CARGO_TERM_COLOR", "never")
     for key in list(os.environ):
         if key.startswith("GIT_") or key.endswith("_API_KEY"):
             monkeypatch.delenv(key, raising=False)
     return home
+
+
+@pytest.fixture(scope="session")
+def tripwire_dir(session_dir: Path) -> Path:
+    folder = session_dir / "tripwire"
+    tripwire.write_shims(folder)
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def toolchain_tripwire(
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+    isolated_home: Path,
+    tripwire_dir: Path,
+) -> Iterator[None]:
+    """A test that starts cargo without `@pytest.mark.cargo`, or pytest without
+    `@pytest.mark.pygate`, fails (support/tripwire.py): `scripts/test --quick` relies on it."""
+    allowed = tripwire.allowed_kinds(mark.name for mark in request.node.iter_markers())
+    for name, value in tripwire.arm(tripwire_dir, set(tripwire.MARKER_OF) - allowed).items():
+        monkeypatch.setenv(name, value)
+    yield
+    started = tripwire.disarm(tripwire_dir)
+    if started:
+        pytest.fail(
+            "tripwire: started without its marker (docs/dev/testing.md):\n  "
+            + "\n  ".join(started),
+            pytrace=False,
+        )
 
 
 @pytest.fixture(autouse=True)
@@ -92,18 +134,6 @@ def forget_keys() -> Iterator[None]:
 
     yield
     keys.forget()
-
-
-def git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    """Run real git in repo (test helper)."""
-    return subprocess.run(["git", *args], cwd=repo, check=check, capture_output=True, text=True)
-
-
-def write_files(root: Path, files: Mapping[str, str]) -> None:
-    for relative, text in files.items():
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
 
 
 @pytest.fixture

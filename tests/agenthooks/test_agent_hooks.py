@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.agentkit import call, command_for, kata_with_agent, run, stage_red_test
 
-from agenthooks.agentkit import call, command_for, kata_with_agent, run, stage_red_test
 from tddhooks.agenthooks.formats import HOOK_AGENTS
 
 SHELL = {

@@ -54,6 +54,7 @@ def parsed(path: Path) -> object:
     return json.loads(text)
 
 
+@pytest.mark.cargo
 @pytest.mark.parametrize("agent", list(EXISTING))
 def test_install_keeps_everything_is_idempotent_and_uninstall_takes_only_ours(
     make_repo: object, agent: str
@@ -79,6 +80,7 @@ def test_install_keeps_everything_is_idempotent_and_uninstall_takes_only_ours(
     assert (repo / ".git/hooks/pre-commit").exists()  # the git hooks stay
 
 
+@pytest.mark.cargo
 def test_the_merged_settings_keep_the_persons_hook_beside_ours(make_repo: object) -> None:
     repo = make_repo({"README.md": "kata\n"})  # type: ignore[operator]
     path = repo / ".claude/settings.json"
@@ -95,6 +97,7 @@ def test_the_merged_settings_keep_the_persons_hook_beside_ours(make_repo: object
     }  # fmt: skip
 
 
+@pytest.mark.cargo
 def test_aider_config_turns_verification_on_and_sets_the_gate(make_repo: object) -> None:
     repo = make_repo({"README.md": "kata\n"})  # type: ignore[operator]
     (repo / ".aider.conf.yml").write_text(EXISTING["aider"], encoding="utf-8")

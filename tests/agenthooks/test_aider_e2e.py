@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.agentkit import kata_with_agent, run
 from support.fake_openai import FakeOpenAI, Reply
-
-from agenthooks.agentkit import kata_with_agent, run
 
 pytestmark = pytest.mark.aider
 AIDER = os.environ.get("TDDHOOKS_TEST_AIDER", "")

@@ -8,7 +8,8 @@ import os
 import subprocess
 from pathlib import Path
 
-from agenthooks.agentkit import kata_with_agent, run
+import pytest
+from support.agentkit import kata_with_agent, run
 
 SOURCE = (
     "def add(a: int, b: int) -> int:\n    return a + b\n\n\n"
@@ -32,6 +33,7 @@ def commit(repo: Path, message: str, *, complete: bool,
     return subprocess.run(args, cwd=repo, env=env, capture_output=True, text=True)
 
 
+@pytest.mark.pygate
 def test_the_one_line_message_is_completed_and_accepted(tmp_path: Path) -> None:
     repo = kata_with_agent(tmp_path, "aider")
     result = commit(repo, "feat: double a number", complete=True)
@@ -51,8 +53,9 @@ def test_an_agent_without_the_variable_keeps_its_message(tmp_path: Path) -> None
     assert run(repo, "git", "log", "-1", "--format=%s").stdout == "chore: scaffold\n"
 
 
+@pytest.mark.pygate
 def test_a_message_that_already_has_the_sections_is_kept_as_written(tmp_path: Path) -> None:
-    from commands.pykata import feat_message
+    from support.pykata import feat_message
 
     repo = kata_with_agent(tmp_path, "aider")
     message = feat_message("double a number", 1, ["src/calc/__init__.py", "tests/test_double.py"])

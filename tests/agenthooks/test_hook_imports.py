@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from agenthooks.agentkit import kata_with_agent, stage_red_test
+from support.agentkit import kata_with_agent, stage_red_test
 
 HEAVY = ("click", "pydantic", "rich", "openai", "diskcache", "git.repo", "yaml")
 PROBE = """

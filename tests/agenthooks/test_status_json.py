@@ -6,7 +6,8 @@ import json
 import subprocess
 from pathlib import Path
 
-from agenthooks.agentkit import kata_with_agent, stage_red_test
+import pytest
+from support.agentkit import kata_with_agent, stage_red_test
 
 KEYS = {
     "version",
@@ -52,6 +53,7 @@ def test_a_clean_kata_is_the_testers_turn(tmp_path: Path) -> None:
     assert "never committed" in str(data["rules"])
 
 
+@pytest.mark.pygate
 def test_a_staged_red_test_is_the_implementors_turn_with_the_verdict(tmp_path: Path) -> None:
     repo = kata_with_agent(tmp_path, "claude-code")
     stage_red_test(repo)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import git, write_files
+from support.repo import git, write_files
 
 from tddhooks.agents.edits import (
     ANSWER_SHAPE,

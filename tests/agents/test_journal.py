@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import git
+from support.repo import git
 
 from tddhooks.agents.journal import (
     CREATED_JOURNAL,

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from commands.pykata import FAILING_TEST, FILES
+from support.pykata import FAILING_TEST, FILES
 
 TARGET_S = 0.15
 

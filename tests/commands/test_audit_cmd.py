@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import git, write_files
+from support.pykata import FAILING_TEST, FILES, LINT_ONLY, TEST, commit, feat_message, messy_history
+from support.repo import git
 
-from commands.pykata import FAILING_TEST, FILES, TEST, feat_message
 from tddhooks import output
 from tddhooks.cli import cli
 
@@ -25,14 +25,6 @@ def wide_console(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def audit(repo: Path, *args: str) -> Result:
     return CliRunner().invoke(cli, ["audit", "-C", str(repo), *args], catch_exceptions=False)
-
-
-def commit(repo: Path, files: dict[str, str], message: str) -> str:
-    """Commit past any hooks (as `--no-verify` would) and return the new sha."""
-    write_files(repo, files)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "--no-verify", "-m", message)
-    return git(repo, "rev-parse", "HEAD").stdout.strip()
 
 
 def clean_history(make_repo: MakeRepo) -> Path:
@@ -51,6 +43,7 @@ def clean_history(make_repo: MakeRepo) -> Path:
     return repo
 
 
+@pytest.mark.pygate
 def test_a_clean_history_passes(make_repo: MakeRepo) -> None:
     repo = clean_history(make_repo)
     result = audit(repo)
@@ -58,6 +51,7 @@ def test_a_clean_history_passes(make_repo: MakeRepo) -> None:
     assert "5 commit(s) checked" in result.output
 
 
+@pytest.mark.pygate
 def test_no_verify_commits_with_a_bad_message_or_a_red_tree_fail(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
     bad_message = commit(repo, {"README.md": "x\n"}, "added a readme")
@@ -75,6 +69,7 @@ def test_no_verify_commits_with_a_bad_message_or_a_red_tree_fail(make_repo: Make
     assert "in 3 of 4 commit(s)" in text
 
 
+@pytest.mark.pygate
 def test_json_report_lists_each_violation(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
     red = commit(repo, {"tests/test_sub.py": FAILING_TEST}, "made it red")
@@ -87,6 +82,7 @@ def test_json_report_lists_each_violation(make_repo: MakeRepo) -> None:
     assert found == {(red, "prefixed"), (red, "green")}
 
 
+@pytest.mark.pygate
 def test_a_range_checks_only_its_commits(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
     commit(repo, {"README.md": "x\n"}, "no prefix, before the range")
@@ -96,6 +92,7 @@ def test_a_range_checks_only_its_commits(make_repo: MakeRepo) -> None:
     assert json.loads(result.stdout)["commits"] == 1
 
 
+@pytest.mark.pygate
 def test_cached_green_verdicts_are_not_trusted(make_repo: MakeRepo) -> None:
     from tddhooks.policy.gate import tree_verdict, verdicts_dir
     from tddhooks.policy.settings import load_settings
@@ -130,6 +127,7 @@ def test_a_repository_without_commits_has_nothing_to_audit(make_repo: MakeRepo) 
     assert "0 commit(s) checked" in result.output
 
 
+@pytest.mark.pygate
 def test_a_feature_whose_test_sits_beside_the_code_is_not_flagged(make_repo: MakeRepo) -> None:
     pyproject = FILES["pyproject.toml"].replace(
         'pythonpath = ["src"]', 'pythonpath = ["src"]\npython_files = ["test_*.py", "ops.py"]'
@@ -152,25 +150,8 @@ def test_a_feature_whose_test_sits_beside_the_code_is_not_flagged(make_repo: Mak
 
 # --- the summary view, kinds of red, the baseline and tree reuse -----------------------------
 
-LINT_ONLY = "import os\n\n\n" + FILES["src/calc/__init__.py"]
 
-
-def messy_history(make_repo: MakeRepo) -> tuple[Path, dict[str, str]]:
-    """A history with a lint-only red commit, a tests-fail commit, bad messages, and a revert
-    pair that brings back an earlier tree."""
-    repo = make_repo(FILES)
-    shas = {"start": git(repo, "rev-parse", "HEAD").stdout.strip()}
-    shas["lint"] = commit(repo, {"src/calc/__init__.py": LINT_ONLY}, "refactor: tidy")
-    shas["fixed"] = commit(repo, {"src/calc/__init__.py": FILES["src/calc/__init__.py"]},
-                           "refactor: drop the import")  # fmt: skip
-    shas["red"] = commit(repo, {"tests/test_sub.py": FAILING_TEST}, "a red test")
-    git(repo, "revert", "--no-edit", "HEAD")
-    git(repo, "revert", "--no-edit", "HEAD")
-    for number in range(12):  # the same tree each time: judged once
-        git(repo, "commit", "-q", "--no-verify", "--allow-empty", "-m", f"note {number}")
-    return repo, shas
-
-
+@pytest.mark.pygate
 def test_the_default_is_a_summary_with_counts_and_the_first_offenders(
     make_repo: MakeRepo,
 ) -> None:
@@ -200,6 +181,7 @@ def test_the_default_is_a_summary_with_counts_and_the_first_offenders(
     assert "note 11" in verbose
 
 
+@pytest.mark.pygate
 def test_lint_only_red_is_told_apart_in_the_json(make_repo: MakeRepo) -> None:
     repo, shas = messy_history(make_repo)
     result = audit(repo, "--json")
@@ -221,6 +203,7 @@ def test_lint_only_red_is_told_apart_in_the_json(make_repo: MakeRepo) -> None:
     assert summary["green (lint/format only)"]["first_commit"] == shas["lint"]
 
 
+@pytest.mark.pygate
 def test_a_tree_seen_before_is_judged_once(make_repo: MakeRepo) -> None:
     repo, _shas = messy_history(make_repo)
     report = json.loads(audit(repo, "--json").stdout)
@@ -229,6 +212,7 @@ def test_a_tree_seen_before_is_judged_once(make_repo: MakeRepo) -> None:
     assert report["trees_judged"] + report["trees_reused"] == report["commits"]
 
 
+@pytest.mark.pygate
 def test_since_is_a_baseline_for_an_old_repository(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
     commit(repo, {"README.md": "old\n"}, "the old way: no prefix")

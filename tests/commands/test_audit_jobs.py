@@ -12,10 +12,9 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import git
+from support.pykata import FILES, commit, messy_history
+from support.repo import git
 
-from commands.pykata import FILES
-from commands.test_audit_cmd import commit, messy_history
 from tddhooks import output
 from tddhooks.cli import cli
 
@@ -44,6 +43,7 @@ def per_commit(document: dict[str, Any]) -> list[tuple[str, str, str, str]]:
     return [(v["commit"], v["rule"], v["kind"], v["message"]) for v in document["violations"]]
 
 
+@pytest.mark.pygate
 def test_a_concurrent_audit_judges_every_commit_as_a_sequential_one(make_repo: MakeRepo) -> None:
     repo, shas = messy_history(make_repo)
     sequential = report(repo, "--jobs", "1", "--fresh")
@@ -56,6 +56,7 @@ def test_a_concurrent_audit_judges_every_commit_as_a_sequential_one(make_repo: M
     assert (shas["red"], "tests fail") in kinds
 
 
+@pytest.mark.pygate
 def test_a_second_audit_reads_its_own_store_and_fresh_ignores_it(make_repo: MakeRepo) -> None:
     repo, _shas = messy_history(make_repo)
     first = report(repo, "--jobs", "2")
@@ -69,6 +70,7 @@ def test_a_second_audit_reads_its_own_store_and_fresh_ignores_it(make_repo: Make
     assert per_commit(fresh) == per_commit(first)
 
 
+@pytest.mark.pygate
 def test_the_store_is_outside_the_repository_and_private(make_repo: MakeRepo) -> None:
     from tddhooks.commands.audit_gate import STORE
     from tddhooks.policy.snapshot import private_dir
@@ -81,6 +83,7 @@ def test_the_store_is_outside_the_repository_and_private(make_repo: MakeRepo) ->
     assert stat.S_IMODE(os.stat(store).st_mode) == 0o700
 
 
+@pytest.mark.pygate
 def test_a_verdict_in_the_hooks_cache_is_never_read(make_repo: MakeRepo) -> None:
     """The hooks' cache is writable by anything that can write the repository: a forged green
     verdict there under audit's own key changes nothing."""
@@ -161,6 +164,7 @@ def test_a_concurrent_audit_of_a_rust_history_matches_the_sequential_one(
     assert len(per_commit(sequential)) >= 5
 
 
+@pytest.mark.pygate
 def test_a_python_import_error_is_worded_as_one(make_repo: MakeRepo) -> None:
     """pytest's ModuleNotFoundError in collection: `does not import`, never `does not compile`,
     in the audit's kind, the gate's line and the onboarding diagnosis."""

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hooks.hookkit import CRATE, build_template, write
+from support.hookkit import CRATE, build_template, write
 
 from tddhooks.commands.audit_gate import seed_target
 from tddhooks.policy.diagnosis import diagnose_head

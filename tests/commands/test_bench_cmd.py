@@ -324,6 +324,7 @@ def test_counting_and_parsing_acceptance_results() -> None:
     assert acceptance.parse_ran("1 error in 0.1s", "python") == 0  # collection failed
 
 
+@pytest.mark.pygate
 def test_a_users_python_suite_counts_class_based_and_parametrized_tests(tmp_path: Path) -> None:
     """Found by a newcomer: only top-level `def test_` lines were counted, so a class-based
     and a parametrized test of three cases gave a total of 1."""
@@ -421,6 +422,7 @@ def test_a_runs_progress_line_says_its_error_once(monkeypatch: pytest.MonkeyPatc
     )
 
 
+@pytest.mark.pygate
 def test_a_drive_that_errored_before_its_first_commit_is_not_scored(tmp_path: Path) -> None:
     """Red team: a drive that never reached its endpoint left the scaffold, and the hidden suite
     scored that: the row read "errored" beside "0/18 (0%)", as if the model had passed nothing."""
@@ -497,6 +499,7 @@ def test_the_python_suites_pass_on_a_reference_solution(kata: str, tmp_path: Pat
     assert found.total >= 8
 
 
+@pytest.mark.pygate
 def test_an_empty_package_scores_zero_not_an_error(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
     (tmp_path / "src" / "kata").mkdir(parents=True)
@@ -505,6 +508,7 @@ def test_an_empty_package_scores_zero_not_an_error(tmp_path: Path) -> None:
     assert (found.passed, found.total) == (0, 8)
 
 
+@pytest.mark.pygate
 def test_the_hidden_suites_whole_output_is_kept_for_reading(tmp_path: Path) -> None:
     """Found by a newcomer: a run of their own kata scored 0/4 and nothing said why (the hidden
     suite's output was dropped); it is now kept beside the run, whole."""

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from drive.test_e2e_kit import Script, shipped_answers
+from support.e2e_kit import Script, shipped_answers
 from support.fake_openai import Answer, FakeOpenAI, fake_openai  # noqa: F401
 
 pytestmark = [pytest.mark.cargo, pytest.mark.e2e]

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import write_files
+from support.pykata import FILES
+from support.repo import write_files
 
-from commands.pykata import FILES
 from tddhooks import output
 from tddhooks.cli import cli
 from tddhooks.commands.doctor import Check, exit_code, parse_git_version, tool_probes
@@ -39,6 +39,7 @@ def installed_repo(make_repo: MakeRepo, files: dict[str, str] | None = None) -> 
     return repo
 
 
+@pytest.mark.pygate
 def test_a_healthy_repository_is_all_ok(make_repo: MakeRepo) -> None:
     repo = installed_repo(make_repo)
     result, rows = doctor(repo)
@@ -51,6 +52,7 @@ def test_a_healthy_repository_is_all_ok(make_repo: MakeRepo) -> None:
     assert "any commit that follows the policy" not in gate  # an ok check has no fix
 
 
+@pytest.mark.pygate
 @pytest.mark.parametrize(
     ("tdd_yaml", "field"),
     [
@@ -71,6 +73,7 @@ def test_a_broken_tdd_yaml_fails_naming_the_field(
     assert "tdd.yaml" in line.split("✘ fail", 1)[1]  # the detail names the file too
 
 
+@pytest.mark.pygate
 def test_a_kata_file_named_in_tdd_yaml_and_missing_is_a_config_failure(
     make_repo: MakeRepo,
 ) -> None:
@@ -82,6 +85,7 @@ def test_a_kata_file_named_in_tdd_yaml_and_missing_is_a_config_failure(
     assert "✘ fail" in row(rows, "kata")
 
 
+@pytest.mark.pygate
 def test_a_project_without_kata_file_or_tdd_yaml_is_fine_and_never_told_to_init(
     make_repo: MakeRepo,
 ) -> None:
@@ -97,6 +101,7 @@ def test_a_project_without_kata_file_or_tdd_yaml_is_fine_and_never_told_to_init(
     assert "ruff and pytest" in row(rows, "runner")
 
 
+@pytest.mark.cargo
 def test_a_project_with_two_languages_is_asked_which(make_repo: MakeRepo) -> None:
     files = {k: v for k, v in FILES.items() if k != "tdd.yaml"}
     files["Cargo.toml"] = '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n'
@@ -119,6 +124,7 @@ def test_a_missing_tool_exits_3_with_the_fix(make_repo: MakeRepo) -> None:
     assert "install no-such-test-tool-ü" in line
 
 
+@pytest.mark.pygate
 def test_missing_hooks_fail(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
     result, rows = doctor(repo)
@@ -129,6 +135,7 @@ def test_missing_hooks_fail(make_repo: MakeRepo) -> None:
     assert "tddhooks install" in line
 
 
+@pytest.mark.pygate
 def test_pre_commit_without_our_ids_fails(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
     assert CliRunner().invoke(cli, ["install", "--pre-commit", "-C", str(repo)]).exit_code == 0
@@ -138,6 +145,7 @@ def test_pre_commit_without_our_ids_fails(make_repo: MakeRepo) -> None:
     assert "lacks tddhooks-pre-commit" in row(rows, "hooks")
 
 
+@pytest.mark.pygate
 def test_pre_commit_with_our_ids_is_ok(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
     assert CliRunner().invoke(cli, ["install", "--pre-commit", "-C", str(repo)]).exit_code == 0
@@ -146,6 +154,7 @@ def test_pre_commit_with_our_ids_is_ok(make_repo: MakeRepo) -> None:
     assert "(pre-commit)" in row(rows, "hooks")
 
 
+@pytest.mark.pygate
 def test_an_outdated_shim_is_a_warning(make_repo: MakeRepo) -> None:
     repo = installed_repo(make_repo)
     shim = repo / ".git" / "hooks" / "commit-msg"
@@ -158,6 +167,7 @@ def test_an_outdated_shim_is_a_warning(make_repo: MakeRepo) -> None:
     assert "tddhooks install" in line
 
 
+@pytest.mark.cargo
 def test_outside_a_repository_exits_3(tmp_path: Path) -> None:
     write_files(tmp_path, {"kata.md": "# K\n"})
     result, rows = doctor(tmp_path)
@@ -216,6 +226,7 @@ def test_exit_code(statuses: list[tuple[str, str]], code: int) -> None:
     assert exit_code(checks) == code
 
 
+@pytest.mark.pygate
 def test_our_shim_kept_by_pre_commit_as_legacy_is_ok_not_stale(make_repo: MakeRepo) -> None:
     import subprocess
     import sys
@@ -229,13 +240,14 @@ def test_our_shim_kept_by_pre_commit_as_legacy_is_ok_not_stale(make_repo: MakeRe
     assert "direct shims" in row(rows, "hooks")
 
 
+@pytest.mark.pygate
 @pytest.mark.parametrize("route", ["--direct", "--pre-commit"])
 def test_after_uninstall_the_framework_s_hooks_are_told_from_ours(
     make_repo: MakeRepo, route: str
 ) -> None:
     """The pre-commit framework stays installed after `tddhooks uninstall`: the row says which
     hooks are the framework's (without a tddhooks entry), which are missing, and none is ours."""
-    from commands.test_install_cmd import THEIR_CONFIG, framework_install
+    from support.frameworks import THEIR_CONFIG, framework_install
 
     repo = make_repo({**FILES, ".pre-commit-config.yaml": THEIR_CONFIG})
     framework_install(repo, "pre-commit")
@@ -260,6 +272,7 @@ def test_after_uninstall_the_framework_s_hooks_are_told_from_ours(
 KATA_INTERFACE = "# Say\n\nSay numbers.\n\n## Interface\n\n`def say(n: int) -> str`\n\n"
 
 
+@pytest.mark.pygate
 @pytest.mark.parametrize(
     ("kata", "status", "said"),
     [
@@ -292,6 +305,7 @@ def test_doctor_says_what_the_drive_reads_from_the_kata(
         assert "docs/agents.md#a-refactor-that-changes-what-the-kata-says" in "".join(rows)
 
 
+@pytest.mark.pygate
 def test_a_kata_outside_a_package_is_told_where_the_checks_import_from(
     make_repo: MakeRepo,
 ) -> None:
@@ -303,6 +317,7 @@ def test_a_kata_outside_a_package_is_told_where_the_checks_import_from(
     assert "there is none: move `say.py` to `say/__init__.py`" in line
 
 
+@pytest.mark.pygate
 def test_a_kata_file_that_is_no_text_is_a_warning_not_a_crash(make_repo: MakeRepo) -> None:
     repo = installed_repo(make_repo)
     (repo / "kata.md").write_bytes(b"# K\n\xff\xfe\n")
@@ -312,6 +327,7 @@ def test_a_kata_file_that_is_no_text_is_a_warning_not_a_crash(make_repo: MakeRep
     assert result.exit_code == 0
 
 
+@pytest.mark.cargo
 def test_a_cargo_toml_that_is_no_text_leaves_the_kata_checks_without_a_crate(
     make_repo: MakeRepo,
 ) -> None:
@@ -324,6 +340,7 @@ def test_a_cargo_toml_that_is_no_text_leaves_the_kata_checks_without_a_crate(
     assert "from Cargo.toml, and there is none" in row(rows, "kata checks")
 
 
+@pytest.mark.pygate
 def test_an_index_git_cannot_list_is_a_warning_of_the_kata_checks_not_the_end_of_doctor(
     make_repo: MakeRepo,
 ) -> None:
@@ -336,6 +353,7 @@ def test_an_index_git_cannot_list_is_a_warning_of_the_kata_checks_not_the_end_of
     assert row(rows, "tddhooks on PATH")  # the checks after it still run
 
 
+@pytest.mark.pygate
 def test_outside_a_repository_the_kata_checks_find_the_package_in_the_work_tree(
     tmp_path: Path,
 ) -> None:
@@ -346,6 +364,7 @@ def test_outside_a_repository_the_kata_checks_find_the_package_in_the_work_tree(
     assert "interface `say`; 1 of 1 examples run as checks" in row(rows, "kata checks")
 
 
+@pytest.mark.pygate
 def test_without_tddhooks_on_path_our_shims_still_judge_commits_so_it_is_no_warning(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -357,6 +376,7 @@ def test_without_tddhooks_on_path_our_shims_still_judge_commits_so_it_is_no_warn
     assert "-m tddhooks" in line  # what the hooks run instead
 
 
+@pytest.mark.pygate
 def test_without_tddhooks_on_path_shims_of_another_python_are_a_warning(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:

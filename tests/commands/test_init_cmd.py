@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import git, write_files
+from support.pykata import FILES
+from support.repo import git, write_files
 
-from commands.pykata import FILES
 from tddhooks import output
 from tddhooks.cli import cli
 from tddhooks.commands.hook_files import SHIM_TYPES
@@ -71,6 +71,7 @@ def test_init_rust_makes_a_green_scaffold_commit(tmp_path: Path) -> None:
     assert "cargo test" in text
 
 
+@pytest.mark.pygate
 def test_init_python_makes_a_green_scaffold_commit(tmp_path: Path) -> None:
     repo = tmp_path / "bowling"
     result = init(str(repo), "--language", "python", "--kata", "bowling")
@@ -84,6 +85,7 @@ def test_init_python_makes_a_green_scaffold_commit(tmp_path: Path) -> None:
     assert load_config(repo).language == "python"
 
 
+@pytest.mark.pygate
 def test_init_in_an_existing_repository_commits_only_what_it_created(
     make_repo: MakeRepo, tmp_path: Path
 ) -> None:
@@ -108,6 +110,7 @@ def test_init_in_an_existing_repository_commits_only_what_it_created(
     assert len(subjects(repo)) == 2
 
 
+@pytest.mark.pygate
 def test_a_kata_inside_another_repository_says_how_to_keep_it_out_of_that_one(
     make_repo: MakeRepo,
 ) -> None:
@@ -217,6 +220,7 @@ def test_kata_title(text: str, title: str) -> None:
     assert kata_title(text, "fallback") == title
 
 
+@pytest.mark.pygate
 def test_init_leaves_their_pre_commit_config_and_its_unstaged_edit_alone(
     make_repo: MakeRepo,
 ) -> None:
@@ -260,6 +264,7 @@ def test_a_toolchain_that_cannot_run_is_exit_3_not_a_rejection(
     assert "Cargo.toml" in git(repo, "diff", "--cached", "--name-only").stdout.split()
 
 
+@pytest.mark.pygate
 def test_an_untracked_tdd_yaml_of_yours_joins_the_scaffold_commit(tmp_path: Path) -> None:
     folder = tmp_path / "mine"
     yaml = "language: python\nsteps: 3\n"
@@ -271,6 +276,7 @@ def test_an_untracked_tdd_yaml_of_yours_joins_the_scaffold_commit(tmp_path: Path
     assert git(folder, "status", "--porcelain", "--", "tdd.yaml").stdout == ""
 
 
+@pytest.mark.pygate
 def test_a_tdd_yaml_with_edits_of_yours_is_kept_out_of_the_commit(make_repo: MakeRepo) -> None:
     repo = make_repo({k: v for k, v in FILES.items() if k != "kata.md"})
     edited = FILES["tdd.yaml"] + "steps: 4\n"

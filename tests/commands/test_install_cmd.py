@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import git, write_files
+from support.frameworks import THEIR_CONFIG, framework_install
+from support.repo import git, write_files
 
 from tddhooks import output
 from tddhooks.cli import cli
@@ -22,21 +22,9 @@ from tddhooks.commands.precommit_config import HOOK_IDS, HOOK_TYPES, hook_entrie
 
 MakeRepo = Callable[..., Path]
 
-THEIR_CONFIG = """\
-# Unsere Hooks — bitte nicht löschen
-repos:
-- repo: local
-  hooks:
-  - id: always-fine  # a hook of theirs
-    name: always fine
-    entry: "true"
-    language: system
-    pass_filenames: false
-"""
 # the gate is off so these tests need no toolchain; the message rules still apply
 NO_GATE = "language: rust\npolicy:\n  disabled_rules: [green]\n"
 FOREIGN_HOOK = "#!/bin/sh\n# my own hook\nexit 0\n"
-PRE_COMMIT = [sys.executable, "-m", "pre_commit"]
 
 
 @pytest.fixture(autouse=True)
@@ -62,17 +50,7 @@ def hooks_snapshot(repo: Path) -> dict[str, tuple[bytes, int, int]]:
     }
 
 
-def framework_install(repo: Path, *types: str, tool: str = "pre-commit") -> None:
-    cmd = PRE_COMMIT if tool == "pre-commit" else [str(Path(sys.executable).parent / "prek")]
-    args = [a for t in types for a in ("-t", t)]
-    result = git_run(repo, [*cmd, "install", *args])
-    assert result.returncode == 0, result.stdout + result.stderr
-
-
-def git_run(repo: Path, cmd: list[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(cmd, cwd=repo, capture_output=True, text=True, check=False)
-
-
+@pytest.mark.cargo
 def test_default_install_writes_marked_shims_and_no_config(make_repo: MakeRepo) -> None:
     repo = make_repo({"README.md": "x\n"})
     result = invoke("install", "-C", str(repo))
@@ -92,6 +70,7 @@ def test_default_install_writes_marked_shims_and_no_config(make_repo: MakeRepo) 
     assert hooks_snapshot(repo) == before  # idempotent: not even rewritten
 
 
+@pytest.mark.cargo
 def test_default_install_leaves_their_config_untouched(make_repo: MakeRepo) -> None:
     repo = make_repo({".pre-commit-config.yaml": THEIR_CONFIG, "tdd.yaml": NO_GATE})
     result = invoke("install", "-C", str(repo))
@@ -101,6 +80,7 @@ def test_default_install_leaves_their_config_untouched(make_repo: MakeRepo) -> N
     assert hooks_status(repo) == dict.fromkeys(SHIM_TYPES, "direct")
 
 
+@pytest.mark.cargo
 def test_shims_judge_real_commits(make_repo: MakeRepo) -> None:
     repo = make_repo({"tdd.yaml": NO_GATE})
     assert invoke("install", "-C", str(repo)).exit_code == 0
@@ -112,6 +92,7 @@ def test_shims_judge_real_commits(make_repo: MakeRepo) -> None:
     assert git(repo, "commit", "-m", "docs: notes", check=False).returncode == 0
 
 
+@pytest.mark.cargo
 @pytest.mark.parametrize("tool", ["pre-commit", "prek"])
 def test_chains_to_the_framework_and_uninstall_puts_it_back(make_repo: MakeRepo, tool: str) -> None:
     repo = make_repo({".pre-commit-config.yaml": THEIR_CONFIG, "tdd.yaml": NO_GATE})
@@ -135,6 +116,7 @@ def test_chains_to_the_framework_and_uninstall_puts_it_back(make_repo: MakeRepo,
     assert hooks_snapshot(repo) == original  # bytes, mode and mtime
 
 
+@pytest.mark.cargo
 def test_chains_to_a_foreign_hook_without_touching_it(make_repo: MakeRepo, tmp_path: Path) -> None:
     repo = make_repo({"tdd.yaml": NO_GATE})
     log = tmp_path / "ran.log"
@@ -177,6 +159,7 @@ def test_direct_and_pre_commit_exclude_each_other(make_repo: MakeRepo) -> None:
     assert hooks_status(repo) == dict.fromkeys(SHIM_TYPES, "missing")
 
 
+@pytest.mark.cargo
 def test_respects_core_hooks_path(make_repo: MakeRepo) -> None:
     repo = make_repo({"README.md": "x\n"})
     git(repo, "config", "core.hooksPath", "team-hooks")
@@ -197,6 +180,7 @@ def test_pre_commit_route_refuses_core_hooks_path(make_repo: MakeRepo) -> None:
     assert not (repo / ".pre-commit-config.yaml").exists()
 
 
+@pytest.mark.cargo
 def test_pre_commit_route_lists_our_hooks_and_says_what_the_framework_does(
     make_repo: MakeRepo,
 ) -> None:
@@ -229,6 +213,7 @@ def test_pre_commit_route_lists_our_hooks_and_says_what_the_framework_does(
     assert out.count("always fine") == 1  # not again at commit-msg or prepare-commit-msg
 
 
+@pytest.mark.cargo
 def test_pre_commit_route_round_trip_restores_config_and_legacy_hook(
     make_repo: MakeRepo,
 ) -> None:
@@ -249,6 +234,7 @@ def test_pre_commit_route_round_trip_restores_config_and_legacy_hook(
     assert not (repo / ".git" / "tddhooks" / "install.json").exists()
 
 
+@pytest.mark.cargo
 def test_pre_commit_route_created_config_is_deleted_on_uninstall(make_repo: MakeRepo) -> None:
     repo = make_repo({"README.md": "x\n"})
     assert invoke("install", "--pre-commit", "-C", str(repo)).exit_code == 0
@@ -258,6 +244,7 @@ def test_pre_commit_route_created_config_is_deleted_on_uninstall(make_repo: Make
     assert hooks_status(repo) == dict.fromkeys(SHIM_TYPES, "missing")
 
 
+@pytest.mark.cargo
 def test_default_install_migrates_away_from_the_config_route(make_repo: MakeRepo) -> None:
     repo = make_repo({".pre-commit-config.yaml": THEIR_CONFIG, "tdd.yaml": NO_GATE})
     assert invoke("install", "--pre-commit", "-C", str(repo)).exit_code == 0
@@ -271,6 +258,7 @@ def test_default_install_migrates_away_from_the_config_route(make_repo: MakeRepo
     assert not (hooks / "prepare-commit-msg.tddhooks-chained").exists()
 
 
+@pytest.mark.cargo
 def test_a_later_framework_install_keeps_our_shim_as_legacy(make_repo: MakeRepo) -> None:
     repo = make_repo({".pre-commit-config.yaml": THEIR_CONFIG, "tdd.yaml": NO_GATE})
     assert invoke("install", "-C", str(repo)).exit_code == 0
@@ -310,6 +298,7 @@ def test_prek_is_available_for_these_tests() -> None:
     assert shutil.which("prek") or (Path(sys.executable).parent / "prek").exists()
 
 
+@pytest.mark.cargo
 def test_migrating_an_unrecorded_config_install_keeps_only_the_declared_framework_types(
     make_repo: MakeRepo,
 ) -> None:

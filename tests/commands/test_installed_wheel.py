@@ -14,7 +14,7 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-from conftest import git
+from support.repo import git
 
 from tddhooks.runners.common import _walk
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import git, write_files
+from support.pykata import FAILING_TEST, FILES, TEST
+from support.repo import git, write_files
 
-from commands.pykata import FAILING_TEST, FILES, TEST
 from tddhooks import output
 from tddhooks.cli import cli
 from tddhooks.policy.phase import mark_done
@@ -29,6 +29,7 @@ def status(repo: Path) -> tuple[Result, str]:
     return result, " ".join(result.output.split())
 
 
+@pytest.mark.pygate
 def test_red_shows_the_implementor_and_the_failing_test(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
     write_files(repo, {"tests/test_sub.py": FAILING_TEST})
@@ -44,6 +45,7 @@ def test_red_shows_the_implementor_and_the_failing_test(make_repo: MakeRepo) -> 
     assert "cycle 1" in text
 
 
+@pytest.mark.pygate
 def test_overshoot_when_the_staged_test_already_passes(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
     write_files(repo, {"tests/test_again.py": TEST.replace("two", "three")})

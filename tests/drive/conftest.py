@@ -7,10 +7,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-# While this directory is collected, `conftest` is this module: keep the root helpers that test
-# modules import by that name (`from conftest import git, write_files`) reachable.
-from drive.test_e2e_kit import git, write_files  # noqa: F401
 from support.fake_openai import fake_openai  # noqa: F401  (fixture re-export)
 
 _TEMPLATES: dict[str, Path] = {}

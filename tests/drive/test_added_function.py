@@ -8,8 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from drive import test_loop_scenarios as scenarios
-from drive.test_loop_scenarios import FEAT_ADD, SOURCE_ADD, STOP, Side, _answer, _drive, _models
+from support import loop_scenarios as scenarios
+from support.loop_scenarios import (
+    FEAT_ADD,
+    SOURCE_ADD,
+    STOP,
+    Side,
+    drive_once,
+    fake_models,
+    plan_answer,
+)
 
 from tddhooks.drive.added import added_function
 from tddhooks.resources import read_template
@@ -71,28 +79,27 @@ TEST_ADD = "from kata import add\n\n\ndef test_add_exists():  # needs: def add\n
 WITH_SUB = SOURCE_ADD + "\n\ndef sub(a: int, b: int) -> int:\n    return a - b\n"
 
 
-@pytest.fixture(params=["git", "memory"])
+@pytest.fixture(params=["memory"])  # real git: test_loop_scenarios.py, the contract test
 def side(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Side:
     monkeypatch.setitem(scenarios.FILES, "kata.md", KATA)
     return Side(str(request.param), tmp_path)
 
 
 def test_the_refactorer_that_adds_the_next_function_is_sent_back(side: Side) -> None:
-    models = _models()
-    models["tester"].enqueue(_answer("add exists", "tests/test_add.py", TEST_ADD), STOP)
+    models = fake_models()
+    models["tester"].enqueue(plan_answer("add exists", "tests/test_add.py", TEST_ADD), STOP)
     models["implementor"].enqueue(
-        _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
+        plan_answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
     )
     models["refactorer"].enqueue(
-        _answer("prepare sub", "src/kata/__init__.py", WITH_SUB), _answer("nothing to tidy")
+        plan_answer("prepare sub", "src/kata/__init__.py", WITH_SUB), plan_answer("nothing to tidy")
     )
 
-    _drive(side, models, steps=5, profile="small-model")
+    drive_once(side, models, steps=5, profile="small-model")
 
     retry = models["refactorer"].asked[1].user
     assert "the refactor adds `sub`, which HEAD does not have" in retry
     assert side.subjects() == ["feat(add): add exists", "chore: scaffold the kata"]
     assert side.clean()
-    if side.memory is None:
-        source = (side.root / "src" / "kata" / "__init__.py").read_text(encoding="utf-8")
-        assert "def sub" not in source
+    source = (side.root / "src" / "kata" / "__init__.py").read_text(encoding="utf-8")
+    assert "def sub" not in source

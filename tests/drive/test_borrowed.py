@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from drive.test_e2e_kit import git, write_files
-from drive.test_refactor_probe import _crew
+from support.crates import probe_crew as _crew
+from support.e2e_kit import git, write_files
 
 from tddhooks.drive.misplaced import MISPLACED, Tells
 from tddhooks.drive.probe import broken_examples, build_probe, python_package, unchecked
@@ -67,6 +67,7 @@ def repo(make_repo: MakeRepo) -> Path:
                       "tests/.gitkeep": ""})  # fmt: skip
 
 
+@pytest.mark.pygate
 def test_the_r62_change_is_sent_back_naming_the_word_but_not_the_katas_own(repo: Path) -> None:
     why = _judge(repo, EMPTY_PY, R62_PY, TWO_PY, {1})
 
@@ -81,16 +82,19 @@ def test_the_r62_change_is_sent_back_naming_the_word_but_not_the_katas_own(repo:
     assert Tells().heard(why) == why  # capped per turn like the other misplaced refusals
 
 
+@pytest.mark.pygate
 def test_the_minimal_change_passes(repo: Path) -> None:
     """5 says "5": not the kata's "Buzz", but no other requirement's word either."""
     assert _judge(repo, EMPTY_PY, MINIMAL_PY, TWO_PY, {1}) is None
 
 
+@pytest.mark.pygate
 def test_a_tested_requirements_word_for_a_later_requirements_input_passes(repo: Path) -> None:
     """15 says "Fizz" once 3 does: requirement 4 is not built yet, and "Fizz" is a tested word."""
     assert _judge(repo, MINIMAL_PY, FIZZ_ONLY_PY, FIZZ_PY, {1, 2}) is None
 
 
+@pytest.mark.pygate
 def test_a_word_the_staged_test_spells_is_tested_though_no_requirement_is_mapped(
     repo: Path,
 ) -> None:
@@ -106,11 +110,13 @@ def test_a_word_the_staged_test_spells_is_tested_though_no_requirement_is_mapped
     assert why.startswith(f'{MISPLACED}"Fizz"')
 
 
+@pytest.mark.pygate
 def test_a_word_head_gave_there_already_is_not_this_changes(repo: Path) -> None:
     change = R62_PY.replace("return str(n)", 'return str(n) if n != 1 else "1"')
     assert _judge(repo, R62_PY, change, TWO_PY, {1}) is None
 
 
+@pytest.mark.pygate
 def test_a_refactor_is_not_judged_this_way(repo: Path) -> None:
     write_files(repo, {"src/fb/__init__.py": R62_PY, "tests/test_staged.py": TWO_PY})
     git(repo, "add", "-A")
@@ -141,7 +147,7 @@ def test_the_r62_change_is_sent_back_in_rust(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The change as r62 landed it (cycle 1, db26772), read from libtest's `left:`."""
-    from drive.test_refactor_probe import _crate
+    from support.crates import crate as _crate
 
     repo = _crate(make_repo, monkeypatch, "//! FizzBuzz.\n", {"kata.md": FB, "tests/.gitkeep": ""})
     write_files(repo, {"src/lib.rs": R62_RS, "tests/two.rs": TWO_RS})

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from drive.test_lint_fixes import _rust_repo_with_staged_test
+from support.crates import rust_repo_with_staged_test as _rust_repo_with_staged_test
 
 from tddhooks.drive import workspace
 from tddhooks.drive.charfixes import apply_replacements, predicate_replacements
@@ -150,7 +150,7 @@ def test_a_span_that_is_not_a_single_quote_is_left(tmp_path: Path) -> None:
 def _testers_file_fixed(make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch, body: str) -> str:
     """A tester's turn that wrote tests/new.rs (`body` inside one test) in the `pv` crate: the
     file after the fixes; the library, not the turn's, is left as it was."""
-    from drive.test_empty_vecs import VALIDATE_SOURCE, validate_crate
+    from support.crates import VALIDATE_SOURCE, validate_crate
 
     repo = validate_crate(make_repo, monkeypatch)
     test = f"use pv::validate;\n\n#[test]\nfn new() {{\n    {body}\n}}\n"

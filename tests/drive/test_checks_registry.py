@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from drive.test_e2e_kit import run_cli
+from support.e2e_kit import run_cli
 
 from tddhooks.config import load_config
 from tddhooks.drive.checks import CHECKS, active_checks, check_of

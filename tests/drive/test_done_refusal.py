@@ -10,24 +10,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from drive import test_loop_scenarios as scenarios
-from drive.test_loop_scenarios import (
+from support import loop_scenarios as scenarios
+from support.fake_model import FakeModel
+from support.loop_scenarios import (
     FEAT_ADD,
     SOURCE_ADD,
     STOP,
     TEST_ADD,
     Side,
-    _answer,
-    _drive,
-    _models,
+    drive_once,
+    fake_models,
+    plan_answer,
 )
-from support.fake_model import FakeModel
 
-DONE = _answer("all covered", done=True, reason="nothing left to test")
+DONE = plan_answer("all covered", done=True, reason="nothing left to test")
 UNTESTABLE = "# Adder\n\n## Requirements\n\n1. add() exists.\n2. Keep the code tidy.\n"
 
 
-@pytest.fixture(params=["git", "memory"])
+@pytest.fixture(params=["memory"])  # real git: test_loop_scenarios.py, the contract test
 def kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
@@ -39,12 +39,12 @@ def _side(kind: str, tmp_path: Path, kata: str, monkeypatch: pytest.MonkeyPatch)
 
 def _first_cycle_then(*tester: Any) -> dict[str, FakeModel]:
     """Cycle 1 lands add() (test_add_exists); then the tester answers `tester`."""
-    models = _models()
-    models["tester"].enqueue(_answer("add exists", "tests/test_add.py", TEST_ADD), *tester)
+    models = fake_models()
+    models["tester"].enqueue(plan_answer("add exists", "tests/test_add.py", TEST_ADD), *tester)
     models["implementor"].enqueue(
-        _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
+        plan_answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
     )
-    models["refactorer"].enqueue(*[_answer("nothing to tidy")] * 5)
+    models["refactorer"].enqueue(*[plan_answer("nothing to tidy")] * 5)
     return models
 
 
@@ -67,10 +67,10 @@ def test_a_kata_without_listed_requirements_takes_done_at_once(
     kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kata: str
 ) -> None:
     side = _side(kind, tmp_path, kata, monkeypatch)
-    models = _models()
+    models = fake_models()
     models["tester"].enqueue(DONE)
 
-    summary, _crew = _drive(side, models, steps=5, profile="small-model")
+    summary, _crew = drive_once(side, models, steps=5, profile="small-model")
 
     assert summary.stop_reason == "done"
     assert len(models["tester"].asked) == 1
@@ -98,7 +98,7 @@ def test_a_listed_item_no_test_can_show_does_not_refuse_done_for_ever(
     side = _side(kind, tmp_path, kata, monkeypatch)
     models = _first_cycle_then(*[DONE] * 12)
 
-    summary, crew = _drive(side, models, steps=20, profile="small-model")
+    summary, crew = drive_once(side, models, steps=20, profile="small-model")
 
     assert summary.stop_reason == "done"
     assert crew.done_refused == {1: crew.max_attempts}
@@ -116,9 +116,9 @@ def test_a_passing_test_for_a_listed_item_marks_it_working_and_done_is_taken(
     # the way out the refusal names: a test for it, which passes at once
     side = _side(kind, tmp_path, UNTESTABLE, monkeypatch)
     tidy = "from kata import add\n\n\ndef test_keep_code_tidy():  # needs: def add\n    add()\n"
-    models = _first_cycle_then(_answer("tidy", "tests/test_keep_code_tidy.py", tidy), DONE)
+    models = _first_cycle_then(plan_answer("tidy", "tests/test_keep_code_tidy.py", tidy), DONE)
 
-    summary, crew = _drive(side, models, steps=20, profile="small-model")
+    summary, crew = drive_once(side, models, steps=20, profile="small-model")
 
     assert summary.stop_reason == "done"
     assert _refusals(models["tester"]) == 0
@@ -134,9 +134,11 @@ def test_a_passing_test_named_after_another_requirement_leaves_the_refusal_bound
     misnamed = (
         "from kata import add\n\n\ndef test_add_exists_still():  # needs: def add\n    add()\n"
     )
-    models = _first_cycle_then(_answer("tidy", "tests/test_add_again.py", misnamed), *[DONE] * 12)
+    models = _first_cycle_then(
+        plan_answer("tidy", "tests/test_add_again.py", misnamed), *[DONE] * 12
+    )
 
-    summary, crew = _drive(side, models, steps=20, profile="small-model")
+    summary, crew = drive_once(side, models, steps=20, profile="small-model")
 
     assert summary.stop_reason == "done"
     assert 1 not in crew.working  # requirement 2 (index 1) was never shown working
@@ -149,14 +151,14 @@ def test_the_refusal_still_stops_an_early_done(
     # what the refusal is for (a 0.5B tester answered done in cycle 1): a done with every
     # requirement open is refused, and a test then lands
     side = _side(kind, tmp_path, scenarios.KATA, monkeypatch)
-    models = _models()
-    models["tester"].enqueue(DONE, _answer("add exists", "tests/test_add.py", TEST_ADD), STOP)
+    models = fake_models()
+    models["tester"].enqueue(DONE, plan_answer("add exists", "tests/test_add.py", TEST_ADD), STOP)
     models["implementor"].enqueue(
-        _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
+        plan_answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
     )
-    models["refactorer"].enqueue(_answer("nothing to tidy"))
+    models["refactorer"].enqueue(plan_answer("nothing to tidy"))
 
-    _drive(side, models, steps=5, profile="small-model")
+    drive_once(side, models, steps=5, profile="small-model")
 
     assert "done refused: requirement 1 of 2 has no test yet: add() exists." in (
         models["tester"].asked[1].user
@@ -172,7 +174,7 @@ def test_a_non_goal_is_no_requirement_and_done_is_taken_at_once(
     side = _side(kind, tmp_path, kata, monkeypatch)
     models = _first_cycle_then(DONE)
 
-    summary, crew = _drive(side, models, steps=20, profile="small-model")
+    summary, crew = drive_once(side, models, steps=20, profile="small-model")
 
     assert summary.stop_reason == "done"
     assert crew.done_refused == {}

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from drive.test_e2e_kit import Script, assert_audit_clean, assert_clean, drive_args, run_cli
 from support.competent import KATAS, PIG_LATIN, ROMAN, pig_latin_answers, roman_answers
+from support.e2e_kit import Script, assert_audit_clean, assert_clean, drive_args, run_cli
 from support.fake_openai import FakeOpenAI
 
 from tddhooks.agents.context import crate_name

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from drive.test_e2e_kit import (
+from support.e2e_kit import (
     FIRST_FEAT,
     Script,
     answer,

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from drive.test_e2e_kit import (
+from support.e2e_kit import (
     AGENT,
     KEY,
     Script,
@@ -118,7 +118,7 @@ def test_the_tester_reporting_the_kata_done_stops_this_drive_and_the_next(
     kata_repo: Path, fake_openai: FakeOpenAI
 ) -> None:
     # a kata that lists no requirements takes the tester's word (with requirements open, a
-    # done is refused: tests/drive/test_loop_scenarios.py)
+    # done is refused: tests/support/loop_scenarios.py)
     (kata_repo / "kata.md").write_text("# Free form\n\nAdd numbers as you see fit.\n")
     subprocess.run(["git", "commit", "-q", "--no-verify", "-am", "docs: a free-form kata"],
                    cwd=kata_repo, check=True)  # fmt: skip
@@ -260,6 +260,7 @@ def test_demo_refuses_a_directory_that_is_not_a_previous_demo(tmp_path: Path) ->
     assert (tmp_path / "mine" / "notes.md").read_text(encoding="utf-8") == "mine\n"
 
 
+@pytest.mark.cargo
 @pytest.mark.parametrize("name", ["my demo", "katas[draft]"])
 def test_demo_names_its_directory_as_a_shell_takes_it(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -278,6 +279,7 @@ def test_demo_names_its_directory_as_a_shell_takes_it(
     assert f"`tddhooks drive -C {quoted} --steps 3" in result.output
 
 
+@pytest.mark.cargo
 def test_demo_names_tddhooks_as_it_can_be_typed_without_the_venv_activated(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -335,6 +337,7 @@ def test_the_shipped_session_drives_a_kata_of_any_crate_name(tmp_path: Path) -> 
     assert_audit_clean(target)
 
 
+@pytest.mark.pygate
 def test_a_session_in_the_kata_replays_with_the_drive_run_from_elsewhere(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from drive.test_e2e_kit import (
+from support.e2e_kit import (
     Script,
     answer,
     assert_audit_clean,

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from drive.test_e2e_kit import (
+from support.e2e_kit import (
     FIRST_FEAT,
     Script,
     answer,

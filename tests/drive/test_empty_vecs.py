@@ -8,7 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from drive.test_e2e_kit import write_files
+from support.crates import validate_crate
+from support.e2e_kit import write_files
 
 from tddhooks.agents.edits import AgentAnswer, FileEdit
 from tddhooks.drive.emptyvecs import element_types, typed_answer, typed_empty_vecs
@@ -103,17 +104,6 @@ def test_the_answer_names_the_files_it_changed() -> None:
     assert repaired.edits[1].content == test  # not a Rust file
 
 
-VALIDATE_SOURCE = "pub fn validate(_password: &str) -> Vec<String> {\n    vec![]\n}\n"
-
-
-def validate_crate(make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A Rust kata crate `pv` whose `validate` returns an empty list."""
-    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
-    manifest = '[package]\nname = "pv"\nversion = "0.1.0"\nedition = "2021"\n'
-    files = {"tdd.yaml": "language: rust\n", "Cargo.toml": manifest, "src/lib.rs": VALIDATE_SOURCE}
-    return make_repo(files)
-
-
 UNTYPED = [
     'assert_eq!(validate("A"), vec![]);',
     'assert_eq!(validate("A").as_slice(), &[]);',
@@ -151,29 +141,29 @@ RUST_FILES = {
 }
 
 
-@pytest.mark.parametrize("kind", ["git", "memory"])
+@pytest.mark.parametrize("kind", [pytest.param("git", marks=pytest.mark.cargo), "memory"])
 def test_the_tester_turn_hands_over_the_typed_test(
     kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from drive import test_loop_scenarios as scenarios
-    from drive.test_loop_scenarios import STOP, Side, _answer, _drive, _models
+    from support import loop_scenarios as scenarios
+    from support.loop_scenarios import STOP, Side, drive_once, fake_models, plan_answer
 
     monkeypatch.setattr(scenarios, "FILES", RUST_FILES)
     side = Side(kind, tmp_path)
     test = ('use pv::validate;\n\n#[test]\nfn accepted() {\n    // # needs: pub fn validate\n'
             '    assert_eq!(validate("Abcdef1!"), vec![]);\n}\n')  # fmt: skip
     source = "pub fn validate(_password: &str) -> Vec<String> {\n    vec![]\n}\n"
-    models = _models()
-    models["tester"].enqueue(_answer("accepted", "tests/accepted.rs", test), STOP)
+    models = fake_models()
+    models["tester"].enqueue(plan_answer("accepted", "tests/accepted.rs", test), STOP)
     commit = {"type": "feat", "scope": "validate", "summary": "accept a password"}
-    models["implementor"].enqueue(_answer("accept", "src/lib.rs", source, commit=commit))
-    models["refactorer"].enqueue(_answer("nothing to tidy"))
+    models["implementor"].enqueue(plan_answer("accept", "src/lib.rs", source, commit=commit))
+    models["refactorer"].enqueue(plan_answer("nothing to tidy"))
 
-    _drive(side, models, steps=5, profile="small-model")
+    drive_once(side, models, steps=5, profile="small-model")
 
     assert side.subjects()[0] == "feat(validate): accept a password"
     if side.memory is not None:
         committed = side.memory.commits[-1].files["tests/accepted.rs"]
     else:
-        committed = scenarios._git(side.root, "show", "HEAD:tests/accepted.rs")
+        committed = scenarios.git_stdout(side.root, "show", "HEAD:tests/accepted.rs")
     assert 'assert_eq!(validate("Abcdef1!"), Vec::<String>::new());' in committed

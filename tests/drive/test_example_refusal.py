@@ -8,8 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from drive import test_loop_scenarios as scenarios
-from drive.test_loop_scenarios import FEAT_ADD, SOURCE_ADD, STOP, Side, _answer, _drive, _models
+from support import loop_scenarios as scenarios
+from support.loop_scenarios import (
+    FEAT_ADD,
+    SOURCE_ADD,
+    STOP,
+    Side,
+    drive_once,
+    fake_models,
+    plan_answer,
+)
 
 KATA = (
     "# Adder\n\n## Interface\n\n- Python: `def add(*numbers: int) -> int` in the package.\n\n"
@@ -19,7 +27,7 @@ WRONG = "from kata import add\n\n\ndef test_two():  # needs: def add\n    assert
 RIGHT = WRONG.replace("== 3", "== 2")
 
 
-@pytest.fixture(params=["git", "memory"])
+@pytest.fixture(params=["memory"])  # real git: test_loop_scenarios.py, the contract test
 def side(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Side:
     monkeypatch.setitem(scenarios.FILES, "kata.md", KATA)
     return Side(str(request.param), tmp_path)
@@ -28,18 +36,18 @@ def side(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Mon
 def test_a_contradicting_test_is_refused_and_the_retry_is_told_the_katas_value(
     side: Side,
 ) -> None:
-    models = _models()
+    models = fake_models()
     models["tester"].enqueue(
-        _answer("two is three", "tests/test_wrong.py", WRONG),
-        _answer("two is two", "tests/test_two.py", RIGHT),
+        plan_answer("two is three", "tests/test_wrong.py", WRONG),
+        plan_answer("two is two", "tests/test_two.py", RIGHT),
         STOP,
     )
     models["implementor"].enqueue(
-        _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
+        plan_answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
     )
-    models["refactorer"].enqueue(_answer("nothing to tidy"))
+    models["refactorer"].enqueue(plan_answer("nothing to tidy"))
 
-    _drive(side, models, steps=5, profile="small-model")
+    drive_once(side, models, steps=5, profile="small-model")
 
     retry = models["tester"].asked[1].user
     assert "edits refused, nothing was written: the test in tests/test_wrong.py expects " in retry
@@ -47,19 +55,18 @@ def test_a_contradicting_test_is_refused_and_the_retry_is_told_the_katas_value(
     assert side.subjects()[0] == "feat(add): add exists"
     assert side.head_files() == ["src/kata/__init__.py", "tests/test_two.py"]
     assert side.clean()  # the refused file was never written
-    if side.memory is None:
-        assert not (side.root / "tests" / "test_wrong.py").exists()
+    assert not (side.root / "tests" / "test_wrong.py").exists()
 
 
 def test_a_test_that_agrees_is_handed_over_at_once(side: Side) -> None:
-    models = _models()
-    models["tester"].enqueue(_answer("two is two", "tests/test_two.py", RIGHT), STOP)
+    models = fake_models()
+    models["tester"].enqueue(plan_answer("two is two", "tests/test_two.py", RIGHT), STOP)
     models["implementor"].enqueue(
-        _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
+        plan_answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
     )
-    models["refactorer"].enqueue(_answer("nothing to tidy"))
+    models["refactorer"].enqueue(plan_answer("nothing to tidy"))
 
-    _drive(side, models, steps=5, profile="small-model")
+    drive_once(side, models, steps=5, profile="small-model")
 
     assert "edits refused" not in models["tester"].asked[-1].user
     assert side.subjects()[0] == "feat(add): add exists"

@@ -9,10 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from drive import test_loop_scenarios as scenarios
-from drive.test_e2e_kit import git, write_files
-from drive.test_loop_scenarios import STOP, Side, _answer, _drive, _models
+from support import loop_scenarios as scenarios
+from support.e2e_kit import git, write_files
 from support.fake_drive import HooklessWorkspace
+from support.loop_scenarios import STOP, Side, drive_once, fake_models, plan_answer
 
 from tddhooks.drive.extras import extra_values
 from tddhooks.drive.ports import RealGate
@@ -96,6 +96,7 @@ def _python_repo(make_repo: MakeRepo, source: str) -> Path:
     return repo
 
 
+@pytest.mark.pygate
 def test_real_pytest_output_names_the_extra_message(make_repo: MakeRepo) -> None:
     repo = _python_repo(make_repo, JOINED_PY)
     verdict = RealGate().staged(repo, load_settings(repo))
@@ -112,6 +113,7 @@ def test_real_pytest_output_names_the_extra_message(make_repo: MakeRepo) -> None
     )
 
 
+@pytest.mark.pygate
 def test_real_pytest_output_of_a_message_in_another_place_names_nothing(
     make_repo: MakeRepo,
 ) -> None:
@@ -151,6 +153,7 @@ def test_real_libtest_output_names_the_extra_message(
     )
 
 
+@pytest.mark.pygate
 def test_the_implementors_retry_gets_the_hint_the_input_and_what_the_kata_says(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -172,18 +175,18 @@ def test_the_implementors_retry_gets_the_hint_the_input_and_what_the_kata_says(
         f'        errors.append("{SHORT}")\n    if not any(c.isdigit() for c in password):\n'
         f'        errors.append("{DIGIT}")\n    return errors\n'
     )
-    models = _models()
-    models["tester"].enqueue(_answer("digit", "tests/test_digit.py", digit), STOP)
+    models = fake_models()
+    models["tester"].enqueue(plan_answer("digit", "tests/test_digit.py", digit), STOP)
     commit = {"scope": "validate", "summary": "a password without a digit is refused"}
     models["implementor"].enqueue(
-        _answer("join", "src/kata/__init__.py", JOINED_PY, commit=commit),
-        _answer("apart", "src/kata/__init__.py", apart, commit=commit),
+        plan_answer("join", "src/kata/__init__.py", JOINED_PY, commit=commit),
+        plan_answer("apart", "src/kata/__init__.py", apart, commit=commit),
     )
-    models["refactorer"].enqueue(_answer("nothing to tidy"))
+    models["refactorer"].enqueue(plan_answer("nothing to tidy"))
     monkeypatch.setattr(Side, "ports", lambda self: {"gate": RealGate(),
                                                      "workspace": HooklessWorkspace()})  # fmt: skip
 
-    _drive(side, models, steps=1, profile="small-model")
+    drive_once(side, models, steps=1, profile="small-model")
 
     first, retry = (asked.user for asked in models["implementor"].asked[:2])
     said = 'The kata says `validate("Abcdefg!")` gives `["must contain a digit"]` (requirement 3).'

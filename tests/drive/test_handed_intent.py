@@ -7,8 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from drive import test_loop_scenarios as scenarios
-from drive.test_loop_scenarios import FEAT_ADD, SOURCE_ADD, STOP, Side, _answer, _drive, _models
+from support import loop_scenarios as scenarios
+from support.loop_scenarios import (
+    FEAT_ADD,
+    SOURCE_ADD,
+    STOP,
+    Side,
+    drive_once,
+    fake_models,
+    plan_answer,
+)
 
 from tddhooks.agents.examples import agreed_requirements
 from tddhooks.drive.intent import handed_intent
@@ -79,7 +87,7 @@ KATA = (
 TWO = "from kata import add\n\n\ndef test_two():  # needs: def add\n    assert add(2) == 2\n"
 
 
-@pytest.fixture(params=["git", "memory"])
+@pytest.fixture(params=["memory"])  # real git: test_loop_scenarios.py, the contract test
 def side(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Side:
     monkeypatch.setitem(scenarios.FILES, "kata.md", KATA)
     return Side(str(request.param), tmp_path)
@@ -95,14 +103,14 @@ def side(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Mon
 def test_the_implementor_is_told_the_plan_only_when_it_is_about_the_staged_test(
     side: Side, plan: str, told: bool
 ) -> None:
-    models = _models()
-    models["tester"].enqueue(_answer(plan, "tests/test_two.py", TWO), STOP)
+    models = fake_models()
+    models["tester"].enqueue(plan_answer(plan, "tests/test_two.py", TWO), STOP)
     models["implementor"].enqueue(
-        _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
+        plan_answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
     )
-    models["refactorer"].enqueue(_answer("nothing to tidy"))
+    models["refactorer"].enqueue(plan_answer("nothing to tidy"))
 
-    _drive(side, models, steps=5, profile="small-model")
+    drive_once(side, models, steps=5, profile="small-model")
 
     task = models["implementor"].asked[0].user
     assert ("What the test checks:" in task) is told
@@ -111,7 +119,7 @@ def test_the_implementor_is_told_the_plan_only_when_it_is_about_the_staged_test(
     message = (
         side.memory.commits[-1].message
         if side.memory is not None
-        else scenarios._git(side.root, "log", "-1", "--format=%B")
+        else scenarios.git_stdout(side.root, "log", "-1", "--format=%B")
     )
     assert ("Test: " in message) is told
     assert "egative" not in message

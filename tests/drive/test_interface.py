@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from drive.test_e2e_kit import git, write_files
+from support.e2e_kit import git, write_files
 from support.fake_drive import one_cycle
 from support.fake_model import FakeModel
 

@@ -11,25 +11,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from drive.test_e2e_kit import git
+from support.crates import PV_KATA as KATA
+from support.crates import PV_KEPT as KEPT
+from support.crates import PV_TEST as TEST
+from support.crates import pv_models as _models
+from support.crates import pv_repo as _repo
+from support.e2e_kit import git
 from support.fake_drive import one_cycle
 from support.fake_model import FakeModel
 
-from tddhooks.resources import read_template
-
 MakeRepo = Callable[..., Path]
-KATA = read_template("katas/password-validation.md")
-MANIFEST = '[package]\nname = "pv"\nversion = "0.1.0"\nedition = "2021"\n'
-TEST = (
-    "use pv::validate;\n\n#[test]\nfn short_password() {\n"
-    '    assert_eq!(validate("Abc1!"), vec!["must be at least 8 characters"]);\n}\n'
-)
-KEPT = (
-    "pub fn validate(password: &str) -> Vec<String> {\n"
-    "    if password.chars().count() < 8 {\n"
-    '        return vec!["must be at least 8 characters".to_string()];\n'
-    "    }\n    vec![]\n}\n"
-)
 # green against TEST as well: only the interface tells them apart
 BROKEN = (
     "pub fn validate(password: &str) -> Vec<&str> {\n"
@@ -41,40 +32,6 @@ RENAMED = KEPT.replace("(password: &str)", "(_password: &str)").replace(
     "password.chars()", "_password.chars()"
 )
 WANTED = "pub fn validate(password: &str) -> Vec<String>"
-
-
-def _models(
-    sources: tuple[str, ...],
-    refactors: tuple[str, ...] = (),
-    tests: tuple[str, ...] = (TEST,),
-    test_path: str = "tests/short_password.rs",
-) -> dict[str, FakeModel]:
-    """The tester's `tests` in turn, the implementor's `sources`, the refactorer's `refactors`
-    and then nothing to tidy, each answer queued (tests/support/fake_model.py)."""
-    models = {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
-    models["tester"].enqueue(*(
-        {"plan": "the next rule", "edits": [{"path": test_path, "content": test}]}
-        for test in tests
-    ))  # fmt: skip
-    commit = {"type": "feat", "scope": "length", "summary": "a short password is refused"}
-    models["implementor"].enqueue(*(
-        {"plan": "check the length", "edits": [{"path": "src/lib.rs", "content": source}],
-         "commit": commit}
-        for source in sources
-    ))  # fmt: skip
-    models["refactorer"].enqueue(*(
-        {"plan": "tidy", "edits": [{"path": "src/lib.rs", "content": source}],
-         "commit": {"type": "refactor", "scope": "length", "summary": "tidy the check"}}
-        for source in refactors
-    ), {"plan": "nothing to tidy", "edits": []})  # fmt: skip
-    return models
-
-
-def _repo(make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch, lib: str) -> Path:
-    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
-    return make_repo(
-        {"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": lib, "kata.md": KATA}
-    )  # fmt: skip
 
 
 @pytest.mark.cargo
@@ -138,7 +95,7 @@ def test_a_tester_comparing_with_an_untyped_empty_vec_is_told_how_to_type_it(
 ) -> None:
     """E0282 in the test itself: no implementation can fix it. Measured twice in one drive, on a
     library whose only difference from the kata was `_password`, which turned the check off."""
-    from drive.test_e2e_kit import write_files
+    from support.e2e_kit import write_files
 
     from tddhooks.drive.interface import interface_mismatch
     from tddhooks.drive.ports import RealGate
@@ -166,7 +123,7 @@ def test_a_refused_edit_puts_back_the_handed_over_unit_test_beside_the_code(
 ) -> None:
     """The test lives in src/lib.rs (`#[cfg(test)] mod tests`), the file the refused edit wrote:
     after the refusal the staged test is there again, in the index and the work tree."""
-    from shapes.shapekit import RUST_UNIT, SUB_CODE, SUB_TEST
+    from support.shapekit import RUST_UNIT, SUB_CODE, SUB_TEST
 
     lib = RUST_UNIT["src/lib.rs"]
     with_test = lib.removesuffix("    }\n}\n") + "    }\n" + SUB_TEST

@@ -10,22 +10,19 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from drive.test_e2e_kit import git, write_files
+from support.crates import LINT_MANIFEST as MANIFEST
+from support.crates import LINT_TEST as TEST
+from support.crates import LINT_ZERO as ZERO
+from support.crates import rust_repo_with_staged_test
+from support.e2e_kit import git, write_files
 
 from tddhooks.drive import workspace
 from tddhooks.policy.settings import PolicySettings, load_settings
 
 MakeRepo = Callable[..., Path]
-MANIFEST = '[package]\nname = "lintfix"\nversion = "0.1.0"\nedition = "2021"\n'
 RETURNS = (
     "pub fn score(rolls: &[u32]) -> u32 {\n    let total = rolls.iter().sum();\n"
     "    return total;\n}\n"
-)
-ZERO = "pub fn score(_rolls: &[u32]) -> u32 {\n    0\n}\n"
-# the tester's staged test, with a lint of its own: never the implementor's to change
-TEST = (
-    "use lintfix::score;\n\n#[test]\nfn zero() {\n    let rolls = vec![0; 20];\n"
-    "    return assert_eq!(score(&rolls), 0);\n}\n"
 )
 
 
@@ -83,25 +80,11 @@ def test_the_default_fix_command_follows_the_check_command(make_repo: MakeRepo) 
     assert load_settings(own).lint_fix == ("fixer", "-i")
 
 
-def _rust_repo_with_staged_test(make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch,
-                                source: str) -> Path:  # fmt: skip
-    """A crate whose tester staged tests/zero.rs (with a lint of its own) and whose implementor
-    left `source` in src/lib.rs, unstaged."""
-    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
-    repo = make_repo(
-        {"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": ZERO}
-    )  # fmt: skip
-    write_files(repo, {"tests/zero.rs": TEST})
-    git(repo, "add", "tests/zero.rs")
-    write_files(repo, {"src/lib.rs": source})
-    return repo
-
-
 @pytest.mark.cargo
 def test_clippy_fixes_a_needless_return_in_the_agents_file_and_not_the_staged_test(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = _rust_repo_with_staged_test(make_repo, monkeypatch, RETURNS)
+    repo = rust_repo_with_staged_test(make_repo, monkeypatch, RETURNS)
 
     assert workspace.format_files(repo, load_settings(repo), ["src/lib.rs"]) is None
 
@@ -133,7 +116,7 @@ ENUMERATED = (
 def test_rustcs_own_suggestions_repair_code_that_does_not_compile(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = _rust_repo_with_staged_test(make_repo, monkeypatch, DEREF)
+    repo = rust_repo_with_staged_test(make_repo, monkeypatch, DEREF)
 
     workspace.format_files(repo, load_settings(repo), ["src/lib.rs"])
 
@@ -171,7 +154,7 @@ LITERALS = (
 def test_a_str_literal_where_a_string_is_expected_gets_rustcs_to_string(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = _rust_repo_with_staged_test(make_repo, monkeypatch, LITERALS + ZERO)
+    repo = rust_repo_with_staged_test(make_repo, monkeypatch, LITERALS + ZERO)
 
     workspace.format_files(repo, load_settings(repo), ["src/lib.rs"])
 
@@ -200,7 +183,7 @@ def test_a_str_literal_where_a_string_is_expected_gets_rustcs_to_string(
 def test_other_mismatches_are_left_to_the_gate(
     source: str, make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = _rust_repo_with_staged_test(make_repo, monkeypatch, source)
+    repo = rust_repo_with_staged_test(make_repo, monkeypatch, source)
 
     workspace.format_files(repo, load_settings(repo), ["src/lib.rs"])
 
@@ -218,7 +201,7 @@ def test_a_literal_in_a_const_item_gets_no_to_string(
         'pub const GREETING: String = "hi";\npub static NAMES: [String; 1] = ["a"];\n'
         'pub fn say() -> String {\n    "Fizz"\n}\n' + ZERO
     )
-    repo = _rust_repo_with_staged_test(make_repo, monkeypatch, source)
+    repo = rust_repo_with_staged_test(make_repo, monkeypatch, source)
 
     workspace.format_files(repo, load_settings(repo), ["src/lib.rs"])
 
@@ -294,7 +277,7 @@ def test_the_staged_test_keeps_its_own_mismatch(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The tester's test is not the implementor's to repair, even where rustc suggests it."""
-    repo = _rust_repo_with_staged_test(make_repo, monkeypatch, ZERO)
+    repo = rust_repo_with_staged_test(make_repo, monkeypatch, ZERO)
     mine = (
         'use lintfix::score;\n\n#[test]\nfn zero() {\n    let s: String = "0";\n'
         "    assert_eq!(score(&[]), s.len() as u32);\n}\n"

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from drive.test_e2e_kit import answer, git, write_files
+from support.e2e_kit import answer, git, write_files
 
 from tddhooks import output
 from tddhooks.agents.edits import AgentAnswer

@@ -93,7 +93,7 @@ def _memory_crew(
     return crew, ws
 
 
-def _drive(
+def drive_once(
     tmp_path: Path,
     turns: ScriptedTurns,
     *,
@@ -119,7 +119,7 @@ def _cycle(turns: ScriptedTurns, refactor: bool = False) -> ScriptedTurns:
 
 
 def test_a_cycle_hands_over_red_commits_green_and_the_refactor_commits(tmp_path: Path) -> None:
-    run = _drive(tmp_path, _cycle(ScriptedTurns(), refactor=True))
+    run = drive_once(tmp_path, _cycle(ScriptedTurns(), refactor=True))
 
     assert run.turns.played == ["tester", "implementor", "refactorer"]
     assert run.subjects == [FEAT, "refactor: x"]
@@ -134,7 +134,7 @@ def test_a_refactor_with_nothing_to_change_commits_nothing_and_closes_the_cycle(
     tmp_path: Path,
 ) -> None:
     turns = _cycle(ScriptedTurns()).enqueue("tester", done("all covered"))
-    run = _drive(tmp_path, turns, steps=3)
+    run = drive_once(tmp_path, turns, steps=3)
 
     assert run.subjects == [FEAT]
     assert run.turns.played == ["tester", "implementor", "refactorer", "tester"]
@@ -149,7 +149,7 @@ def test_a_refactorer_without_an_acceptable_refactor_leaves_head_and_the_cycle_c
     turns = ScriptedTurns().enqueue("tester", hand_over(T1, NEEDS_ADD))
     turns.enqueue("implementor", commit("implementor", SOURCE, ADD, FEAT))
     turns.enqueue("refactorer", give_up("refactorer"))
-    run = _drive(tmp_path, turns)
+    run = drive_once(tmp_path, turns)
 
     assert run.subjects == [FEAT]
     assert (run.summary.stop_reason, run.summary.cycles) == ("steps", 1)
@@ -157,7 +157,7 @@ def test_a_refactorer_without_an_acceptable_refactor_leaves_head_and_the_cycle_c
 
 
 def test_the_tester_saying_done_stops_the_drive_at_once(tmp_path: Path) -> None:
-    run = _drive(tmp_path, ScriptedTurns().enqueue("tester", done("nothing left")), steps=5)
+    run = drive_once(tmp_path, ScriptedTurns().enqueue("tester", done("nothing left")), steps=5)
 
     assert (run.summary.stop_reason, run.summary.exit_code, run.summary.cycles) == ("done", 0, 0)
     assert run.summary.stop_detail == "kata complete: nothing left"
@@ -171,7 +171,7 @@ def test_the_drive_stops_after_steps_cycles(tmp_path: Path) -> None:
         "implementor", commit("implementor", SOURCE, ADD.replace("numbers)", "numbers) or 0"), FEAT)
     )
     turns.enqueue("refactorer", nothing_to_refactor())
-    run = _drive(tmp_path, turns, steps=2)
+    run = drive_once(tmp_path, turns, steps=2)
 
     assert (run.summary.stop_reason, run.summary.cycles) == ("steps", 2)
     assert len(run.subjects) == 2
@@ -179,7 +179,7 @@ def test_the_drive_stops_after_steps_cycles(tmp_path: Path) -> None:
 
 
 def test_the_drive_stops_when_the_token_budget_is_used(tmp_path: Path) -> None:
-    run = _drive(tmp_path, _cycle(ScriptedTurns()), steps=5, budget=20)
+    run = drive_once(tmp_path, _cycle(ScriptedTurns()), steps=5, budget=20)
 
     assert (run.summary.stop_reason, run.summary.exit_code) == ("budget", 0)
     assert "token budget reached: 20 of 20" in run.summary.stop_detail
@@ -189,7 +189,7 @@ def test_the_drive_stops_when_the_token_budget_is_used(tmp_path: Path) -> None:
 
 def test_k_failed_cycles_in_a_row_stop_the_drive_with_exit_1(tmp_path: Path) -> None:
     turns = ScriptedTurns().enqueue("tester", give_up("tester"), give_up("tester"))
-    run = _drive(tmp_path, turns, steps=5, failed_cycles=2)
+    run = drive_once(tmp_path, turns, steps=5, failed_cycles=2)
 
     assert (run.summary.stop_reason, run.summary.exit_code) == ("failed-cycles", 1)
     assert (run.summary.cycles, run.subjects) == (2, [])
@@ -201,7 +201,7 @@ def test_a_stuck_implementor_has_its_test_set_aside_and_the_tester_asked_again(
 ) -> None:
     turns = ScriptedTurns().enqueue("tester", hand_over(T1, NEEDS_ADD), done("enough"))
     turns.enqueue("implementor", give_up("implementor"))
-    run = _drive(tmp_path, turns, steps=3)
+    run = drive_once(tmp_path, turns, steps=3)
 
     assert run.actions[0] == "set-aside-test"
     assert (run.crew.root / ".tdd" / "set-aside" / "1" / T1).read_text() == NEEDS_ADD
@@ -224,7 +224,7 @@ def test_a_test_a_preparatory_refactor_made_pass_is_discarded_as_an_overshoot(
     turns.enqueue("implementor", give_up("implementor"), give_up("implementor"))
     # asked to prepare the code, the refactorer implements the set-aside test outright
     turns.enqueue("refactorer", commit("refactorer", SOURCE, ADD, "refactor: prepare add"))
-    run = _drive(tmp_path, turns, steps=3)
+    run = drive_once(tmp_path, turns, steps=3)
 
     assert run.actions[:2] == ["set-aside-test", "preparatory-refactor"]
     assert run.subjects == ["refactor: prepare add"]
@@ -241,7 +241,7 @@ def test_a_persons_staged_test_the_implementor_cannot_pass_stays_staged(tmp_path
         ws.stage(ws.root, [T1])  # no handoff note: the person's, not our tester's
 
     turns = ScriptedTurns().enqueue("implementor", give_up("implementor"))
-    run = _drive(tmp_path, turns, steps=3, roles=("implementor",), before=person_stages)
+    run = drive_once(tmp_path, turns, steps=3, roles=("implementor",), before=person_stages)
 
     assert (run.summary.stop_reason, run.summary.exit_code) == ("stuck", 1)
     assert run.ws.staged_paths(run.crew.root) == [T1]
@@ -252,7 +252,7 @@ def test_a_persons_staged_test_the_implementor_cannot_pass_stays_staged(tmp_path
 def test_ctrl_c_mid_step_stops_with_130_and_keeps_the_handed_over_test(tmp_path: Path) -> None:
     turns = ScriptedTurns().enqueue("tester", hand_over(T1, NEEDS_ADD))
     turns.enqueue("implementor", interrupted(SOURCE, ADD))
-    run = _drive(tmp_path, turns, steps=3)
+    run = drive_once(tmp_path, turns, steps=3)
 
     assert (run.summary.stop_reason, run.summary.exit_code) == ("interrupted", EXIT_INTERRUPTED)
     assert run.ws.staged_paths(run.crew.root) == [T1]  # the tester's turn is kept
@@ -262,7 +262,7 @@ def test_ctrl_c_mid_step_stops_with_130_and_keeps_the_handed_over_test(tmp_path:
 
 def test_a_role_the_person_plays_ends_the_drive_on_its_turn(tmp_path: Path) -> None:
     turns = ScriptedTurns().enqueue("tester", hand_over(T1, NEEDS_ADD))
-    run = _drive(tmp_path, turns, steps=3, roles=("tester",))
+    run = drive_once(tmp_path, turns, steps=3, roles=("tester",))
 
     assert (run.summary.stop_reason, run.summary.exit_code) == ("person", 0)
     assert run.turns.played == ["tester"]
@@ -273,7 +273,7 @@ def test_a_persons_changes_block_the_first_turn(tmp_path: Path) -> None:
     root.mkdir()
     (root / "notes.txt").write_text("mine\n")
     with pytest.raises(PolicyRejection, match="cannot drive: unstaged or untracked"):
-        _drive(tmp_path, ScriptedTurns(), steps=3)
+        drive_once(tmp_path, ScriptedTurns(), steps=3)
     assert (root / "notes.txt").read_text() == "mine\n"
 
 
@@ -282,7 +282,7 @@ def test_a_red_head_is_the_persons_to_make_green_before_the_drive(tmp_path: Path
         ws.head_green = False
 
     with pytest.raises(PolicyRejection, match="cannot drive: HEAD's tree is red") as raised:
-        _drive(tmp_path, ScriptedTurns(), steps=3, before=red)
+        drive_once(tmp_path, ScriptedTurns(), steps=3, before=red)
     assert "make HEAD green" in str(raised.value.fix)
 
 
@@ -292,7 +292,7 @@ def test_an_error_in_a_turn_stops_the_drive_and_propagates(tmp_path: Path) -> No
 
     turns = ScriptedTurns().enqueue("tester", fails)  # type: ignore[arg-type]
     with pytest.raises(LLMError, match="the endpoint is gone"):
-        _drive(tmp_path, turns)
+        drive_once(tmp_path, turns)
 
 
 def test_a_bug_in_a_turn_ends_the_drive_with_error_and_says_what(tmp_path: Path) -> None:

@@ -1,164 +1,43 @@
 """Whole drive cycles through the real loop, turns and supervisor, with the ports faked: the model
-(queued answers), the gate (markers instead of a suite) and the commit (no hooks). Each scenario
-runs twice: on real git (HooklessWorkspace) and on the in-memory workspace (no git at all, a few
-milliseconds; tests/support/memory_drive.py). No HTTP, no cargo, no pytest run."""
+(queued answers), the gate (markers instead of a suite) and the commit (no hooks). The scenarios
+run on the in-memory workspace (no git at all, a few milliseconds; tests/support/memory_drive.py),
+which keeps the contract that tests/drive/test_workspace_contract.py checks on real git alike; the
+first scenario runs on real git (HooklessWorkspace) too. No HTTP, no cargo, no pytest run."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from support.fake_drive import HooklessWorkspace, MarkerGate
-from support.fake_model import FakeModel
-from support.memory_drive import MemoryGate, MemoryWorkspace, no_processes
-
-from tddhooks.drive.checks import active_checks
-from tddhooks.drive.console import QuietDisplay
-from tddhooks.drive.crew import Crew
-from tddhooks.drive.loop import Drive, DrivePlan
-from tddhooks.drive.steplog import StepWriter
-from tddhooks.drive.supervisor import Supervisor
-from tddhooks.llm.usage import UsageLedger
-from tddhooks.policy.settings import load_settings
-
-KATA = "# Adder\n\nAdd numbers.\n\n## Requirements\n\n1. add() exists.\n2. add(1) is 1.\n"
-TEST_ADD = "from kata import add\n\n\ndef test_add_exists():  # needs: def add\n    add()\n"
-SOURCE_ADD = "def add(*numbers: int) -> int:\n    return sum(numbers)\n"
+from support.loop_scenarios import (
+    FEAT_ADD,
+    SOURCE_ADD,
+    STOP,
+    TEST_ADD,
+    Side,
+    cycle_models,
+    drive_once,
+    fake_models,
+    plan_answer,
+)
 
 
-def _git(root: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", *args], cwd=root, check=True, capture_output=True, text=True
-    ).stdout
-
-
-FILES = {
-    "tdd.yaml": "language: python\n", "kata.md": KATA,
-    "pyproject.toml": '[project]\nname = "kata"\nversion = "0.1.0"\n',
-    "src/kata/__init__.py": '"""The kata."""\n', "tests/.gitkeep": "",
-    ".gitignore": ".tdd/\n",
-}  # fmt: skip
-
-
-class Side:
-    """One repository the scenario drives: real git, or the in-memory workspace."""
-
-    def __init__(self, kind: str, tmp_path: Path, files: dict[str, str] | None = None) -> None:
-        # FILES looked up now: scenarios elsewhere monkeypatch it
-        files = FILES if files is None else files
-        self.root = root = tmp_path / "kata"
-        self.memory: MemoryWorkspace | None = None
-        if kind == "memory":
-            self.memory = MemoryWorkspace(root, files, "chore: scaffold the kata")
-            return
-        (root / "src" / "kata").mkdir(parents=True)
-        (root / "tests").mkdir()
-        for path, text in files.items():
-            (root / path).write_text(text, encoding="utf-8")
-        _git(root, "init", "-q")
-        _git(root, "add", "-A")
-        _git(root, "commit", "-q", "--no-verify", "-m", "chore: scaffold the kata")
-
-    def ports(self) -> dict[str, Any]:
-        if self.memory is not None:
-            return {"gate": MemoryGate(self.memory), "workspace": self.memory}
-        return {"gate": MarkerGate(), "workspace": HooklessWorkspace()}
-
-    def subjects(self) -> list[str]:
-        if self.memory is not None:
-            return [commit.subject for commit in reversed(self.memory.commits)]
-        return _git(self.root, "log", "--format=%s").splitlines()
-
-    def head_files(self) -> list[str]:
-        """The paths HEAD changed."""
-        if self.memory is not None:
-            head, parent = self.memory.commits[-1].files, self.memory.commits[-2].files
-            return sorted(p for p in {*head, *parent} if head.get(p) != parent.get(p))
-        return _git(self.root, "show", "--name-only", "--format=", "HEAD").split()
-
-    def clean(self) -> bool:
-        if self.memory is not None:
-            staged = self.memory.staged_paths(self.root)
-            settings = load_settings(self.root)
-            info = self.memory.phase(self.root, settings, MemoryGate(self.memory))[0]
-            return not staged and info.phase.value != "dirty"
-        return _git(self.root, "status", "--porcelain").strip() == ""
-
-
-@pytest.fixture(params=["git", "memory"])
+@pytest.fixture(params=["memory"])  # real git: the first scenario, and the contract test
 def side(request: pytest.FixtureRequest, tmp_path: Path) -> Side:
     return Side(request.param, tmp_path)
 
 
-def _drive(
-    side: Side,
-    models: dict[str, FakeModel],
-    steps: int = 1,
-    profile: str = "core",
-    disabled: tuple[str, ...] = (),
-) -> tuple[Any, Crew]:
-    root = side.root
-    crew = Crew(
-        root=root,
-        settings=load_settings(root),
-        clients=models,
-        supervisor=Supervisor(max_attempts=3, max_failed_cycles=3, steps=steps, budget_tokens=None),
-        ledger=UsageLedger(),
-        display=QuietDisplay(),
-        steps=StepWriter(root),
-        context_tokens=1800,
-        max_attempts=3,
-        checks=active_checks(profile, disabled),
-        **side.ports(),
-    )
-    plan = DrivePlan(agent_roles=frozenset(models))
-    if side.memory is None:
-        return Drive(crew, plan).run(), crew
-    with no_processes():  # the whole drive without git, or any other process
-        return Drive(crew, plan).run(), crew
-
-
-def _answer(plan: str, path: str | None = None, content: str = "", **extra: Any) -> dict[str, Any]:
-    edits = [{"path": path, "content": content}] if path else []
-    return {"plan": plan, "edits": edits, **extra}
-
-
-def _models() -> dict[str, FakeModel]:
-    return {role: FakeModel(role) for role in ("tester", "implementor", "refactorer")}
-
-
-FEAT_ADD = {"type": "feat", "scope": "add", "summary": "add exists"}
-# ends a scenario where the tester would go on (a `done` with requirements open is refused):
-# the drive stops as on Ctrl-C
-STOP = KeyboardInterrupt()
-
-
-def _cycle_models(*implementor: dict[str, Any], refactor: dict[str, Any] | None = None
-                  ) -> dict[str, FakeModel]:  # fmt: skip
-    """One cycle: the tester hands over test_add.py, the implementor answers `implementor`
-    (default: defines add), the refactorer `refactor` (default: nothing to tidy)."""
-    models = _models()
-    models["tester"].enqueue(_answer("add exists", "tests/test_add.py", TEST_ADD))
-    models["implementor"].enqueue(
-        *(implementor or (_answer("define add", "src/kata/__init__.py", SOURCE_ADD,
-                                  commit=FEAT_ADD),))
-    )  # fmt: skip
-    models["refactorer"].enqueue(refactor or _answer("nothing to tidy"))
-    return models
-
-
 def test_one_cycle_hands_over_commits_and_refactors_nothing(side: Side) -> None:
-    models = _models()
-    models["tester"].enqueue(_answer("add exists", "tests/test_add.py", TEST_ADD))
+    models = fake_models()
+    models["tester"].enqueue(plan_answer("add exists", "tests/test_add.py", TEST_ADD))
     commit = {"type": "feat", "scope": "src/kata/__init__.py", "summary": "Add a failing test"}
     models["implementor"].enqueue(
-        _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=commit)
+        plan_answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=commit)
     )
-    models["refactorer"].enqueue(_answer("nothing to tidy"))
+    models["refactorer"].enqueue(plan_answer("nothing to tidy"))
 
-    summary, _crew = _drive(side, models)
+    summary, _crew = drive_once(side, models)
 
     assert summary.stop_reason == "steps"
     assert summary.cycles == 1
@@ -172,13 +51,15 @@ def test_one_cycle_hands_over_commits_and_refactors_nothing(side: Side) -> None:
 
 def test_a_stuck_implementor_has_the_test_set_aside_and_the_tester_told(side: Side) -> None:
     root = side.root
-    models = _models()
-    done = _answer("all covered", done=True, reason="nothing left")
-    models["tester"].enqueue(_answer("add exists", "tests/test_add.py", TEST_ADD), done, done, done)
-    wrong = _answer("try", "src/kata/__init__.py", "def sub() -> int:\n    return 0\n")
+    models = fake_models()
+    done = plan_answer("all covered", done=True, reason="nothing left")
+    models["tester"].enqueue(
+        plan_answer("add exists", "tests/test_add.py", TEST_ADD), done, done, done
+    )
+    wrong = plan_answer("try", "src/kata/__init__.py", "def sub() -> int:\n    return 0\n")
     models["implementor"].enqueue(wrong, wrong, wrong)
 
-    summary, crew = _drive(side, models, steps=1, profile="small-model")
+    summary, crew = drive_once(side, models, steps=1, profile="small-model")
 
     actions = [decision.action for decision in crew.decisions]
     assert actions[:3] == ["retry", "retry", "give-up"]
@@ -205,18 +86,18 @@ def test_a_set_aside_after_a_landed_cycle_keeps_the_cycle_open_and_climbs_the_la
     """After a feat and its refactor turn, a test set aside is no landed cycle: the failure streak
     is not reset, so the next stuck test gets a preparatory refactor and the third ends the cycle
     as failed (it used to close as "cycle committed" and set aside for ever)."""
-    models = _cycle_models()
+    models = cycle_models()
     test_one = "from kata import add\n\n\ndef test_add_one():  # needs: one\n    add(1)\n"
     models["tester"].enqueue(
-        _answer("add(1) is 1", "tests/test_add_one.py", test_one),
-        _answer("add(1) is 1", "tests/test_add_one.py", test_one),
+        plan_answer("add(1) is 1", "tests/test_add_one.py", test_one),
+        plan_answer("add(1) is 1", "tests/test_add_one.py", test_one),
         STOP,
     )
-    wrong = _answer("try", "src/kata/__init__.py", "def sub() -> int:\n    return 0\n")
+    wrong = plan_answer("try", "src/kata/__init__.py", "def sub() -> int:\n    return 0\n")
     models["implementor"].enqueue(*[wrong] * 9)
-    models["refactorer"].enqueue(_answer("nothing to prepare"))
+    models["refactorer"].enqueue(plan_answer("nothing to prepare"))
 
-    summary, crew = _drive(side, models, steps=3)
+    summary, crew = drive_once(side, models, steps=3)
 
     actions = [(decision.action, decision.reason) for decision in crew.decisions]
     ladder = [action for action, _ in actions if action in
@@ -232,20 +113,20 @@ def test_a_set_aside_after_a_landed_cycle_keeps_the_cycle_open_and_climbs_the_la
 def test_done_is_taken_once_every_requirement_has_a_test(side: Side) -> None:
     """The other side of the refusal: with a test for each of the kata's two requirements, the
     tester's done ends the drive."""
-    models = _cycle_models()
+    models = cycle_models()
     test_one = "from kata import add\n\n\ndef test_add_1_1():  # needs: one\n    add(1)\n"
     source = SOURCE_ADD + "\n# one\n"
     models["tester"].enqueue(
-        _answer("add(1) is 1", "tests/test_add_1_1.py", test_one),
-        _answer("all covered", done=True, reason="both requirements have a test"),
+        plan_answer("add(1) is 1", "tests/test_add_1_1.py", test_one),
+        plan_answer("all covered", done=True, reason="both requirements have a test"),
     )
     models["implementor"].enqueue(
-        _answer("one", "src/kata/__init__.py", source,
+        plan_answer("one", "src/kata/__init__.py", source,
                 commit={"type": "feat", "scope": "add", "summary": "add(1) is 1"})
     )  # fmt: skip
-    models["refactorer"].enqueue(_answer("nothing to tidy"))
+    models["refactorer"].enqueue(plan_answer("nothing to tidy"))
 
-    summary, _crew = _drive(side, models, steps=5)
+    summary, _crew = drive_once(side, models, steps=5)
 
     assert summary.stop_reason == "done"
     assert summary.cycles == 2
@@ -253,12 +134,12 @@ def test_done_is_taken_once_every_requirement_has_a_test(side: Side) -> None:
 
 
 def test_an_answer_copying_the_examples_placeholder_is_refused_unwritten(side: Side) -> None:
-    copied = _answer("define add", "src/kata/__init__.py",
+    copied = plan_answer("define add", "src/kata/__init__.py",
                      "def add() -> int:\n    SIMPLEST_BODY\n", commit=FEAT_ADD)  # fmt: skip
-    right = _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
-    models = _cycle_models(copied, right)
+    right = plan_answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
+    models = cycle_models(copied, right)
 
-    summary, _crew = _drive(side, models, profile="small-model")
+    summary, _crew = drive_once(side, models, profile="small-model")
 
     assert "SIMPLEST_BODY is a placeholder of the example answer" in (
         models["implementor"].asked[1].user
@@ -268,9 +149,9 @@ def test_an_answer_copying_the_examples_placeholder_is_refused_unwritten(side: S
 
 
 def test_each_role_is_offered_its_paths_in_the_schema_and_the_prompt(side: Side) -> None:
-    models = _cycle_models()
+    models = cycle_models()
 
-    _drive(side, models, profile="small-model")
+    drive_once(side, models, profile="small-model")
 
     def path_values(role: str) -> Any:
         schema = models[role].asked[0].schema
@@ -291,16 +172,16 @@ def test_each_role_is_offered_its_paths_in_the_schema_and_the_prompt(side: Side)
 
 
 def test_a_test_that_passes_at_once_points_the_tester_at_the_next_requirement(side: Side) -> None:
-    models = _models()
+    models = fake_models()
     # the scaffold already says "The kata": this test passes at once (an overshoot), and its
     # name matches no requirement, so the one the tester was pointed at is what already works
     passing = "def test_something():  # needs: The kata\n    pass\n"
     models["tester"].enqueue(
-        _answer("add exists", "tests/test_add_exists.py", passing),
+        plan_answer("add exists", "tests/test_add_exists.py", passing),
         STOP,
     )
 
-    _drive(side, models, steps=1, profile="small-model")
+    drive_once(side, models, steps=1, profile="small-model")
 
     first, second = models["tester"].asked[:2]
     assert "Requirement 1 of 2: add() exists." in first.user
@@ -318,13 +199,12 @@ def test_a_test_that_passes_at_once_points_the_tester_at_the_next_requirement(si
 def _refused_test(side: Side, path: str, content: str) -> str:
     """The tester's second prompt, after its first answer (`content` at `path`) was refused
     before anything was written: the work tree is as it was."""
-    models = _models()
-    models["tester"].enqueue(_answer("add exists", path, content), STOP)
+    models = fake_models()
+    models["tester"].enqueue(plan_answer("add exists", path, content), STOP)
 
-    _drive(side, models, steps=1, profile="small-model")  # the refusals are small-model aids
+    drive_once(side, models, steps=1, profile="small-model")  # the refusals are small-model aids
 
-    if side.memory is None:
-        assert _git(side.root, "status", "--porcelain").strip() == ""
+    assert side.clean()
     return str(models["tester"].asked[1].user)
 
 
@@ -333,8 +213,7 @@ def test_a_tester_offered_a_new_file_may_not_rewrite_an_existing_one(side: Side)
 
     assert "'tests/.gitkeep' is an existing test file not under \"Write to\"" in second
     assert "put the new test in 'tests/test_add_exists.py'" in second
-    if side.memory is None:
-        assert (side.root / "tests" / ".gitkeep").read_text() == ""
+    assert (side.root / "tests" / ".gitkeep").read_text() == ""
 
 
 def test_a_refactor_that_sends_the_file_back_unchanged_is_nothing_to_refactor(
@@ -342,9 +221,9 @@ def test_a_refactor_that_sends_the_file_back_unchanged_is_nothing_to_refactor(
 ) -> None:
     # measured: the 1.5B refactorer sent src/lib.rs back as it was, and composing a commit
     # message with an empty diff summary crashed the drive
-    models = _cycle_models(refactor=_answer("tidy", "src/kata/__init__.py", SOURCE_ADD))
+    models = cycle_models(refactor=plan_answer("tidy", "src/kata/__init__.py", SOURCE_ADD))
 
-    summary, _crew = _drive(side, models)
+    summary, _crew = drive_once(side, models)
 
     assert summary.stop_reason == "steps"
     assert side.subjects()[0] == "feat(add): add exists"
@@ -355,12 +234,12 @@ def test_a_refactor_that_sends_the_file_back_unchanged_is_nothing_to_refactor(
 def test_an_implementor_sending_the_file_back_unchanged_is_told_and_asked_hotter(
     side: Side,
 ) -> None:
-    same = _answer("add a test", "src/kata/__init__.py", '"""The kata."""\n', commit=FEAT_ADD)
-    models = _cycle_models(
-        same, _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
+    same = plan_answer("add a test", "src/kata/__init__.py", '"""The kata."""\n', commit=FEAT_ADD)
+    models = cycle_models(
+        same, plan_answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD)
     )
 
-    summary, _crew = _drive(side, models)
+    summary, _crew = drive_once(side, models)
 
     assert summary.stop_reason == "steps"
     assert side.subjects()[0] == "feat(add): add exists"
@@ -395,9 +274,9 @@ def _broad_test_handed_over(side: Side, profile: str, disabled: tuple[str, ...] 
     broad = "from kata import add\n\n\ndef test_add_exists():  # needs: def add\n" + "".join(
         f"    assert add({n}) == {n}\n" for n in range(5)
     )
-    models = {"tester": _models()["tester"]}  # the person implements: the drive stops there
-    models["tester"].enqueue(_answer("add exists", "tests/test_add_exists.py", broad), STOP)
-    _drive(side, models, steps=1, profile=profile, disabled=disabled)
+    models = {"tester": fake_models()["tester"]}  # the person implements: the drive stops there
+    models["tester"].enqueue(plan_answer("add exists", "tests/test_add_exists.py", broad), STOP)
+    drive_once(side, models, steps=1, profile=profile, disabled=disabled)
     if len(models["tester"].asked) > 1:
         assert "[check: assertion-count] edits refused" in models["tester"].asked[1].user
     return len(models["tester"].asked) == 1
@@ -422,15 +301,17 @@ def test_a_retry_is_told_what_the_tests_the_last_attempt_broke_expect(side: Side
         "from kata import one\n\n\ndef test_one():  # needs: def one\n    assert one() == 1\n"
     )
     source_one = "def one() -> int:\n    return 1\n"
-    models = _cycle_models()
-    models["tester"].enqueue(_answer("one is one", "tests/test_one.py", test_one))
-    only_one = _answer("define one", "src/kata/__init__.py", source_one)
+    models = cycle_models()
+    models["tester"].enqueue(plan_answer("one is one", "tests/test_one.py", test_one))
+    only_one = plan_answer("define one", "src/kata/__init__.py", source_one)
     feat = {"type": "feat", "scope": "one", "summary": "one"}
-    both = _answer("keep add", "src/kata/__init__.py", f"{SOURCE_ADD}\n\n{source_one}", commit=feat)
+    both = plan_answer(
+        "keep add", "src/kata/__init__.py", f"{SOURCE_ADD}\n\n{source_one}", commit=feat
+    )
     models["implementor"].enqueue(only_one, both)
-    models["refactorer"].enqueue(_answer("nothing to tidy"))
+    models["refactorer"].enqueue(plan_answer("nothing to tidy"))
 
-    summary, _crew = _drive(side, models, steps=2)
+    summary, _crew = drive_once(side, models, steps=2)
 
     assert summary.cycles == 2
     first, retry = models["implementor"].asked[1:3]

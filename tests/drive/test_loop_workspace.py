@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from drive.test_e2e_kit import git, write_files
+from support.e2e_kit import git, write_files
 
 from tddhooks.agents.edits import check_edits, parse_answer
 from tddhooks.agents.roles import path_policy

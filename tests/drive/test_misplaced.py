@@ -9,11 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from drive import test_loop_scenarios as scenarios
-from drive.test_e2e_kit import git, write_files
-from drive.test_loop_scenarios import STOP, Side, _answer, _drive, _models
-from drive.test_refactor_probe import _crew
+from support import loop_scenarios as scenarios
+from support.crates import probe_crew as _crew
+from support.e2e_kit import git, write_files
 from support.fake_drive import HooklessWorkspace
+from support.loop_scenarios import STOP, Side, drive_once, fake_models, plan_answer
 
 from tddhooks.drive.misplaced import DISORDERED, MISPLACED, Tells, misplaced_message
 from tddhooks.drive.ports import RealGate
@@ -68,6 +68,7 @@ def _python_repo(make_repo: MakeRepo) -> Path:
                       "tests/.gitkeep": ""})  # fmt: skip
 
 
+@pytest.mark.pygate
 def test_another_examples_message_is_sent_back_with_the_call_and_what_the_kata_says(
     make_repo: MakeRepo,
 ) -> None:
@@ -84,12 +85,14 @@ def test_another_examples_message_is_sent_back_with_the_call_and_what_the_kata_s
     )
 
 
+@pytest.mark.pygate
 def test_a_check_that_holds_only_for_its_own_inputs_passes(make_repo: MakeRepo) -> None:
     """Fewer messages than the kata gives (requirements not built yet) are no misplaced one."""
     repo = _python_repo(make_repo)
     assert _judge(repo, "src/pv/__init__.py", OWN_PY, "tests/test_short.py", SHORT_TEST_PY) is None
 
 
+@pytest.mark.pygate
 def test_a_message_head_already_gave_there_is_not_this_changes(make_repo: MakeRepo) -> None:
     repo = _python_repo(make_repo)
     write_files(repo, {"src/pv/__init__.py": JOINED_PY})
@@ -102,6 +105,7 @@ def test_a_message_head_already_gave_there_is_not_this_changes(make_repo: MakeRe
     assert _judge(repo, "src/pv/__init__.py", kept, "tests/test_ok.py", digit_test) is None
 
 
+@pytest.mark.pygate
 def test_a_message_head_gave_out_of_sight_of_its_cut_diff_is_not_this_changes(
     make_repo: MakeRepo,
 ) -> None:
@@ -123,6 +127,7 @@ def test_a_message_head_gave_out_of_sight_of_its_cut_diff_is_not_this_changes(
     )
 
 
+@pytest.mark.pygate
 def test_the_message_of_the_staged_tests_own_example_is_the_katas_too(make_repo: MakeRepo) -> None:
     """The staged test calls `validate("Abc1!")`, so its example leaves the probe; without the
     kata's "abc" example (requirement 8) no other example names the length message."""
@@ -179,6 +184,7 @@ def test_the_refusal_is_said_twice_of_one_call_in_a_turn_then_the_change_may_lan
     assert tells.heard(None) is None
 
 
+@pytest.mark.pygate
 def test_a_drive_sends_the_r52_change_back_twice_and_the_third_attempt_lands(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -188,16 +194,16 @@ def test_a_drive_sends_the_r52_change_back_twice_and_the_third_attempt_lands(
     monkeypatch.setitem(scenarios.FILES, "src/kata/__init__.py", EMPTY_PY)
     side = Side("git", tmp_path)
     short = SHORT_TEST_PY.replace("from pv", "from kata")
-    models = _models()
-    models["tester"].enqueue(_answer("short", "tests/test_short.py", short), STOP)
+    models = fake_models()
+    models["tester"].enqueue(plan_answer("short", "tests/test_short.py", short), STOP)
     commit = {"scope": "validate", "summary": "a short password is refused"}
-    joined = _answer("join", "src/kata/__init__.py", JOINED_PY, commit=commit)
+    joined = plan_answer("join", "src/kata/__init__.py", JOINED_PY, commit=commit)
     models["implementor"].enqueue(joined, joined, joined)
-    models["refactorer"].enqueue(_answer("nothing to tidy"))
+    models["refactorer"].enqueue(plan_answer("nothing to tidy"))
     monkeypatch.setattr(Side, "ports", lambda self: {"gate": RealGate(),
                                                      "workspace": HooklessWorkspace()})  # fmt: skip
 
-    _drive(side, models, steps=1, profile="small-model")
+    drive_once(side, models, steps=1, profile="small-model")
 
     asked = models["implementor"].asked
     assert len(asked) == 3
@@ -281,6 +287,7 @@ def test_an_order_head_had_wrong_already_is_not_this_changes(
     assert _judge_rust(make_repo, monkeypatch, head, change, test) is None
 
 
+@pytest.mark.pygate
 @pytest.mark.parametrize("on_ci", [False, True])
 def test_pytests_diff_is_judged_for_order_only_where_it_is_whole(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch, on_ci: bool

@@ -7,16 +7,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any, cast
+from typing import Any
 
 import pytest
-from drive.test_e2e_kit import git, write_files
+from support.crates import FIZZ_MANIFEST as MANIFEST
+from support.crates import PV_MANIFEST
+from support.crates import crate as _crate
+from support.crates import probe_crew as _crew
+from support.e2e_kit import git, write_files
 from support.fake_drive import one_cycle
 from support.fake_model import FakeModel
 
-from tddhooks.drive.crew import Crew
-from tddhooks.drive.ports import GitWorkspace, RealGate
 from tddhooks.drive.probe import (
     PYTHON_PROBE,
     RUST_PROBE,
@@ -25,13 +26,11 @@ from tddhooks.drive.probe import (
     python_package,
 )
 from tddhooks.policy.compose import kata_requirements
-from tddhooks.policy.settings import load_settings
 from tddhooks.resources import read_template
 
 MakeRepo = Callable[..., Path]
 FB = read_template("katas/fizzbuzz.md")
 PV = read_template("katas/password-validation.md")
-MANIFEST = '[package]\nname = "fizz"\nversion = "0.1.0"\nedition = "2021"\n'
 SAYS = 'pub fn say(n: u32) -> String {\n    assert!(n != 0, "zero");\n    format!("{}", n)\n}\n'
 LOOPED = (
     'pub fn say(n: u32) -> String {\n    assert!(n != 0, "zero");\n    let mut said = '
@@ -221,26 +220,6 @@ def test_the_python_package_is_the_one_under_src_or_at_the_top(
     assert python_package(listed) == package
 
 
-def _crew(repo: Path) -> Crew:
-    fields = {"gate": RealGate(), "workspace": GitWorkspace(), "root": repo,
-              "settings": load_settings(repo)}  # fmt: skip
-    return cast(Crew, SimpleNamespace(**fields))
-
-
-def _crate(
-    make_repo: MakeRepo,
-    monkeypatch: pytest.MonkeyPatch,
-    lib: str,
-    files: dict[str, str],
-    manifest: str = MANIFEST,
-) -> Path:
-    """A Rust kata repository: `lib` as src/lib.rs, `files` beside it (its tests, kata.md); the
-    gate builds into its own target folder (no shared CARGO_TARGET_DIR)."""
-    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
-    return make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": manifest, "src/lib.rs": lib,
-                      **files})  # fmt: skip
-
-
 def _rust_repo(make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch, lib: str = SAYS) -> Path:
     return _crate(make_repo, monkeypatch, lib, {"tests/zero.rs": ZERO, "kata.md": FB})
 
@@ -352,6 +331,7 @@ PV_TEST = (
 )
 
 
+@pytest.mark.pygate
 def test_a_python_refactor_that_changes_an_example_is_sent_back(make_repo: MakeRepo) -> None:
     pyproject = read_template("scaffolds/python/pyproject.toml").replace("{project}", "pv")
     repo = make_repo({"tdd.yaml": "language: python\n", "pyproject.toml": pyproject,
@@ -419,6 +399,7 @@ ROMAN_SOURCE = 'def to_roman(number: int) -> str:\n    return {1: "I", 4: "IV"}[
 ROMAN_TEST = 'from rn import to_roman\n\n\ndef test_one():\n    assert to_roman(1) == "I"\n'
 
 
+@pytest.mark.pygate
 def test_a_python_example_is_told_its_own_failure_not_an_earlier_ones(make_repo: MakeRepo) -> None:
     # 3999 fails before and after (not built yet), and pytest reports it first
     pyproject = read_template("scaffolds/python/pyproject.toml").replace("{project}", "rn")
@@ -614,7 +595,6 @@ def test_an_implementor_that_breaks_what_the_code_did_as_the_kata_says_is_told(
     assert git(repo, "log", "-1", "--format=%s").stdout.startswith("feat(")
 
 
-PV_MANIFEST = MANIFEST.replace('"fizz"', '"pv"')
 VALID = (
     "use pv::validate;\n\n#[test]\nfn a_valid_password_breaks_no_rule() {\n"
     '    assert!(validate("Abcdef1!").is_empty());\n}\n'

@@ -9,8 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from drive.test_e2e_kit import git, write_files
-from drive.test_refactor_probe import _crate, _crew
+from support.crates import crate as _crate
+from support.crates import probe_crew as _crew
+from support.e2e_kit import git, write_files
 
 from tddhooks.drive.probe import broken_examples, build_probe, python_package
 from tddhooks.drive.reshaped import RESHAPED
@@ -88,6 +89,7 @@ def _judge(repo: Path, path: str, source: str, role: str = "refactorer") -> str 
     return broken_examples(crew, probe, head, verdict.tree, role, invented)
 
 
+@pytest.mark.pygate
 def test_the_r66_refactor_is_sent_back_naming_the_call_and_both_values(repo: Path) -> None:
     why = _judge(repo, "src/pv/__init__.py", R66_PY)
 
@@ -99,6 +101,7 @@ def test_the_r66_refactor_is_sent_back_naming_the_call_and_both_values(repo: Pat
     assert "new behaviour is a feat: commit with the test that asks for it" in why
 
 
+@pytest.mark.pygate
 def test_a_refactor_that_builds_an_untested_requirement_right_is_sent_back(repo: Path) -> None:
     why = _judge(repo, "src/pv/__init__.py", BUILT_PY)
 
@@ -107,6 +110,7 @@ def test_a_refactor_that_builds_an_untested_requirement_right_is_sent_back(repo:
     assert "what requirement 5 says" in why
 
 
+@pytest.mark.pygate
 def test_a_refactor_that_lists_every_broken_rule_changes_abc(repo: Path) -> None:
     """ "abc" failed on HEAD too (the kata lists four messages); listing two is still a change."""
     why = _judge(repo, "src/pv/__init__.py", LISTING_PY)
@@ -115,6 +119,7 @@ def test_a_refactor_that_lists_every_broken_rule_changes_abc(repo: Path) -> None
     assert f'{RESHAPED}`validate("abc")` gave ["must be at least 8 characters"]' in why
 
 
+@pytest.mark.pygate
 def test_a_cut_diff_is_not_read(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Off CI pytest cuts the diff of "ABCDEF1!" and "abc" ("Full output truncated"): what HEAD
     or the refactor gave cannot be read whole, so nothing is said."""
@@ -123,10 +128,12 @@ def test_a_cut_diff_is_not_read(repo: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert _judge(repo, "src/pv/__init__.py", R66_PY) is None
 
 
+@pytest.mark.pygate
 def test_a_refactor_that_keeps_every_output_passes(repo: Path) -> None:
     assert _judge(repo, "src/pv/__init__.py", RENAMED_PY) is None
 
 
+@pytest.mark.pygate
 def test_the_implementor_may_change_what_head_got_wrong(repo: Path) -> None:
     """Building a requirement changes examples HEAD failed: that is the implementor's job (its
     own checks, drive/misplaced.py, read invented values)."""
@@ -164,7 +171,7 @@ VALID_RS = (
 def test_the_r66_refactor_is_sent_back_in_rust(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from drive.test_refactor_probe import PV_MANIFEST
+    from support.crates import PV_MANIFEST
 
     repo = _crate(make_repo, monkeypatch, HEAD_RS, {"kata.md": PV, "tests/valid.rs": VALID_RS},
                   PV_MANIFEST)  # fmt: skip

@@ -7,7 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from drive.test_e2e_kit import git, write_files
+from support.e2e_kit import git, write_files
+from support.golden import check_golden, read_golden
 
 from tddhooks.drive.ports import RealGate
 from tddhooks.drive.rusthints import rust_hints
@@ -55,44 +56,56 @@ def test_no_hint_for_other_errors_and_each_hint_once() -> None:
     assert rust_hints(_verdict(twice)).count("Hint:") == 1
 
 
+# (golden file, source, hint): each golden file holds what the real gate said about `source`
+# (tests/golden/README.md); the patterns are read on it here and on today's rustc below
+REAL_RUSTC = [
+    # measured: the 1.5B implementor's Mars Rover answer, four attempts of five
+    ("rusthints/ok-of-a-str", 'pub fn execute(commands: &str) -> Result<String, String> {\n'
+     '    let _ = commands;\n    Ok("0:0:N")\n}\n', '`Ok("…".to_string())`'),
+    # measured: its Game of Life answer, five of five
+    ("rusthints/if-without-else", "pub fn next_generation(grid: &str) -> String {\n"
+     "    if grid.is_empty() {\n        return String::new();\n    }\n}\n",
+     "an `if` without `else` gives `()`"),
+    # measured: its Password Validation answer, five of five
+    ("rusthints/char-is-digit", "pub fn digit(password: &str) -> bool {\n"
+     "    password.chars().any(char::is_digit)\n}\n", "pass a closure, `|c| c.is_ascii_digit()`"),
+    # measured: its FizzBuzz answer (r58), three of five
+    ("rusthints/match-arm-str", 'pub fn say(n: u32) -> String {\n    match n % 3 {\n'
+     '        0 => "Fizz",\n        _ => "",\n    }\n    n.to_string()\n}\n',
+     '`0 => return "Fizz".to_string(),`'),
+    # measured: its FizzBuzz answer (r60), three attempts in a row
+    ("rusthints/else-arm", "pub fn say(n: u32) -> String {\n    match n {\n"
+     '        _ if n % 3 == 0 => "Fizz".to_string(),\n        else => n.to_string(),\n'
+     "    }\n}\n", "its last arm is `_ => …`"),
+    ("rusthints/char-is-ascii-uppercase", "pub fn upper(password: &str) -> bool {\n"
+     "    password.chars().any(char::is_ascii_uppercase)\n}\n",
+     "pass a closure, `|c| c.is_ascii_uppercase()`"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("golden", "hint"), [(name, hint) for name, _, hint in REAL_RUSTC])
+def test_real_rustc_output_gets_the_hint(golden: str, hint: str) -> None:
+    assert hint in rust_hints(_verdict(read_golden(golden)))
+
+
 @pytest.mark.cargo
-@pytest.mark.parametrize(
-    ("source", "hint"),
-    [
-        # measured: the 1.5B implementor's Mars Rover answer, four attempts of five
-        ('pub fn execute(commands: &str) -> Result<String, String> {\n    let _ = commands;\n'
-         '    Ok("0:0:N")\n}\n', '`Ok("…".to_string())`'),
-        # measured: its Game of Life answer, five of five
-        ("pub fn next_generation(grid: &str) -> String {\n    if grid.is_empty() {\n"
-         "        return String::new();\n    }\n}\n", "an `if` without `else` gives `()`"),
-        # measured: its Password Validation answer, five of five
-        ("pub fn digit(password: &str) -> bool {\n    password.chars().any(char::is_digit)\n}\n",
-         "pass a closure, `|c| c.is_ascii_digit()`"),
-        # measured: its FizzBuzz answer (r58), three of five
-        ('pub fn say(n: u32) -> String {\n    match n % 3 {\n        0 => "Fizz",\n'
-         "        _ => \"\",\n    }\n    n.to_string()\n}\n",
-         '`0 => return "Fizz".to_string(),`'),
-        # measured: its FizzBuzz answer (r60), three attempts in a row
-        ("pub fn say(n: u32) -> String {\n    match n {\n"
-         '        _ if n % 3 == 0 => "Fizz".to_string(),\n        else => n.to_string(),\n'
-         "    }\n}\n", "its last arm is `_ => …`"),
-        ("pub fn upper(password: &str) -> bool {\n"
-         "    password.chars().any(char::is_ascii_uppercase)\n}\n",
-         "pass a closure, `|c| c.is_ascii_uppercase()`"),
-    ],
-)  # fmt: skip
-def test_real_rustc_output_gets_the_hint(
-    source: str, hint: str, make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
+def test_todays_rustc_still_gives_each_hint_and_the_golden_output(
+    make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """One crate, one source after another (a warm build): the real gate's output on each still
+    gets its hint; TDDHOOKS_REGENERATE_GOLDEN=1 writes it to the golden file."""
     monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
     repo = make_repo({"tdd.yaml": "language: rust\n", "Cargo.toml": MANIFEST, "src/lib.rs": "\n"})
-    write_files(repo, {"src/lib.rs": source})
-    git(repo, "add", "src/lib.rs")
+    for golden, source, hint in REAL_RUSTC:
+        write_files(repo, {"src/lib.rs": source})
+        git(repo, "add", "src/lib.rs")
 
-    verdict = RealGate().staged(repo, load_settings(repo))
+        verdict = RealGate().staged(repo, load_settings(repo))
 
-    assert not verdict.green
-    assert hint in rust_hints(verdict)
+        assert not verdict.green, golden
+        output = "\n".join(step.output_tail for step in verdict.steps)
+        assert hint in rust_hints(verdict), (golden, output)
+        check_golden(golden, output)
 
 
 # measured: a Password Validation refactor committed this, and every later attempt added to

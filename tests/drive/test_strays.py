@@ -8,9 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
-from drive import test_loop_scenarios as scenarios
-from drive.test_loop_scenarios import STOP, Side, _answer, _drive, _models
+from support import loop_scenarios as scenarios
 from support.fake_drive import MarkerGate
+from support.loop_scenarios import STOP, Side, drive_once, fake_models, plan_answer
 
 from tddhooks.drive.strays import stray_values
 from tddhooks.policy.settings import PolicySettings
@@ -133,18 +133,18 @@ def test_the_implementors_retry_is_told_which_value_only_its_code_holds(
     test = "from kata import add\n\n\ndef test_two():  # needs: return 2\n    assert add(2) == 2\n"
     invented = 'def add(*numbers: int) -> object:\n    return "Invented total"\n'
     right = "def add(*numbers: int) -> int:\n    return 2\n"
-    models = _models()
-    models["tester"].enqueue(_answer("two", "tests/test_two.py", test), STOP)
+    models = fake_models()
+    models["tester"].enqueue(plan_answer("two", "tests/test_two.py", test), STOP)
     commit = {"type": "feat", "scope": "add", "summary": "add gives two"}
     models["implementor"].enqueue(
-        _answer("invent", "src/kata/__init__.py", invented, commit=commit),
-        _answer("two", "src/kata/__init__.py", right, commit=commit),
+        plan_answer("invent", "src/kata/__init__.py", invented, commit=commit),
+        plan_answer("two", "src/kata/__init__.py", right, commit=commit),
     )
-    models["refactorer"].enqueue(_answer("nothing to tidy"))
+    models["refactorer"].enqueue(plan_answer("nothing to tidy"))
     monkeypatch.setattr(Side, "ports", lambda self: {"gate": _ComparingGate(),
                                                      "workspace": side_workspace()})  # fmt: skip
 
-    _drive(side, models, steps=5, profile="small-model")
+    drive_once(side, models, steps=5, profile="small-model")
 
     retry = models["implementor"].asked[1].user
     assert 'Hint: "Invented total" comes from src/kata/__init__.py' in retry

@@ -10,8 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from drive.test_e2e_kit import git, write_files
-from drive.test_interface_kept import KATA, KEPT, _models, _repo
+from support.crates import PV_KATA as KATA
+from support.crates import PV_KEPT as KEPT
+from support.crates import pv_models as _models
+from support.crates import pv_repo as _repo
+from support.e2e_kit import git, write_files
 from support.fake_drive import one_cycle
 
 from tddhooks.drive.redcheck import checks, lints_in_test, too_many_checks

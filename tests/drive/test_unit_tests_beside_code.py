@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from shapes.shapekit import BIN, RUST_UNIT, SUB_CODE, SUB_TEST, make, message, run
 from support.fake_model import FakeModel
+from support.shapekit import BIN, RUST_UNIT, SUB_CODE, SUB_TEST, make, message, run
 
 from tddhooks.drive.console import QuietDisplay
 from tddhooks.drive.crew import Crew

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from drive.test_lint_fixes import _rust_repo_with_staged_test
+from support.crates import rust_repo_with_staged_test as _rust_repo_with_staged_test
 
 from tddhooks.drive import workspace
 from tddhooks.drive.vecfixes import LABEL, copied_vecs, drop_copies

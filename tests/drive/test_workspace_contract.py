@@ -212,7 +212,7 @@ def test_equal_content_has_equal_ids_and_different_content_different_ones(repo: 
     assert "nope" not in ids
 
 
-@pytest.mark.parametrize("gate", ["real", "memory"])
+@pytest.mark.parametrize("gate", [pytest.param("real", marks=pytest.mark.pygate), "memory"])
 def test_the_marker_gate_agrees_with_the_real_gate_on_these_files(
     tmp_path: Path, gate: str
 ) -> None:

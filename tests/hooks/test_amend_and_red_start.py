@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hooks.hookkit import (
+from support.hookkit import (
     SUB_CODE,
     SUB_TEST,
     commit,

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import git, write_files
-from hooks.hookkit import run, tdd_message
+from support.hookkit import run, tdd_message
+from support.repo import git, write_files
 
 MakeRepo = Callable[..., Path]
 DIRECT = (sys.executable, "-m", "tddhooks.commands.hook")
@@ -159,6 +159,7 @@ CHEAP_CI = (
 )
 
 
+@pytest.mark.cargo
 def test_nothing_staged_skips_the_gate_unless_a_merge_is_concluded(make_repo: MakeRepo) -> None:
     repo = make_repo({"tdd.yaml": CHEAP_CI, "src/lib.rs": "\n"})
     quiet = run(repo, "tddhooks", "hook", "pre-commit")  # e.g. git commit --allow-empty

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hooks.hookkit import (
+from support.hookkit import (
     SUB_CODE,
     SUB_TEST,
     cargo_log_wrapper,

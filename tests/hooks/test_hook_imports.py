@@ -18,10 +18,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from commands.pykata import FILES, feat_message
-from hooks.hookkit import CRATE, tdd_message
-from hooks.hookkit import SUB_CODE as RUST_CODE
-from hooks.hookkit import SUB_TEST as RUST_TEST
+from support.hookkit import CRATE, tdd_message
+from support.hookkit import SUB_CODE as RUST_CODE
+from support.hookkit import SUB_TEST as RUST_TEST
+from support.pykata import FILES, feat_message
 
 HEAVY = (
     "click",
@@ -106,6 +106,7 @@ def verified_kata(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]
     return repo, message_file
 
 
+@pytest.mark.pygate
 @pytest.mark.parametrize("hook", ["pre-commit", "commit-msg", "prepare-commit-msg"])
 def test_no_heavy_import_on_the_git_hook_path(verified_kata: tuple[Path, Path], hook: str) -> None:
     repo, message = verified_kata
@@ -121,6 +122,7 @@ def test_no_heavy_import_on_the_git_hook_path(verified_kata: tuple[Path, Path], 
     assert probe == {"code": 0, "heavy": []}
 
 
+@pytest.mark.pygate
 def test_the_probe_sees_a_heavy_import(verified_kata: tuple[Path, Path]) -> None:
     """The probe itself can fail: a hook that needs the gate (a tree never verified) loads it."""
     repo, _message = verified_kata

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hooks.hookkit import (
+from support.hookkit import (
     CRATE,
     SUB_CODE,
     SUB_TEST,

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hooks.hookkit import (
+from support.hookkit import (
     HOOKS,
     SUB_CODE,
     SUB_TEST,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import git, write_files
+from support.repo import git, write_files
 
 from tddhooks.kata.files import committed_kata_text, kata_file_text
 from tddhooks.kata.title import kata_title

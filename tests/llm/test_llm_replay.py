@@ -271,6 +271,7 @@ def test_a_shipped_session_fits_only_the_kata_and_language_it_was_recorded_on(
     assert shipped_misfit("./string-calculator.jsonl", text, language) is None
 
 
+@pytest.mark.cargo
 def test_a_shipped_session_on_another_kata_is_refused_before_any_answer(tmp_path: Path) -> None:
     """Newcomer: `tddhooks drive --model replay:string-calculator` in a FizzBuzz kata wrote
     String Calculator's `add` and landed two green cycles of the wrong kata."""

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import git, write_files
+from support.repo import git, write_files
 
 from tddhooks.config import DEFAULT_TYPES
 from tddhooks.git import Change

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hooks.hookkit import CRATE, build_template, git, run, write
+from support.hookkit import CRATE, build_template, git, run, write
 
 from tddhooks.policy.diagnosis import diagnose_head
 

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import git, write_files
-from hooks.hookkit import processes_matching
+from support.hookkit import processes_matching
+from support.repo import git, write_files
 
 from tddhooks.errors import EnvironmentProblem
 from tddhooks.policy.gate import (
@@ -104,6 +104,7 @@ def test_a_python_without_ruff_is_told_to_install_it_with_its_own_pip(tmp_path: 
     )
 
 
+@pytest.mark.cargo
 def test_a_hung_step_is_killed_with_its_children_and_never_cached(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
     log = repo / ".git" / "log"
@@ -123,6 +124,7 @@ def test_a_hung_step_is_killed_with_its_children_and_never_cached(make_repo: Mak
     assert _runs(log).count("test") == 2  # the timed-out verdict was not reused
 
 
+@pytest.mark.cargo
 def test_verdicts_are_cached_by_tree_red_ones_too(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
     log = repo / ".git" / "log"
@@ -149,6 +151,7 @@ def test_verdicts_are_cached_by_tree_red_ones_too(make_repo: MakeRepo) -> None:
     assert cached_green_lines(repo, "f" * 40, green_settings) is None
 
 
+@pytest.mark.cargo
 def test_the_gate_judges_the_index_not_the_work_tree(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
     write_files(repo, {"src/lib.rs": "staged\n"})
@@ -165,6 +168,7 @@ def test_the_gate_judges_the_index_not_the_work_tree(make_repo: MakeRepo) -> Non
     assert (repo / "src/lib.rs").read_text(encoding="utf-8") == "unstaged\n"
 
 
+@pytest.mark.cargo
 def test_the_key_memo_follows_commands_and_toolchain_selection(
     make_repo: MakeRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -183,6 +187,7 @@ def test_the_key_memo_follows_commands_and_toolchain_selection(
     assert memoized_key(repo, state, settings) is None
 
 
+@pytest.mark.cargo
 def test_concurrent_gates_on_one_tree_run_once(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
     log = repo / ".git" / "log"

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import git, write_files
+from support.repo import git, write_files
 
 from tddhooks.policy.facts import live_handoff, live_handoff_blobs
 from tddhooks.policy.handoff import (

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import git, write_files
+from support.repo import git, write_files
 
 from tddhooks.policy.compose import infer_role, suggest_type
 from tddhooks.policy.facts import commit_facts, staged_facts

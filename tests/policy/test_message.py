@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import git, write_files
+from support.repo import git, write_files
 
 from tddhooks.policy.message import Header, parse_header, parse_message
 

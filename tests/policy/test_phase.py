@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import git, write_files
+from support.repo import git, write_files
 
 from tddhooks.policy.phase import (
     Phase,

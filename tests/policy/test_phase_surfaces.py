@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from commands.pykata import FAILING_TEST, FILES, SOURCE, TEST
-from conftest import git, write_files
+from support.pykata import FAILING_TEST, FILES, SOURCE, TEST
+from support.repo import git, write_files
 
 from tddhooks import git as tgit
 from tddhooks import output

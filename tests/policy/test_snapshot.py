@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import git, write_files
+from support.repo import git, write_files
 
 from tddhooks.policy.snapshot import default_snapshot_dir, materialize
 

@@ -4,7 +4,7 @@ other files, who may remove a test, and how git-shaped messages are judged."""
 from __future__ import annotations
 
 import pytest
-from policy.test_rules import SETTINGS, check, facts, msg
+from support.rule_cases import SETTINGS, check, facts, msg
 
 from tddhooks.policy.message import parse_message
 from tddhooks.policy.rules import (

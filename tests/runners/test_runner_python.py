@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import git, write_files
+from support.repo import git, write_files
 
 from tddhooks import proc
 from tddhooks.git import clean_env
@@ -170,6 +170,7 @@ def _run(runner: PythonRunner, command: tuple[str, ...], cwd: Path) -> proc.Proc
     return proc.run(command, cwd=cwd, env=clean_env(runner.env(None)), timeout_s=120)
 
 
+@pytest.mark.pygate
 def test_scaffold_is_green_for_real_then_a_failing_test_is_named(tmp_path: Path) -> None:
     runner = PythonRunner()
     repo = tmp_path / "bowling"

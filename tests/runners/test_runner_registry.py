@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import write_files
+from support.repo import write_files
 
 from tddhooks.errors import ConfigError
 from tddhooks.policy.settings import load_settings

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import git, write_files
+from support.repo import git, write_files
 
 from tddhooks import proc
 from tddhooks.git import clean_env
@@ -150,6 +150,7 @@ def test_scaffold_writes_a_named_crate_and_never_overwrites(tmp_path: Path) -> N
     assert RustRunner().scaffold(tmp_path, "Bowling Kata") == []
 
 
+@pytest.mark.cargo
 def test_toolchain_version_names_rustc_and_cargo() -> None:
     version = RustRunner().toolchain_version()
     assert version.startswith("rustc ")

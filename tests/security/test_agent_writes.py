@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.rules_kit import CRATE, git, make_kata, write
 
-from security.rules_kit import CRATE, git, make_kata, write
 from tddhooks.agents.edits import EditRefused, FileEdit, apply_edits, check_edits
 from tddhooks.agents.roles import path_policy
 from tddhooks.drive import workspace

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from security.rules_kit import CRATE, SUB_CODE, SUB_TEST, git, make_kata, run, tdd, write
+from support.rules_kit import CRATE, SUB_CODE, SUB_TEST, git, make_kata, run, tdd, write
 
 NO_GATE = {**CRATE, "tdd.yaml": "language: rust\npolicy:\n  disabled_rules: [green]\n"}
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from security.kit import kata as make_kata
-from security.test_redteam_more import _code, _test, _write, commit, git, head, msg, refused
+from support.redteam import commit, git, head, msg, refused
+from support.redteam import rust_code as _code
+from support.redteam import rust_test as _test
+from support.redteam import write_crate_files as _write
+from support.security_kit import kata as make_kata
 
 pytestmark = pytest.mark.cargo
 

@@ -9,8 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from security.rules_kit import (
+from support.rules_kit import (
     SUB_CODE,
     SUB_TEST,
     accepted,

@@ -10,19 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from security.kit import kata as make_kata
-from security.test_redteam_more import (
-    RED_ONE,
-    _code,
-    _test,
-    _write,
-    commit,
-    git,
-    head,
-    msg,
-    refused,
-)
+from support.redteam import RED_ONE, commit, git, head, msg, refused
+from support.redteam import rust_code as _code
+from support.redteam import rust_test as _test
+from support.redteam import write_crate_files as _write
+from support.security_kit import kata as make_kata
 
 # prints libtest's lines for both tests, whatever the binary would have said
 FAKE = (
@@ -158,14 +150,15 @@ RED_PY = "from calc import add\n\n\ndef test_red_one() -> None:\n    assert add(
 
 
 def _python_kata(make_repo: object) -> Path:
-    from commands.pykata import FILES
-    from hooks.hookkit import install_shims
+    from support.hookkit import install_shims
+    from support.pykata import FILES
 
     repo: Path = make_repo(FILES)  # type: ignore[operator]
     install_shims(repo)
     return repo
 
 
+@pytest.mark.pygate
 def test_a_conftest_that_turns_failures_into_passes_is_refused(make_repo: object) -> None:
     repo = _python_kata(make_repo)
     (repo / "conftest.py").write_text(OUTCOME_FLIP, encoding="utf-8")
@@ -178,6 +171,7 @@ def test_a_conftest_that_turns_failures_into_passes_is_refused(make_repo: object
     assert "the committed conftest.py implements the pytest hook pytest_runtest_makereport" in text
 
 
+@pytest.mark.pygate
 def test_a_hook_under_another_function_name_is_refused(make_repo: object) -> None:
     # pytest finds the hook by its specname; a name assembled at run time is out of scope
     # (docs/hooks.md): conftest.py is code under test, judged by the type rules

@@ -10,9 +10,11 @@ import stat
 from pathlib import Path
 
 import pytest
-
-from security.kit import kata as make_kata
-from security.test_redteam_more import RED_ONE, _code, _test, _write, git, head, msg
+from support.redteam import RED_ONE, git, head, msg
+from support.redteam import rust_code as _code
+from support.redteam import rust_test as _test
+from support.redteam import write_crate_files as _write
+from support.security_kit import kata as make_kata
 
 pytestmark = pytest.mark.cargo
 

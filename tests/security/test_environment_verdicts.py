@@ -25,8 +25,8 @@ from support.gatekit import (
     refused,
     write,
 )
+from support.security_kit import kata as rust_kata
 
-from security.kit import kata as rust_kata
 from tddhooks.policy.dependencies import declared_modules, own_modules
 from tddhooks.policy.envcheck import missing_dependency
 

@@ -10,20 +10,13 @@ import json
 from pathlib import Path
 
 import pytest
-
-from security.kit import kata as make_kata
-from security.kit import tddhooks
-from security.test_redteam_more import (
-    RED_ONE,
-    _code,
-    _crate,
-    _test,
-    _write,
-    commit,
-    git,
-    head,
-    msg,
-)
+from support.redteam import RED_ONE, commit, git, head, msg
+from support.redteam import crate_of as _crate
+from support.redteam import rust_code as _code
+from support.redteam import rust_test as _test
+from support.redteam import write_crate_files as _write
+from support.security_kit import kata as make_kata
+from support.security_kit import tddhooks
 
 pytestmark = pytest.mark.cargo
 

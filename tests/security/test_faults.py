@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import git
+from support.repo import git
+from support.security_kit import kata, tddhooks
 
-from security.kit import kata, tddhooks
 from tddhooks import errors
 from tddhooks.config import MAX_CONFIG_BYTES, parse_config
 from tddhooks.errors import EXIT_ENVIRONMENT, ConfigError, TddhooksError, error_handler
@@ -66,6 +66,7 @@ def test_an_unwritable_state_home_still_gives_a_log_path(monkeypatch: pytest.Mon
     assert "the traceback is in " in (seen[0].fix or "")
 
 
+@pytest.mark.cargo
 def test_a_crash_in_a_real_command_is_one_line_and_exit_3(
     tmp_path: Path, session_dir: Path
 ) -> None:
@@ -81,6 +82,7 @@ def test_a_crash_in_a_real_command_is_one_line_and_exit_3(
     assert (repo / ".git" / "tddhooks").read_text(encoding="utf-8") == "not a directory"
 
 
+@pytest.mark.cargo
 def test_git_tddhooks_as_a_file_makes_the_hook_exit_3_and_keeps_the_work(
     tmp_path: Path, session_dir: Path
 ) -> None:
@@ -189,6 +191,7 @@ def test_a_few_honest_aliases_still_work() -> None:
     assert config.roles.refactorer.temperature == 0.1
 
 
+@pytest.mark.cargo
 def test_the_bomb_in_a_repository_is_exit_2_from_the_cli(tmp_path: Path, session_dir: Path) -> None:
     repo = kata(tmp_path, session_dir)
     (repo / "tdd.yaml").write_text(_bomb(), encoding="utf-8")
@@ -212,6 +215,7 @@ def test_a_huge_tdd_yaml_is_refused_without_reading_it_whole(tmp_path: Path) -> 
 # --- commit messages -------------------------------------------------------------------------
 
 
+@pytest.mark.cargo
 def test_a_megabytes_long_commit_message_is_refused_not_read_whole(
     tmp_path: Path, session_dir: Path
 ) -> None:

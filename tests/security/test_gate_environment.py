@@ -24,8 +24,8 @@ from support.gatekit import (
     refused,
     write,
 )
+from support.security_kit import kata as rust_kata
 
-from security.kit import kata as rust_kata
 from tddhooks.errors import ConfigError
 from tddhooks.policy.gate_env import fingerprint, gate_environment
 

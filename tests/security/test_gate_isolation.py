@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hooks.hookkit import (
+from support.hookkit import (
     CRATE,
     SUB_CODE,
     SUB_TEST,
@@ -245,11 +245,12 @@ def test_a_committed_cargo_config_runner_true_cannot_make_a_red_test_green(kata:
     assert "no test ran, though the tree defines" in result.stderr
 
 
+@pytest.mark.pygate
 def test_a_committed_conftest_that_collects_nothing_cannot_make_python_green(
     make_repo: object,
 ) -> None:
-    from commands.pykata import FAILING_TEST, FILES
-    from hooks.hookkit import install_shims
+    from support.hookkit import install_shims
+    from support.pykata import FAILING_TEST, FILES
 
     repo: Path = make_repo(FILES)  # type: ignore[operator]
     install_shims(repo)

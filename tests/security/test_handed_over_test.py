@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from agenthooks.agentkit import kata_with_agent, run, stage_red_test
+from support.agentkit import kata_with_agent, run, stage_red_test
 
 HANDED_OVER = "make it pass; the test is the tester's"
 SHELL_ATTACKS = [

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.redteam import commit, git, head, msg, refused
 
-from security.test_redteam_more import commit, git, head, msg, refused
 from tddhooks.runners.python_pins import pinned, pytest_config, ruff_config
 
 FILES = {
@@ -41,7 +41,7 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.fixture
 def kata(make_repo: object) -> Path:
-    from hooks.hookkit import install_shims
+    from support.hookkit import install_shims
 
     repo: Path = make_repo(FILES)  # type: ignore[operator]
     install_shims(repo)
@@ -56,6 +56,7 @@ def _stage(repo: Path, relative: str, text: str) -> str:
     return head(repo)
 
 
+@pytest.mark.pygate
 def test_a_home_conftest_that_flips_outcomes_cannot_land_a_red_test(
     kata: Path, isolated_home: Path
 ) -> None:
@@ -69,6 +70,7 @@ def test_a_home_conftest_that_flips_outcomes_cannot_land_a_red_test(
     assert (kata / "tests/test_red.py").read_text(encoding="utf-8") == RED
 
 
+@pytest.mark.pygate
 def test_home_addopts_that_deselect_never_apply(kata: Path, isolated_home: Path) -> None:
     (isolated_home / "pyproject.toml").write_text(
         "[tool.pytest.ini_options]\naddopts = \"-k 'not red'\"\n", encoding="utf-8"
@@ -81,6 +83,7 @@ def test_home_addopts_that_deselect_never_apply(kata: Path, isolated_home: Path)
     assert "did not run" not in text  # it ran, and failed: the home's addopts were not read
 
 
+@pytest.mark.pygate
 def test_home_pytest_settings_cannot_turn_a_green_tree_red(kata: Path, isolated_home: Path) -> None:
     (isolated_home / "pytest.ini").write_text("[pytest]\naddopts = -p no:python\n", "utf-8")
     _stage(kata, "tests/test_more.py", RED.replace("== 3", "== 2").replace("red_one", "two"))
@@ -90,6 +93,7 @@ def test_home_pytest_settings_cannot_turn_a_green_tree_red(kata: Path, isolated_
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.pygate
 def test_a_home_ruff_config_cannot_hide_a_lint_error(kata: Path, isolated_home: Path) -> None:
     (isolated_home / "ruff.toml").write_text('[lint]\nignore = ["ALL"]\n', encoding="utf-8")
     code = "import os\n\n\ndef add(a: int, b: int) -> int:\n    return a + b\n"
@@ -101,6 +105,7 @@ def test_a_home_ruff_config_cannot_hide_a_lint_error(kata: Path, isolated_home: 
     assert (kata / "calc.py").read_text(encoding="utf-8") == code
 
 
+@pytest.mark.pygate
 def test_a_home_ruff_config_cannot_turn_a_green_tree_red(kata: Path, isolated_home: Path) -> None:
     (isolated_home / ".ruff.toml").write_text('[lint]\nselect = ["ALL"]\n', encoding="utf-8")
     _stage(kata, "calc.py", "def add(a: int, b: int) -> int:\n    return b + a\n")
@@ -110,6 +115,7 @@ def test_a_home_ruff_config_cannot_turn_a_green_tree_red(kata: Path, isolated_ho
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.pygate
 def test_the_trees_own_ruff_config_still_applies(kata: Path, isolated_home: Path) -> None:
     (isolated_home / "ruff.toml").write_text('[lint]\nselect = ["ALL"]\n', encoding="utf-8")
     _stage(kata, "ruff.toml", '[lint]\nignore = ["F401"]\n')

@@ -9,20 +9,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from support.item_edits import OPS, PYPROJECT
 
 from tddhooks.agents.edits import EditRefused, FileEdit, check_edits
 from tddhooks.agents.roles import path_policy
 from tddhooks.policy.settings import load_settings
 
 MakeRepo = Callable[..., Path]
-PYPROJECT = (
-    '[project]\nname = "calc"\nversion = "0.1.0"\n\n[tool.pytest.ini_options]\n'
-    'pythonpath = ["src"]\npython_files = ["test_*.py", "ops.py"]\n'
-)
-OPS = (
-    "def sub(a: int, b: int) -> int:\n    return a - b\n\n\n"
-    "def test_sub() -> None:\n    assert sub(5, 3) == 2\n"
-)
 NEW_TEST = "\n\ndef test_sub_negative() -> None:\n    assert sub(1, 3) == -2\n"
 INIT = "def add(a: int, b: int) -> int:\n    return a + b\n"
 RUST_LIB = (

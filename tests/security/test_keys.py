@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from drive.test_e2e_kit import (
+from support.e2e_kit import (
     Script,
     answer,
     crate_of,
@@ -262,6 +262,7 @@ def test_a_drive_whose_tests_print_every_key_leaves_no_trace(
         assert_no_key(text, str(path))
 
 
+@pytest.mark.cargo
 @pytest.mark.usefixtures("keyed_env")
 @pytest.mark.parametrize(
     "failure",
@@ -365,7 +366,7 @@ def test_a_process_holding_a_key_hides_its_environment_from_other_processes() ->
 def test_a_persons_commit_with_keys_exported_leaks_none_through_the_gate(
     tmp_path: Path, session_dir: Path
 ) -> None:
-    from security.kit import kata
+    from support.security_kit import kata
 
     repo = kata(tmp_path, session_dir)
     names = ", ".join(f'"{name}"' for name in PRINTED)

@@ -7,15 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from security.kit import tddhooks
-from security.test_redteam_more import commit, git, msg
+from support.redteam import commit, git, msg
+from support.security_kit import tddhooks
 
 
 @pytest.fixture
 def kata(make_repo: object) -> Path:
-    from commands.pykata import FILES
-    from hooks.hookkit import install_shims
+    from support.hookkit import install_shims
+    from support.pykata import FILES
 
     repo: Path = make_repo(FILES)  # type: ignore[operator]
     install_shims(repo)
@@ -35,6 +34,7 @@ def _plant_legacy(repo: Path) -> Path:
     return state
 
 
+@pytest.mark.pygate
 def test_install_removes_the_old_snapshot_and_keeps_everything_else(kata: Path) -> None:
     state = _plant_legacy(kata)
 
@@ -47,6 +47,7 @@ def test_install_removes_the_old_snapshot_and_keeps_everything_else(kata: Path) 
     assert "removed the old gate snapshot" in result.stdout + result.stderr
 
 
+@pytest.mark.pygate
 def test_the_gate_removes_the_old_snapshot(kata: Path) -> None:
     state = _plant_legacy(kata)
     (kata / "src" / "calc" / "__init__.py").write_text(
@@ -61,6 +62,7 @@ def test_the_gate_removes_the_old_snapshot(kata: Path) -> None:
     assert not (state / "target").exists()
 
 
+@pytest.mark.pygate
 def test_a_symlinked_old_snapshot_is_unlinked_never_followed(kata: Path, tmp_path: Path) -> None:
     outside = tmp_path / "precious"
     (outside / "inner").mkdir(parents=True)
@@ -78,6 +80,7 @@ def test_a_symlinked_old_snapshot_is_unlinked_never_followed(kata: Path, tmp_pat
     assert (outside / "inner" / "work.txt").read_text(encoding="utf-8") == "mine\n"
 
 
+@pytest.mark.pygate
 def test_a_link_inside_the_old_snapshot_is_not_followed(kata: Path, tmp_path: Path) -> None:
     outside = tmp_path / "precious"
     outside.mkdir()

@@ -8,8 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from security.rules_kit import (
+from support.rules_kit import (
     SUB_CODE,
     SUB_TEST,
     accepted,
@@ -69,6 +68,7 @@ def test_other_merge_shapes_are_not_merges_either(kata: Path, subject: str) -> N
     rejected(commit_with(kata, subject + "\n"), "prefixed", before, kata)
 
 
+@pytest.mark.cargo
 def test_a_real_merge_passes_whatever_its_message(kata: Path) -> None:
     git(kata, "checkout", "-q", "-b", "feature")
     _feature(kata)
@@ -83,6 +83,7 @@ def test_a_real_merge_passes_whatever_its_message(kata: Path) -> None:
     assert git(kata, "rev-list", "--parents", "-1", "HEAD").stdout.count(" ") == 2
 
 
+@pytest.mark.cargo
 def test_a_real_merge_still_may_not_add_an_ignore(kata: Path) -> None:
     git(kata, "checkout", "-q", "-b", "feature")
     _feature(kata)

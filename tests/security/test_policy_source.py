@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from hooks.hookkit import (
+from support.hookkit import (
     SUB_CODE,
     SUB_TEST,
     commit,

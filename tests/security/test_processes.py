@@ -203,9 +203,8 @@ def _wait_for(
 def test_a_signal_to_git_commit_kills_cargo_and_the_test(
     tmp_path: Path, session_dir: Path, signum: int, detach: bool
 ) -> None:
-    from conftest import git
-
-    from security.kit import kata
+    from support.repo import git
+    from support.security_kit import kata
 
     repo = kata(tmp_path, session_dir)
     pid_file = tmp_path / "test.pid"
@@ -234,9 +233,8 @@ def test_a_signal_to_git_commit_kills_cargo_and_the_test(
 def test_a_setsid_child_of_a_test_dies_with_the_gate_timeout(
     tmp_path: Path, session_dir: Path
 ) -> None:
-    from conftest import git
-
-    from security.kit import kata
+    from support.repo import git
+    from support.security_kit import kata
 
     repo = kata(tmp_path, session_dir)
     config = repo / "tdd.yaml"

@@ -19,8 +19,7 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-
-from security.test_redteam_more import commit, git, head, refused
+from support.redteam import commit, git, head, refused
 
 FILES = {
     "pyproject.toml": (
@@ -102,7 +101,7 @@ def _install_editable(setup: str, repo: Path, site: Path) -> dict[str, str]:
 
 @pytest.fixture
 def kata(make_repo: object) -> Path:
-    from hooks.hookkit import install_shims
+    from support.hookkit import install_shims
 
     repo: Path = make_repo(FILES)  # type: ignore[operator]
     install_shims(repo)
@@ -129,6 +128,7 @@ def _write(repo: Path, relative: str, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+@pytest.mark.pygate
 @pytest.mark.parametrize("setup", SETUPS)
 def test_an_installed_work_tree_cannot_make_the_staged_tree_green(
     kata: Path, tmp_path: Path, setup: str
@@ -154,6 +154,7 @@ def test_an_installed_work_tree_cannot_make_the_staged_tree_green(
     assert git(kata, "show", "HEAD:src/calc/__init__.py").stdout == FIXED_CODE
 
 
+@pytest.mark.pygate
 @pytest.mark.parametrize("setup", ["setuptools-pth", "PYTHONPATH"])
 def test_an_untracked_module_in_the_work_tree_is_not_importable(
     kata: Path, tmp_path: Path, setup: str
@@ -194,6 +195,7 @@ def test_a_top_level_tddhooks_of_the_tree_never_answers_for_the_plugin(tmp_path:
     assert CONFINE_PLUGIN not in pinned(cmd, tmp_path, tmp_path / "work")
 
 
+@pytest.mark.pygate
 def test_a_copy_installed_from_the_work_tree_cannot_make_the_staged_tree_green(
     kata: Path, tmp_path: Path
 ) -> None:
@@ -249,6 +251,7 @@ def test_a_sitecustomize_in_the_work_tree_cannot_judge_the_staged_tree(
     assert "sitecustomize.py from your work tree" in text or "test_subtracts" in text
 
 
+@pytest.mark.pygate
 def test_a_venv_inside_the_kata_keeps_its_installed_packages(
     make_repo: object, tmp_path: Path
 ) -> None:
@@ -256,7 +259,7 @@ def test_a_venv_inside_the_kata_keeps_its_installed_packages(
     site-packages lies in the work tree, and the plugin once dropped it from sys.path (no such
     folder in the snapshot), so a dependency imported by a test made a green tree red. The
     interpreter's own folders are never the work tree's code."""
-    from hooks.hookkit import install_shims
+    from support.hookkit import install_shims
 
     files = {
         **FILES,

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hooks.hookkit import CRATE, SUB_CODE, git, head, kata, kata_template, run, write
+from support.hookkit import CRATE, SUB_CODE, git, head, kata, kata_template, run, write
 
 __all__ = ["kata", "kata_template"]  # fixtures
 pytestmark = pytest.mark.cargo

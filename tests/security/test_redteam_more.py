@@ -6,95 +6,32 @@ Attacks that were refused from the start stay here as guards against regressions
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
-
-from security.kit import kata as make_kata
+from support.redteam import (
+    RED_ONE,
+    RED_PY,
+    SECRET,
+    UNTESTED,
+    commit,
+    feature_kata,
+    git,
+    head,
+    msg,
+    refused,
+)
+from support.redteam import crate_of as _crate
+from support.redteam import rust_code as _code
+from support.redteam import rust_test as _test
+from support.redteam import write_crate_files as _write
 
 pytestmark = pytest.mark.cargo
-
-IDENTITY = ("-c", "user.name=Test Person", "-c", "user.email=person@example.com")
-SECRET = "sk-Rt7Qm2Xv9Lp4Wn6Kd3"
 
 
 @pytest.fixture
 def kata(tmp_path: Path, session_dir: Path) -> Path:
-    """The string-calculator kata with one legal feature committed (`add("")` is 0)."""
-    repo = make_kata(tmp_path, session_dir)
-    _write(repo, {"tests/add.rs": _test("empty_is_zero", '""', 0), "src/lib.rs": _code("0")})
-    git(repo, "add", "-A")
-    assert commit(repo, msg("feat", "an empty string sums to zero")).returncode == 0
-    return repo
-
-
-def git(
-    repo: Path, *args: str, env: Mapping[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["git", *IDENTITY, *args], cwd=repo, capture_output=True, text=True, timeout=600,
-        env={**os.environ, **(env or {})},
-    )  # fmt: skip
-
-
-def commit(
-    repo: Path, message: str, *args: str, env: Mapping[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """`git commit -F <file> ARGS` through the installed hooks (ARGS before the subcommand's
-    own options when they start with `-c`: those are git's)."""
-    path = repo.parent / "message.txt"
-    path.write_bytes(message.encode("utf-8"))
-    return git(repo, "commit", "-q", "-F", str(path), *args, env=env)
-
-
-def msg(kind: str, summary: str) -> str:
-    return (
-        f"{kind}: {summary}\n\nContext:\n- Role: Implementor\n- Step: 1\n- Kata goal: Sum "
-        f"numbers.\n\nRationale:\n- {summary}\n\nDiff summary:\n- src/lib.rs: {summary}\n\n"
-        "Verification:\n- cargo test: all green\n"
-    )
-
-
-def _crate(repo: Path) -> str:
-    for line in (repo / "Cargo.toml").read_text(encoding="utf-8").splitlines():
-        if line.startswith("name"):
-            return line.split('"')[1].replace("-", "_")
-    raise AssertionError("no package name")
-
-
-def _test(name: str, text: str, want: int, crate: str = "CRATE") -> str:
-    return f"#[test]\nfn {name}() {{\n    assert_eq!({crate}::add({text}), {want});\n}}\n"
-
-
-def _code(body: str, extra: str = "") -> str:
-    return f"//! kata\npub fn add(_text: &str) -> i32 {{\n    {body}\n}}\n{extra}"
-
-
-def _write(repo: Path, files: Mapping[str, str]) -> None:
-    crate = _crate(repo)
-    for relative, text in files.items():
-        path = repo / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text.replace("CRATE", crate), encoding="utf-8")
-
-
-def head(repo: Path) -> str:
-    return git(repo, "rev-parse", "HEAD").stdout.strip()
-
-
-def refused(result: subprocess.CompletedProcess[str], rule: str, before: str, repo: Path) -> str:
-    text = result.stdout + result.stderr
-    assert result.returncode == 1, text
-    assert rule in text, text
-    assert head(repo) == before, text
-    return text
-
-
-RED_ONE = _test("red_one", '"1"', 1)  # compiles, fails: add is 0 for everything
-UNTESTED = _code("0", "\npub fn untested() -> i32 {\n    7\n}\n")
+    return feature_kata(tmp_path, session_dir)
 
 
 def test_a_committed_runner_that_filters_tests_cannot_land(kata: Path) -> None:
@@ -253,14 +190,14 @@ def pytest_collection_modifyitems(config, items):
     config.hook.pytest_deselected(items=[item for item in items if item not in kept])
     items[:] = kept
 """
-RED_PY = "from calc import add\n\n\ndef test_red_one() -> None:\n    assert add(1, 1) == 3\n"
 
 
+@pytest.mark.pygate
 def test_a_committed_conftest_that_deselects_tests_cannot_land_a_red_test(
     make_repo: object,
 ) -> None:
-    from commands.pykata import FILES
-    from hooks.hookkit import install_shims
+    from support.hookkit import install_shims
+    from support.pykata import FILES
 
     # a policy that allows runner hooks (policy/runner_hooks.py) still runs every test
     allowed = {**FILES, "tdd.yaml": "language: python\npython:\n  runner_hooks: allow\n"}
@@ -337,7 +274,7 @@ def test_a_file_staged_after_the_gate_judged_the_index_is_judged_too(kata: Path)
 
 def test_a_commit_msg_hook_alone_does_not_gate(tmp_path: Path) -> None:
     # without our pre-commit (no record of a judged tree), commit-msg judges the message only
-    from security.rules_kit import SUB_CODE, commit_with, make_kata, tdd, write
+    from support.rules_kit import SUB_CODE, commit_with, make_kata, tdd, write
 
     repo = make_kata(tmp_path)
     write(repo, {"src/lib.rs": SUB_CODE, "tests/red.rs": "#[test]\nfn red() {\n    panic!();\n}\n"})
@@ -346,10 +283,11 @@ def test_a_commit_msg_hook_alone_does_not_gate(tmp_path: Path) -> None:
     assert commit_with(repo, tdd("feat", "subtract")).returncode == 0
 
 
+@pytest.mark.pygate
 def test_pytest_addopts_in_a_build_commit_cannot_hide_a_red_test(make_repo: object) -> None:
     # `build:` may change the manifest; its pytest options deselect every test named *red*
-    from commands.pykata import FILES, PYPROJECT
-    from hooks.hookkit import install_shims
+    from support.hookkit import install_shims
+    from support.pykata import FILES, PYPROJECT
 
     repo: Path = make_repo(FILES)  # type: ignore[operator]
     install_shims(repo)
@@ -369,9 +307,10 @@ def test_pytest_addopts_in_a_build_commit_cannot_hide_a_red_test(make_repo: obje
     assert "did not run" in text
 
 
+@pytest.mark.pygate
 def test_a_conftest_in_a_chore_commit_is_refused(make_repo: object) -> None:
-    from commands.pykata import FILES
-    from hooks.hookkit import install_shims
+    from support.hookkit import install_shims
+    from support.pykata import FILES
 
     # a policy that allows runner hooks (policy/runner_hooks.py) still runs every test
     allowed = {**FILES, "tdd.yaml": "language: python\npython:\n  runner_hooks: allow\n"}

@@ -7,19 +7,24 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from security.test_redteam_more import (
+from support.redteam import (
     RED_ONE,
-    _write,
     commit,
+    feature_kata,
     git,
     head,
-    kata,  # noqa: F401  (fixture)
     msg,
     refused,
 )
+from support.redteam import write_crate_files as _write
 
 pytestmark = pytest.mark.cargo
+
+
+@pytest.fixture
+def kata(tmp_path: Path, session_dir: Path) -> Path:
+    return feature_kata(tmp_path, session_dir)
+
 
 # a test target built without libtest: its own `main` prints libtest's lines for a test that
 # never runs (the `#[test]` function is compiled out without `--test`)
@@ -31,7 +36,7 @@ FAKE_MAIN = (
 HARNESS_OFF = '\n[[test]]\nname = "red"\npath = "tests/red.rs"\nharness = false\n'
 
 
-def test_a_test_target_without_the_harness_cannot_fake_a_green_run(kata: Path) -> None:  # noqa: F811
+def test_a_test_target_without_the_harness_cannot_fake_a_green_run(kata: Path) -> None:
     manifest = (kata / "Cargo.toml").read_text(encoding="utf-8") + HARNESS_OFF
     _write(kata, {"tests/red.rs": FAKE_MAIN, "Cargo.toml": manifest})
     git(kata, "add", "-A")
@@ -42,7 +47,7 @@ def test_a_test_target_without_the_harness_cannot_fake_a_green_run(kata: Path) -
     assert "Cargo.toml sets harness = false on the test target red" in text
 
 
-def test_a_bench_without_the_harness_as_criterion_writes_it_is_no_fake(kata: Path) -> None:  # noqa: F811
+def test_a_bench_without_the_harness_as_criterion_writes_it_is_no_fake(kata: Path) -> None:
     """`[[bench]] harness = false` is how criterion benches are declared; `cargo test` does not
     run a bench unless it says `test = true`, so the gate judges the tree green beside one (the
     type rules may still refuse the commit's type: that is not this test's)."""

@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from commands.pykata import FILES
-from hooks.hookkit import (
+from support.hookkit import (
     CRATE,
     commit,
     git,
@@ -22,6 +21,7 @@ from hooks.hookkit import (
     tdd_message,
     write,
 )
+from support.pykata import FILES
 
 __all__ = ["kata", "kata_template"]  # fixtures
 
@@ -165,6 +165,7 @@ def _py_message() -> str:
     )
 
 
+@pytest.mark.pygate
 @pytest.mark.parametrize("spelling", sorted(PY_SPELLINGS))
 def test_python_skip_however_spelled_is_rejected(make_repo: object, spelling: str) -> None:
     repo = _python_kata(make_repo)
@@ -177,6 +178,7 @@ def test_python_skip_however_spelled_is_rejected(make_repo: object, spelling: st
     _rejected_for_skip(repo, before, result, PY_NODE)
 
 
+@pytest.mark.pygate
 def test_python_skip_from_an_added_conftest_hook_is_rejected(make_repo: object) -> None:
     # a policy that allows runner hooks (policy/runner_hooks.py) still keeps the no-skip rule
     repo: Path = make_repo(  # type: ignore[operator]
@@ -193,6 +195,7 @@ def test_python_skip_from_an_added_conftest_hook_is_rejected(make_repo: object) 
     _rejected_for_skip(repo, before, commit(repo, _py_message()), PY_NODE)
 
 
+@pytest.mark.pygate
 def test_python_commit_that_skips_nothing_lands(make_repo: object) -> None:
     repo = _python_kata(make_repo)
     more = "from calc import add\n\n\ndef test_zero() -> None:\n    assert add(0, 0) == 0\n"

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import git, write_files
+from support.repo import git, write_files
 
 from tddhooks.policy.amend import is_amend_args
 from tddhooks.policy.facts import staged_facts

@@ -11,8 +11,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from support.item_edits import OPS, PYPROJECT
 
-from security.test_item_edits import OPS, PYPROJECT  # a module pytest collects, a test inside
 from tddhooks.agents.context import (
     TurnContext,
     build_messages,
@@ -412,7 +412,7 @@ def test_the_reader_reads_only_the_indexs_own_files(make_repo: MakeRepo, tmp_pat
     repo = make_repo({"src/lib.rs": "pub fn a() {}\n", "src/kata/__init__.py": "X = 1\n"})
     os.symlink("/etc/passwd", repo / "src" / "link.rs")
     os.symlink("__init__.py", repo / "src" / "kata" / "alias.py")
-    from conftest import git
+    from support.repo import git
 
     git(repo, "add", "-A")
     read = _reader(SimpleNamespace(root=repo, workspace=GitWorkspace()))  # type: ignore[arg-type]
@@ -429,7 +429,7 @@ def test_a_snippet_through_a_python_symlink_in_the_index_is_refused(make_repo: M
     repo = make_repo({"tdd.yaml": "language: python\n", "pyproject.toml": PYPROJECT,
                       "src/calc/__init__.py": "X = 1\n"})  # fmt: skip
     os.symlink("__init__.py", repo / "src" / "calc" / "alias.py")
-    from conftest import git
+    from support.repo import git
 
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "--no-verify", "-m", "chore: alias")
@@ -748,7 +748,7 @@ def test_rust_literals_never_closed_are_blanked_in_one_pass(noise: str) -> None:
 
 
 def test_a_submodule_in_the_index_reads_nothing(make_repo: MakeRepo) -> None:
-    from conftest import git
+    from support.repo import git
 
     repo = make_repo({"src/lib.rs": "pub fn a() {}\n"})
     head = git(repo, "rev-parse", "HEAD").stdout.strip()

@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from security.test_redteam_more import RED_PY, commit, git, head, msg, refused
+from support.redteam import RED_PY, commit, git, head, msg, refused
 
 NEUTER_BY_FIXTURE = (
     "import pytest\n\n\n@pytest.fixture(autouse=True)\ndef quiet(request):\n"
@@ -37,6 +36,7 @@ NEUTER_BY_SUBCLASS = (
 )
 
 
+@pytest.mark.pygate
 @pytest.mark.parametrize(
     "conftest",
     [
@@ -53,8 +53,8 @@ def test_a_conftest_that_swaps_the_test_function_cannot_land_a_red_test(
 ) -> None:
     # pytest's public API lets a conftest point a collected test at another function: the test
     # keeps its name and "passes", so neither the outcome-hook rule nor "every test ran" saw it
-    from commands.pykata import FILES
-    from hooks.hookkit import install_shims
+    from support.hookkit import install_shims
+    from support.pykata import FILES
 
     repo: Path = make_repo(FILES)  # type: ignore[operator]
     install_shims(repo)
@@ -114,11 +114,12 @@ def test_wrapped() -> None:
 """
 
 
+@pytest.mark.pygate
 def test_tests_of_every_shape_still_run_green(make_repo: object) -> None:
     # the check that a test runs its own function leaves methods, static methods, parametrised,
     # unittest and decorated tests (and an autouse fixture that swaps nothing) alone
-    from commands.pykata import FILES
-    from hooks.hookkit import install_shims
+    from support.hookkit import install_shims
+    from support.pykata import FILES
 
     repo: Path = make_repo(FILES)  # type: ignore[operator]
     install_shims(repo)
@@ -171,11 +172,12 @@ ASYNC_PY = (
 )
 
 
+@pytest.mark.pygate
 def test_an_installed_plugins_own_item_class_runs_async_tests_as_they_are(
     make_repo: object, tmp_path: Path
 ) -> None:
-    from commands.pykata import FILES
-    from hooks.hookkit import install_shims
+    from support.hookkit import install_shims
+    from support.pykata import FILES
 
     plugins = tmp_path / "site"
     plugins.mkdir()

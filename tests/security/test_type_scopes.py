@@ -7,8 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from security.rules_kit import (
+from support.rules_kit import (
     PYTHON_KATA,
     SUB_CODE,
     SUB_TEST,

@@ -7,8 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from shapes.shapekit import (
+from support.shapekit import (
     PY_PROJECT,
     PY_SUB_CODE,
     PY_SUB_TEST,
@@ -22,6 +21,7 @@ from shapes.shapekit import (
 pytestmark = pytest.mark.pygate
 
 
+@pytest.mark.pygate
 def test_a_python_project_is_gated_by_ruff_and_pytest(tmp_path: Path) -> None:
     repo = make(tmp_path / "calc", PY_PROJECT)
     installed = run(repo, "tddhooks", "install", "--direct")
@@ -49,6 +49,7 @@ def test_a_python_project_is_gated_by_ruff_and_pytest(tmp_path: Path) -> None:
     assert "pytest: 2 passed" in text or "2 passed" in text
 
 
+@pytest.mark.pygate
 def test_a_format_failure_names_ruff_format_and_work_tree_paths(tmp_path: Path) -> None:
     repo = make(tmp_path / "calc", PY_PROJECT)
     assert run(repo, "tddhooks", "install", "--direct").returncode == 0
@@ -63,6 +64,7 @@ def test_a_format_failure_names_ruff_format_and_work_tree_paths(tmp_path: Path) 
     assert "\x1b[" not in rejected.stderr
 
 
+@pytest.mark.pygate
 def test_a_skeleton_in_a_python_kata_carries_python_values(tmp_path: Path) -> None:
     repo = make(tmp_path / "calc", PY_PROJECT)
     assert run(repo, "tddhooks", "install", "--direct").returncode == 0

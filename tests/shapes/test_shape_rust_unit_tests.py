@@ -6,8 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from shapes.shapekit import RUST_UNIT, SUB_CODE, SUB_TEST, commit_with_editor, make, message, run
+from support.shapekit import RUST_UNIT, SUB_CODE, SUB_TEST, commit_with_editor, make, message, run
 
 pytestmark = pytest.mark.cargo
 

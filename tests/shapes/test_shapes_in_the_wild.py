@@ -7,8 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from shapes.shapekit import make, message, run, write
+from support.shapekit import make, message, run, write
 
 pytestmark = pytest.mark.pygate
 

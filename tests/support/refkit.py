@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from commands.pykata import FAILING_TEST, FILES, TEST, feat_message
+from support.pykata import FAILING_TEST, FILES, TEST, feat_message
 
 __all__ = ["FAILING_TEST", "FILES", "TEST", "feat_message"]
 

@@ -1,42 +1,23 @@
 """Helpers for the drive tests: scripted sessions for the fake server (answers picked by role from
 the system prompt), the demo's recorded answers, and the checks a reviewer makes on history.
-
-A module of its own (not conftest.py) because `conftest` names the root conftest for mypy and
-this directory's conftest for pytest; it holds no tests.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import subprocess
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from click.testing import CliRunner, Result
-from support.fake_openai import Answer, Fail, FakeOpenAI
 
+from support.fake_openai import Answer, Fail, FakeOpenAI
+from support.repo import git as git
+from support.repo import write_files as write_files
 from tddhooks.agents.context import crate_name
 from tddhooks.agents.roles import system_prompt
 from tddhooks.resources import read_template
-
-
-def _root_conftest() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "conftest.py"
-    spec = importlib.util.spec_from_file_location("tddhooks_tests_root_conftest", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_ROOT = _root_conftest()
-git: Callable[..., subprocess.CompletedProcess[str]] = _ROOT.git
-write_files: Callable[[Path, Mapping[str, str]], None] = _ROOT.write_files
 
 KEY = "sk-drive-test-Kq81x-NEVER-WRITE-ME"
 ROLES = ("tester", "implementor", "refactorer")

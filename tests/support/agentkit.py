@@ -9,8 +9,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from commands.pykata import FAILING_TEST, FILES
-
+from support.pykata import FAILING_TEST, FILES
 from tddhooks.agenthooks.formats import AGENTS
 
 
