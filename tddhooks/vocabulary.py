@@ -21,6 +21,9 @@ MANIFESTS = {"rust": ("Cargo.toml",), "python": ("pyproject.toml", "setup.py")}
 
 # the files that say a project is written in the language (language detection; a project with
 # files of two languages must set `language:`); wider than MANIFESTS, which mark a scaffold
+# the drive's scratch folder in a kata repository (step logs, set-aside tests), git-ignored
+SCRATCH = ".tdd"
+
 LANGUAGE_FILES = {
     "rust": ("Cargo.toml",),
     "python": ("pyproject.toml", "setup.cfg", "setup.py", "requirements.txt"),

@@ -243,7 +243,7 @@ def refusals(root: Path) -> dict[str, int]:
     """The answers a drive did not take, from its step logs (`.tdd/logs/step-*.json`): by the id
     of the check that refused one (its failure starts `[check: ID]`), else by the attempt's
     outcome (`red`, `invalid-answer`, …). A log that cannot be read is skipped."""
-    from tddhooks.drive.steplog import SCRATCH
+    from tddhooks.vocabulary import SCRATCH
 
     counts: dict[str, int] = {}
     for path in sorted((root / SCRATCH / "logs").glob("step-*.json")):

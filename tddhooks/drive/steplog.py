@@ -17,8 +17,8 @@ from pydantic import BaseModel, ConfigDict
 
 from tddhooks.keys import redact, redact_data
 from tddhooks.proc import cap_text
+from tddhooks.vocabulary import SCRATCH as SCRATCH  # re-exported
 
-SCRATCH = ".tdd"
 DECISIONS = "decisions.jsonl"
 OUTPUT_TAIL_CHARS = 2_000
 
