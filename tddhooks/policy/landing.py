@@ -241,7 +241,7 @@ def unjudged(
         if not waiting:
             continue
         local = {c.sha for c in brought_in(root, new, excluded, remotes=True)}
-        if any(c.sha not in local for c in waiting) and judge.trusts_remotes(new):
+        if any(c.sha not in local for c in waiting) and _trusts_remotes(judge, root, new, exclude):
             waiting = [c for c in waiting if c.sha in local]
         replaced = judge_now and waiting and _has_replacements(root)
         for commit in waiting:
@@ -254,6 +254,21 @@ def unjudged(
             else:
                 write_record(state, commit.key)
     return refusals
+
+
+def _trusts_remotes(judge: Judge, root: Path, new: str, exclude: list[str]) -> bool:
+    """Whether fetched commits pass unjudged: only when the policy in force before the move (the
+    ref's old tip, else HEAD) and the arriving tip both say so; the commits being judged never
+    decide for themselves (a red commit setting `trust_remotes: true` in its own tdd.yaml)."""
+    from tddhooks import git
+
+    before = next((oid for oid in exclude if oid and not is_zero(oid)), None)
+    if before is None:
+        found = git.run_git(["rev-parse", "--verify", "-q", "HEAD"], root, check=False)
+        before = found.stdout.strip() if found.ok else None
+    if before is not None and not judge.trusts_remotes(before):
+        return False
+    return judge.trusts_remotes(new)
 
 
 def _has_replacements(root: Path) -> bool:

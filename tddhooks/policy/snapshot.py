@@ -34,8 +34,11 @@ KEEP_GENERATED = (
     ".ruff_cache",
     ".mypy_cache",
 )
-# fsmonitor would watch the user's work tree, not ours; hooks and filters stay as configured.
-_SAFE_CONFIG = ("-c", "core.fsmonitor=false", "-c", "core.sparseCheckout=false")
+# fsmonitor would watch the user's work tree, not ours; a person's attributes file is not the tree's.
+_SAFE_CONFIG = (
+    "-c", "core.fsmonitor=false", "-c", "core.sparseCheckout=false",
+    "-c", f"core.attributesFile={os.devnull}",
+)  # fmt: skip
 SNAPSHOTS = ("tddhooks", "snapshots")
 GATE_TREE = "snapshot"
 AUDIT_TREE = "audit"
@@ -121,22 +124,60 @@ def default_snapshot_dir(root: Path) -> Path:
 
 
 def snapshot_env(dest: Path) -> dict[str, str]:
-    """Git environment that points at the snapshot's own index and work tree."""
+    """Git environment that points at the snapshot's own index and work tree, and at a private
+    git directory that reads the repository's objects and nothing else of it (`reader_dir`)."""
     return {
+        "GIT_DIR": str(dest.parent / f"{dest.name}.git"),
         "GIT_INDEX_FILE": str(dest.parent / f"{dest.name}.index"),
         "GIT_WORK_TREE": str(dest),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_ATTR_NOSYSTEM": "1",
     }
 
 
+def reader_dir(root: Path, dest: Path) -> None:
+    """Make `<dest>.git`: a git directory whose only link to the repository is its object store
+    (objects/info/alternates), with no configuration, refs, replacements, grafts or info/
+    attributes. Checking a tree out through it writes each file exactly as its blob holds it
+    (the tree's own `.gitattributes` aside, as on any clone): no filter driver, `git replace` or
+    config of the repository or of the person can show the gate other content than the commit
+    holds (docs/security.md)."""
+    folder = dest.parent / f"{dest.name}.git"
+    objects = git.git_dir(root).resolve() / "objects"
+    alternates = folder / "objects" / "info" / "alternates"
+    wanted = f"{objects}\n"
+    if alternates.is_file() and alternates.read_text(encoding="utf-8") == wanted:
+        return
+    fmt = git.out(["rev-parse", "--show-object-format"], root).strip() or "sha1"
+    for sub in ("objects/info", "refs/heads", "refs/tags"):
+        (folder / sub).mkdir(mode=_PRIVATE, parents=True, exist_ok=True)
+    (folder / "HEAD").write_text("ref: refs/heads/snapshot\n", encoding="utf-8")
+    version = "0" if fmt == "sha1" else "1"
+    extension = "" if fmt == "sha1" else f"[extensions]\n\tobjectFormat = {fmt}\n"
+    config = f"[core]\n\trepositoryformatversion = {version}\n\tbare = false\n{extension}"
+    (folder / "config").write_text(config, encoding="utf-8")
+    alternates.write_text(wanted, encoding="utf-8")
+
+
 def materialize(root: Path, tree: str, dest: Path) -> Path:
-    """Make dest hold exactly `tree` (a tree or commit), rewriting only what differs; return it."""
+    """Make dest hold exactly `tree` (a tree or commit), rewriting only what differs; return it.
+    The checkout goes through `reader_dir`: the files are the blobs, unconverted."""
     dest = dest.resolve()
     dest.mkdir(mode=_PRIVATE, parents=True, exist_ok=True)
+    reader_dir(root, dest)
     env = snapshot_env(dest)
+    if not _is_object_id(tree):  # a name: resolved in the repository, replacements ignored
+        tree = git.out(["--no-replace-objects", "rev-parse", "--verify", f"{tree}^{{tree}}"], root)
+        tree = tree.strip()
     _git(root, env, "read-tree", "--reset", "-u", tree)
     _repair_modified(root, env)
     _remove_untracked(root, env)
     return dest
+
+
+def _is_object_id(text: str) -> bool:
+    return len(text) in (40, 64) and all(char in "0123456789abcdef" for char in text)
 
 
 def _git(root: Path, env: dict[str, str], *args: str) -> str:
