@@ -34,7 +34,8 @@ KEEP_GENERATED = (
     ".ruff_cache",
     ".mypy_cache",
 )
-# fsmonitor would watch the user's work tree, not ours; a person's attributes file is not the tree's.
+# fsmonitor would watch the user's work tree, not ours; a person's attributes file is no part
+# of the tree.
 _SAFE_CONFIG = (
     "-c", "core.fsmonitor=false", "-c", "core.sparseCheckout=false",
     "-c", f"core.attributesFile={os.devnull}",
