@@ -82,7 +82,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         return
     import sys
 
-    text = "".join(
+    text = "\n" + "".join(
         f"ERROR the kata registers the pytest hook {item}: test-runner hooks are code the policy "
         "must allow: remove it, or commit `python.runner_hooks: allow` in tdd.yaml first "
         "(docs/policy.md)\n"
