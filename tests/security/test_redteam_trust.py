@@ -479,3 +479,49 @@ def test_a_commit_fetched_from_a_clone_is_trusted_by_default(kata: Path) -> None
     git(kata, "fetch", "-q", "o")
     assert git(kata, "reset", "-q", "--hard", "o/main").returncode == 0
     assert has_red_test(kata)
+
+
+# --- the gate's snapshot folder poisoned between runs (landed before the fix) ---
+
+
+def _poisoned_snapshot(kata: Path, how: str) -> None:
+    """After a green commit, change the gate's kept snapshot (in the user's cache folder, not
+    under .git/) so that `add` passes the red test: a planted .pyc whose header matches the
+    source, or an edited source the private index is told to ignore."""
+    import glob
+    import py_compile
+    import struct
+
+    hooked_commit(kata, *green_feature())
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    [snapshot] = [Path(p) for p in glob.glob(f"{cache}/tddhooks/snapshots/*/snapshot")]
+    source = snapshot / "src" / "calc" / "__init__.py"
+    evil = source.read_text(encoding="utf-8").replace("return a + b", "return a + abs(b)")
+    facts = source.stat()
+    if how == "pyc":
+        planted = kata.parent / "evil.py"
+        planted.write_text(evil, encoding="utf-8")
+        tag = sys.implementation.cache_tag
+        compiled = source.parent / "__pycache__" / f"__init__.{tag}.pyc"
+        compiled.parent.mkdir(exist_ok=True)
+        py_compile.compile(str(planted), cfile=str(compiled), dfile=str(source))
+        data = bytearray(compiled.read_bytes())
+        data[8:16] = struct.pack("<II", int(facts.st_mtime) & 0xFFFFFFFF, facts.st_size)
+        compiled.write_bytes(bytes(data))
+        return
+    source.write_text(evil, encoding="utf-8")
+    env = {
+        "GIT_DIR": str(snapshot.parent / "snapshot.git"),
+        "GIT_INDEX_FILE": str(snapshot.parent / "snapshot.index"),
+        "GIT_WORK_TREE": str(snapshot),
+    }
+    done = git(kata, "update-index", f"--{how}", "src/calc/__init__.py", env=env)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("how", ["pyc", "skip-worktree", "assume-unchanged"])
+def test_a_poisoned_snapshot_folder_does_not_judge_the_next_tree(kata: Path, how: str) -> None:
+    _poisoned_snapshot(kata, how)
+    before = tip(kata)
+    text = refused(commit_red(kata), kata, before)
+    assert "failing tests: tests/test_sub.py::test_subtracts_" in text
