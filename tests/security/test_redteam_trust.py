@@ -525,3 +525,49 @@ def test_a_poisoned_snapshot_folder_does_not_judge_the_next_tree(kata: Path, how
     before = tip(kata)
     text = refused(commit_red(kata), kata, before)
     assert "failing tests: tests/test_sub.py::test_subtracts_" in text
+
+
+# --- odd ref names and spellings (already refused, or no branch moves) ---
+
+
+def test_update_ref_of_head_while_on_main_is_judged_as_a_move_of_main(kata: Path) -> None:
+    red, before = red_commit(kata), tip(kata)
+    assert REFUSED in refused(git(kata, "update-ref", "HEAD", red), kata, before)
+
+
+def test_a_main_worktree_prefixed_branch_name_moves_no_branch(kata: Path) -> None:
+    red, before = red_commit(kata), tip(kata)
+    git(kata, "update-ref", "main-worktree/refs/heads/main", red)  # a pseudo-ref file, no branch
+    assert tip(kata, "refs/heads/main") == before
+    listing = git(kata, "for-each-ref", "--format=%(refname)", "refs/heads/").stdout.split()
+    assert listing == ["refs/heads/main"]
+    assert not has_red_test(kata)
+
+
+def test_a_branch_written_into_packed_refs_is_reported_after_the_tool_call(kata: Path) -> None:
+    """A direct write under .git/ (here packed-refs) skips every hook: the agents' tip check
+    reports it at once."""
+    from tddhooks.policy.landing import landed_unjudged
+
+    state = kata / ".git" / "tddhooks"
+    assert landed_unjudged(kata, state) == []
+    red = red_commit(kata)
+    git(kata, "pack-refs", "--all")
+    packed = kata / ".git" / "packed-refs"
+    old = tip(kata)
+    packed.write_text(packed.read_text(encoding="utf-8").replace(old, red), encoding="utf-8")
+    assert tip(kata, "refs/heads/main") == red
+    assert [refusal.commit.sha for refusal in landed_unjudged(kata, state)] == [red]
+
+
+def test_push_with_no_verify_skips_pre_push(kata: Path) -> None:
+    """The documented limit of pre-push: `git push --no-verify` skips it (the agent guard refuses
+    --no-verify; for a person, the server's CI `audit` is the authority)."""
+    remote = kata.parent / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+    red = red_commit(kata)
+    refused_push = git(kata, "push", str(remote), f"{red}:refs/heads/main")
+    assert refused_push.returncode != 0
+    assert "[green]" in refused_push.stdout + refused_push.stderr
+    assert git(kata, "push", "--no-verify", str(remote), f"{red}:refs/heads/main").returncode == 0
+    assert has_red_test(remote)
