@@ -133,19 +133,18 @@ def snapshot_env(dest: Path) -> dict[str, str]:
 
 
 def reader_dir(root: Path, dest: Path) -> None:
-    """Make `<dest>.git`: a git directory whose only link to the repository is its object store
-    (objects/info/alternates), with no configuration, refs, replacements, grafts or info/
+    """Make `<dest>.git` afresh: a git directory whose only link to the repository is its object
+    store (objects/info/alternates), with no configuration, refs, replacements, grafts or info/
     attributes. Checking a tree out through it writes each file exactly as its blob holds it
     (the tree's own `.gitattributes` aside, as on any clone): no filter driver, `git replace` or
     config of the repository or of the person can show the gate other content than the commit
-    holds (docs/security.md)."""
+    holds. Rebuilt on every run, since it lives in the user's cache folder (docs/security.md)."""
     folder = dest.parent / f"{dest.name}.git"
     objects = git.git_dir(root).resolve() / "objects"
-    alternates = folder / "objects" / "info" / "alternates"
-    wanted = f"{objects}\n"
-    if alternates.is_file() and alternates.read_text(encoding="utf-8") == wanted:
-        return
     fmt = git.out(["rev-parse", "--show-object-format"], root).strip() or "sha1"
+    if folder.is_symlink() or folder.is_file():
+        folder.unlink()
+    shutil.rmtree(folder, ignore_errors=True)
     for sub in ("objects/info", "refs/heads", "refs/tags"):
         (folder / sub).mkdir(mode=_PRIVATE, parents=True, exist_ok=True)
     (folder / "HEAD").write_text("ref: refs/heads/snapshot\n", encoding="utf-8")
@@ -153,7 +152,7 @@ def reader_dir(root: Path, dest: Path) -> None:
     extension = "" if fmt == "sha1" else f"[extensions]\n\tobjectFormat = {fmt}\n"
     config = f"[core]\n\trepositoryformatversion = {version}\n\tbare = false\n{extension}"
     (folder / "config").write_text(config, encoding="utf-8")
-    alternates.write_text(wanted, encoding="utf-8")
+    (folder / "objects" / "info" / "alternates").write_text(f"{objects}\n", encoding="utf-8")
 
 
 def materialize(root: Path, tree: str, dest: Path) -> Path:

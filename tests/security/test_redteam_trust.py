@@ -509,6 +509,17 @@ def _poisoned_snapshot(kata: Path, how: str) -> None:
         data[8:16] = struct.pack("<II", int(facts.st_mtime) & 0xFFFFFFFF, facts.st_size)
         compiled.write_bytes(bytes(data))
         return
+    reader = snapshot.parent / "snapshot.git"
+    if how == "reader-config":  # a filter driver in the gate's own git directory
+        with (reader / "config").open("a", encoding="utf-8") as stream:
+            stream.write('[filter "green"]\n\tsmudge = sed s/==\\\\ 5/==\\\\ -1/\n\tclean = cat\n')
+        return
+    if how == "reader-replace":  # a replacement ref in the gate's own git directory
+        red_blob = hash_blob(kata, FAILING_TEST)
+        green = hash_blob(kata, GREEN_OF_RED)
+        (reader / "refs" / "replace").mkdir(parents=True, exist_ok=True)
+        (reader / "refs" / "replace" / red_blob).write_text(green + "\n", encoding="utf-8")
+        return
     source.write_text(evil, encoding="utf-8")
     env = {
         "GIT_DIR": str(snapshot.parent / "snapshot.git"),
@@ -519,11 +530,14 @@ def _poisoned_snapshot(kata: Path, how: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.parametrize("how", ["pyc", "skip-worktree", "assume-unchanged"])
+@pytest.mark.parametrize(
+    "how", ["pyc", "skip-worktree", "assume-unchanged", "reader-config", "reader-replace"]
+)
 def test_a_poisoned_snapshot_folder_does_not_judge_the_next_tree(kata: Path, how: str) -> None:
     _poisoned_snapshot(kata, how)
     before = tip(kata)
-    text = refused(commit_red(kata), kata, before)
+    extra = {".gitattributes": "tests/test_sub.py filter=green\n"} if how == "reader-config" else {}
+    text = refused(commit_red(kata, extra), kata, before)
     assert "failing tests: tests/test_sub.py::test_subtracts_" in text
 
 
