@@ -585,3 +585,49 @@ def test_push_with_no_verify_skips_pre_push(kata: Path) -> None:
     assert "[green]" in refused_push.stdout + refused_push.stderr
     assert git(kata, "push", "--no-verify", str(remote), f"{red}:refs/heads/main").returncode == 0
     assert has_red_test(remote)
+
+
+# --- other ways to hand the commit hooks another tree (already refused) ---
+
+
+def test_commit_only_of_an_intent_to_add_red_test_is_judged(kata: Path) -> None:
+    files, message = red_feature()
+    write(kata, files)
+    git(kata, "add", "-N", "tests/test_sub.py")
+    before = tip(kata)
+    done = git(kata, "commit", "-m", message, "--", "tests/test_sub.py")
+    assert "[green]" in refused(done, kata, before)
+
+
+def test_commit_all_of_an_unstaged_red_edit_is_judged(kata: Path) -> None:
+    before = tip(kata)
+    test = kata / "tests" / "test_calc.py"
+    test.write_text(test.read_text(encoding="utf-8").replace("== 5", "== 6"), encoding="utf-8")
+    _, message = red_feature()
+    done = git(
+        kata, "commit", "-a", "-m", message.replace("tests/test_sub.py", "tests/test_calc.py")
+    )
+    text = done.stdout + done.stderr
+    assert done.returncode != 0, text
+    assert "[green]" in text
+    assert tip(kata) == before
+
+
+def test_a_top_level_tddhooks_module_in_the_tree_is_refused_as_shadowing(kata: Path) -> None:
+    """It would answer for the gate's own pytest plugins (they were silently left out)."""
+    files, message = green_feature()
+    before = tip(kata)
+    stage(kata, {**files, "tddhooks.py": "X = 1\n"})
+    text = refused(git(kata, "commit", "-m", message), kata, before)
+    assert "shadows the module tddhooks" in text
+
+
+def test_a_test_package_that_patches_runtest_cannot_hide_behind_a_tddhooks_module(
+    kata: Path,
+) -> None:
+    """`tests/__init__.py` (no conftest, so no runner-module rules) patches pytest's runtest; the
+    gate's own plugin fails such tests, and a top-level `tddhooks.py` used to switch it off."""
+    patch = "import _pytest.python\n\n_pytest.python.Function.runtest = lambda self: None\n"
+    before = tip(kata)
+    extra = {"tests/__init__.py": patch, "tddhooks.py": "X = 1\n"}
+    assert "[green]" in refused(commit_red(kata, extra), kata, before)
