@@ -54,6 +54,8 @@ def run_gate(
     preload = _preload_verdict_models()
     # the policy's environment, not the committer's (policy/gate_env.py)
     env = {**gate_environment(settings.gate_env), **runner.env(target_dir)}
+    if settings.runner_hooks:  # the policy's consent, read by runners/python_defined.py
+        env["TDDHOOKS_RUNNER_HOOKS"] = "allow"
     if work_tree is not None and settings.language == "python":
         from tddhooks.runners.python_pins import WORK_TREE_VARIABLE, startup_modules_in
 

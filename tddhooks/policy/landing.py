@@ -168,7 +168,8 @@ def all_recorded(updates: list[tuple[str, str, str]]) -> bool:
     base = baseline(state)
     for old, new, _ref in updates:
         code, log = spawn_git(_rev_list_args(new, [old, *base], remotes=False))
-        if code != 0 or not all(is_recorded(state, c.key) for c in _parse_log(log)):
+        # a root commit is judged by the policy before the move (`unjudged`), never waved on
+        if code != 0 or not all(c.parents and is_recorded(state, c.key) for c in _parse_log(log)):
             return False
     return True
 
@@ -202,12 +203,13 @@ class Judge:
             self._verdicts[tree, settings] = tree_verdict(self.root, tree, settings)
         return self._verdicts[tree, settings]
 
-    def findings(self, commit: Commit) -> list[Finding]:
-        """What the policy refuses in commit (empty: accepted)."""
+    def findings(self, commit: Commit, policy_from: str | None = None) -> list[Finding]:
+        """What the policy refuses in commit (empty: accepted): its parent's policy, or for a
+        root commit the policy of policy_from (the branch before the move) when given."""
         from tddhooks.policy.judge import CommitInfo, gate_findings, message_findings
         from tddhooks.policy.settings import settings_at
 
-        base = commit.parents[0] if commit.parents else None
+        base = commit.parents[0] if commit.parents else policy_from
         settings = settings_at(self.root, base, self.state, own=commit.sha)
         info = CommitInfo(commit.sha, commit.parents, commit.subject)
         found = message_findings(self.root, info, settings)
@@ -236,24 +238,55 @@ def unjudged(
     base = baseline(state)
     for ref, new, exclude in moves:
         excluded = [oid for oid in [*exclude, *base] if oid and not is_zero(oid)]
-        waiting = [c for c in brought_in(root, new, excluded, remotes=False)
-                   if not is_recorded(state, c.key)]  # fmt: skip
+        arriving = brought_in(root, new, excluded, remotes=False)
+        # a root commit arriving where a policy is in force cannot bring its own (a new history
+        # whose first commit loosens tdd.yaml and adds a red test): judged by the one before
+        before = (
+            _policy_before(root, exclude, base) if any(not c.parents for c in arriving) else None
+        )
+        waiting = [c for c in arriving
+                   if not is_recorded(state, c.key) or (before and not c.parents)]  # fmt: skip
         if not waiting:
             continue
         local = {c.sha for c in brought_in(root, new, excluded, remotes=True)}
-        if any(c.sha not in local for c in waiting) and judge.trusts_remotes(new):
+        if any(c.sha not in local for c in waiting) and _trusts_remotes(judge, root, new, exclude):
             waiting = [c for c in waiting if c.sha in local]
         replaced = judge_now and waiting and _has_replacements(root)
         for commit in waiting:
             if replaced:
                 refusals.append(Refusal(ref, commit, [replaced_finding(commit)]))
                 continue
-            found = judge.findings(commit) if judge_now else [unjudged_finding(commit)]
+            if judge_now:
+                found = judge.findings(commit, None if commit.parents else before)
+            else:
+                found = [unjudged_finding(commit)]
             if found:
                 refusals.append(Refusal(ref, commit, found))
             else:
                 write_record(state, commit.key)
     return refusals
+
+
+def _trusts_remotes(judge: Judge, root: Path, new: str, exclude: list[str]) -> bool:
+    """Whether fetched commits pass unjudged: only when the policy in force before the move (the
+    ref's old tip, else HEAD) and the arriving tip both say so; the commits being judged never
+    decide for themselves (a red commit setting `trust_remotes: true` in its own tdd.yaml)."""
+    before = _policy_before(root, exclude, [])
+    if before is not None and not judge.trusts_remotes(before):
+        return False
+    return judge.trusts_remotes(new)
+
+
+def _policy_before(root: Path, exclude: list[str], base: list[str]) -> str | None:
+    """The commit whose policy is in force before a move: the ref's old tip, else HEAD, else the
+    first branch tip sealed at install; None in a repository with no history yet."""
+    from tddhooks import git
+
+    before = next((oid for oid in exclude if oid and not is_zero(oid)), None)
+    if before is None:
+        found = git.run_git(["rev-parse", "--verify", "-q", "HEAD"], root, check=False)
+        before = found.stdout.strip() if found.ok and found.stdout.strip() else None
+    return before or next(iter(base), None)
 
 
 def _has_replacements(root: Path) -> bool:

@@ -42,7 +42,10 @@ _PYTEST_OUTCOME_HOOKS = re.compile(
 
 # what `python -m pytest` / `python -m ruff` import before any test runs: with `-m` the top
 # folder of the tree comes first on sys.path, so a top-level `pytest.py` would be run instead
-_TOOL_MODULES = frozenset({"pytest", "_pytest", "pluggy", "iniconfig", "packaging", "py", "ruff"})
+# tddhooks: the gate loads its own pytest plugins from it (runners/python_defined.py)
+_TOOL_MODULES = frozenset(
+    {"pytest", "_pytest", "pluggy", "iniconfig", "packaging", "py", "ruff", "tddhooks"}
+)
 _MODULE_SUFFIXES = (".py", ".pyc", ".so", ".pyd")
 _GENERATED = frozenset({"target", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache"})
 _ADVICE = "remove it, or commit a ci.test_cmd of your own in tdd.yaml first if the kata needs it"

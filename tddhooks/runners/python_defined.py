@@ -7,6 +7,11 @@ fixture) or replace its `runtest`: the test keeps its name and passes, so neithe
 rule nor "every test ran" sees it, and a red test reads green. Such a test fails here instead, just
 before it would run (docs/gate.md, "Committed tool configuration").
 
+And whatever spelling registered them (a `def`, `globals()[…] = …`, a star import, a plugin
+object), every pytest hook implementation whose code is the kata's is listed once collection is
+done: unless the policy allows runner hooks (RUNNER_HOOKS_VARIABLE, set by the gate from
+`python.runner_hooks: allow`), the test process ends there, exit 4, before any test runs.
+
 An installed plugin's item class keeps its own `runtest` (pytest-asyncio's runs an `async def`
 test through an event loop): only a `runtest` whose code lives in the snapshot, or in the work
 tree outside the interpreter's own folders, is refused. Runs inside the kata's test process: only
@@ -43,6 +48,49 @@ def _the_katas(code_file: str) -> bool:
     if any(within(where, folder) for folder in interpreter_folders(*trees)):
         return False
     return any(within(where, tree) for tree in trees) or not os.path.isabs(code_file)
+
+
+RUNNER_HOOKS_VARIABLE = "TDDHOOKS_RUNNER_HOOKS"
+
+
+def kata_hooks(config: pytest.Config) -> list[str]:
+    """`<file>: <hook>` for every hook implementation pytest would call whose code is the
+    kata's (the snapshot's or the work tree's), however it was registered."""
+    manager = config.pluginmanager
+    found = []
+    for plugin in manager.get_plugins():
+        for caller in manager.get_hookcallers(plugin) or ():
+            for impl in caller.get_hookimpls():
+                if impl.plugin is not plugin:
+                    continue
+                code = getattr(_function(impl.function), "__code__", None)
+                where = code.co_filename if code is not None else ""
+                if where and _the_katas(where):
+                    shown = os.path.relpath(where) if os.path.isabs(where) else where
+                    found.append(f"{shown}: {caller.name}")
+    return sorted(set(found))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """End the test process (exit 4) before any test runs when the kata registered pytest hooks
+    the policy does not allow: they could decide what a test runs or reports."""
+    if os.environ.get(RUNNER_HOOKS_VARIABLE) == "allow":
+        return
+    found = kata_hooks(session.config)
+    if not found:
+        return
+    import sys
+
+    text = "\n" + "".join(
+        f"ERROR the kata registers the pytest hook {item}: test-runner hooks are code the policy "
+        "must allow: remove it, or commit `python.runner_hooks: allow` in tdd.yaml first "
+        "(docs/policy.md)\n"
+        for item in found
+    )
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    os._exit(4)
 
 
 def _runtest_of(item: pytest.Function) -> str | None:

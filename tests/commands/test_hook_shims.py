@@ -65,25 +65,30 @@ def test_render_records_the_interpreter_quoted() -> None:
     assert "@PYTHON@" not in rendered
 
 
-def test_shim_prefers_tddhooks_on_path(tmp_path: Path) -> None:
-    shim = tmp_path / "commit-msg"
-    shim.write_text(render_shim(shim_template("commit-msg"), sys.executable), "utf-8")
-    shim.chmod(0o755)
-    fake_program(tmp_path / "bin", "tddhooks", "from-path")
-    result = run_shim(shim, [tmp_path / "bin"], ".git/COMMIT_EDITMSG")
-    assert result.stdout.splitlines() == ["from-path", "hook", "commit-msg", ".git/COMMIT_EDITMSG"]
-
-
-def test_shim_falls_back_to_the_recorded_interpreter(tmp_path: Path) -> None:
+def test_shim_runs_the_recorded_interpreter_isolated_even_with_tddhooks_on_path(
+    tmp_path: Path,
+) -> None:
+    """PATH, PYTHONPATH and the work tree never choose the code that judges (a `tddhooks` that
+    exits 0 earlier on PATH is not run while the installing interpreter exists)."""
     python = fake_program(tmp_path / "env ü", "python", "from-interpreter")
     shim = tmp_path / "prepare-commit-msg"
     shim.write_text(render_shim(shim_template("prepare-commit-msg"), str(python)), "utf-8")
     shim.chmod(0o755)
-    result = run_shim(shim, [], "MSG", "message")
+    fake_program(tmp_path / "bin", "tddhooks", "from-path")
+    result = run_shim(shim, [tmp_path / "bin"], "MSG", "message")
     assert result.returncode == 0
     assert result.stdout.splitlines() == [
-        "from-interpreter", "-m", "tddhooks", "hook", "prepare-commit-msg", "MSG", "message",
+        "from-interpreter", "-I", "-m", "tddhooks", "hook", "prepare-commit-msg", "MSG", "message",
     ]  # fmt: skip
+
+
+def test_shim_falls_back_to_tddhooks_on_path_when_the_interpreter_is_gone(tmp_path: Path) -> None:
+    shim = tmp_path / "commit-msg"
+    shim.write_text(render_shim(shim_template("commit-msg"), str(tmp_path / "gone")), "utf-8")
+    shim.chmod(0o755)
+    fake_program(tmp_path / "bin", "tddhooks", "from-path")
+    result = run_shim(shim, [tmp_path / "bin"], ".git/COMMIT_EDITMSG")
+    assert result.stdout.splitlines() == ["from-path", "hook", "commit-msg", ".git/COMMIT_EDITMSG"]
 
 
 def test_shim_without_tddhooks_or_interpreter_explains_and_fails(tmp_path: Path) -> None:
@@ -97,16 +102,17 @@ def test_shim_without_tddhooks_or_interpreter_explains_and_fails(tmp_path: Path)
 
 
 def chained_setup(tmp_path: Path, exit_code: int) -> tuple[Path, Path, Path]:
-    """A rendered pre-commit shim, a fake tddhooks exiting with exit_code, a chained hook."""
-    shim = tmp_path / "hooks" / "pre-commit"
-    shim.parent.mkdir()
-    shim.write_text(render_shim(shim_template("pre-commit"), sys.executable), "utf-8")
-    shim.chmod(0o755)
+    """A pre-commit shim rendered with a fake interpreter exiting with exit_code, a chained
+    hook."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    fake = bin_dir / "tddhooks"
+    fake = bin_dir / "python"
     fake.write_text(f"#!/bin/sh\necho tddhooks-ran\nexit {exit_code}\n", "utf-8")
     fake.chmod(0o755)
+    shim = tmp_path / "hooks" / "pre-commit"
+    shim.parent.mkdir()
+    shim.write_text(render_shim(shim_template("pre-commit"), str(fake)), "utf-8")
+    shim.chmod(0o755)
     chained = tmp_path / "hooks" / "pre-commit.tddhooks-chained"
     chained.write_text('#!/bin/sh\necho "chained-ran $*"\nexit 5\n', "utf-8")
     chained.chmod(0o755)

@@ -116,6 +116,7 @@ def test_audit_judges_a_smuggling_merge_made_past_the_hooks(kata: Path) -> None:
     git(kata, "merge", "--no-commit", "--no-ff", "side")
     write(kata, {"src/kata/__init__.py": UNTESTED})
     git(kata, "add", "-A")
+    # every hook off (the reference-transaction hook would refuse it too): audit alone judges
     assert git(kata, "-c", "core.hooksPath=/dev/null", "commit", "--no-edit").returncode == 0
     script = Path(sys.executable).parent / "tddhooks"
 

@@ -65,8 +65,11 @@ def test_a_conftest_that_swaps_the_test_function_cannot_land_a_red_test(
 
     text = refused(commit(repo, msg("feat", "a red one")), "[green]", before, repo)
 
-    assert "tests/test_red.py::test_red_one" in text
-    assert "is not the function tests/test_red.py defines as test_red_one" in text
+    if "def pytest_" in conftest:  # the hook itself ends the run before any test runs
+        assert "the kata registers the pytest hook tests/conftest.py: pytest_" in text
+    else:
+        assert "tests/test_red.py::test_red_one" in text
+        assert "is not the function tests/test_red.py defines as test_red_one" in text
 
 
 SHAPES_PY = """import functools
