@@ -35,7 +35,8 @@ def test_a_refused_pull_names_the_files_it_left_and_how_to_put_them_back(tmp_pat
     assert "already wrote" in pulled.stderr, pulled.stderr
     found = re.search(r"`(git restore --source=HEAD [^`]*)`", pulled.stderr)
     assert found is not None, pulled.stderr
-    assert "src/calc/__init__.py" in found[1] and "src/calc/extra.py" in found[1]
+    assert "src/calc/__init__.py" in found[1]
+    assert "src/calc/extra.py" in found[1]
     assert "NOTES.md" not in found[1]
 
     subprocess.run(found[1], shell=True, cwd=repo, check=True)
