@@ -31,6 +31,8 @@ LANGUAGE_FILES = {
 
 # the formatter a person runs, as hints name it (a `style:` commit is what it makes of the code)
 FORMATTERS = {"rust": "cargo fmt", "python": "ruff format"}
+# the linter's own fixer whose safe fixes a style: commit may apply to tests too
+LINT_FIXERS = {"python": "ruff check --fix"}
 
 # the files the language's code and static test names live in
 CODE_SUFFIXES = {"rust": (".rs",), "python": (".py",)}

@@ -8,6 +8,7 @@ import os
 from tddhooks.policy.landing import (
     Judge,
     all_recorded,
+    checked_out_paths,
     current_tips,
     is_zero,
     parse_updates,
@@ -35,11 +36,19 @@ def reference_transaction(state_name: str, text: str) -> int:
     refusals = unjudged(root, state, moves, Judge(root, state))
     if not refusals:
         return 0
+    from pathlib import Path
+
     from tddhooks.output import plain
 
     action = os.environ.get("GIT_REFLOG_ACTION", "")
     tips = current_tips(root, sorted({refusal.ref for refusal in refusals}))
-    plain(rejection_text(refusals, tips, action))
+    news = {ref: new for _, new, ref in updates}
+    written = {
+        ref: (news[ref], checked_out_paths(Path.cwd(), tips.get(ref), news[ref], action))
+        for ref in {refusal.ref for refusal in refusals}
+        if ref in news
+    }
+    plain(rejection_text(refusals, tips, action, written))
     return 1
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from tddhooks import git
 from tddhooks.errors import EnvironmentProblem
-from tddhooks.vocabulary import FORMATTERS
+from tddhooks.vocabulary import FORMATTERS, LINT_FIXERS
 
 if TYPE_CHECKING:
     from tddhooks.policy.settings import PolicySettings
@@ -141,11 +141,7 @@ def diagnose(verdict: Verdict, language: str, *, install_pending: bool = True) -
         findings = [
             line for line in lint_text.splitlines() if line.startswith(("error", "warning"))
         ]
-        formatter = FORMATTERS.get(language, "the formatter")
-        style = f"`style: {formatter}` (formatting only, tests included)" if "fmt" in names else ""
-        refactor = "`refactor: …` fixing the lint findings (e.g. remove dead code; the same tests "
-        refactor += "pass before and after)"
-        first = " then ".join(part for part in (style, refactor if "lint" in names else "") if part)
+        first = _lint_first_commit(names, language)
         if "lint" in names:
             first += (
                 "; or start from the code as it is: add `lint: ratchet` to tdd.yaml and commit "
@@ -165,6 +161,31 @@ def diagnose(verdict: Verdict, language: str, *, install_pending: bool = True) -
         f"`fix: …` that gets the gate green{note}",
         verdict.failure_excerpt(_LINES).splitlines(),
     )
+
+
+def _lint_first_commit(names: set[str], language: str) -> str:
+    """The one commit that gets a tree red on fmt and/or lint only green under strict lint: a
+    lone `style:` cannot land while lint is red, and neither `refactor:` nor `style:` may change
+    a test by hand, so the hint names the tools whose changes a style: commit may make to tests,
+    and `fix:` for a test that needs more (pure)."""
+    formatter = FORMATTERS.get(language, "the formatter")
+    if names == {"fmt"}:
+        return f"`style: {formatter}` (formatting only, tests included)"
+    fixer = LINT_FIXERS.get(language)
+    used = (fixer, formatter if "fmt" in names else None)
+    tools = " and ".join(f"`{tool}`" for tool in used if tool)
+    if "fmt" in names or fixer:
+        first = f"one `style: …` commit: run {tools}, " if tools else "one `style: …` commit: "
+        first += (
+            "fix what is left in the code by hand (a style: commit may change code as a refactor "
+            f"does, and tests only through {tools or f'`{formatter}`'})"
+        )
+    else:
+        first = (
+            "`refactor: …` fixing the lint findings (e.g. remove dead code; the same tests "
+            "pass before and after)"
+        )
+    return first + "; when a test must change by hand too, commit it all as `fix: …`"
 
 
 def diagnose_head(root: Path) -> Diagnosis | None:

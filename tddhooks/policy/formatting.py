@@ -2,9 +2,10 @@
 
 A change of a file is formatting only when the old and the new text have equal token streams
 (whitespace, line breaks and comment spacing aside), or when the language's formatter makes the
-same text of both (`ruff format -`, `rustfmt --emit stdout`): the formatter keeps the meaning of
-what it formats, so two texts it turns into one are the same program. Nothing is guessed from
-the paths or the size of the diff.
+same text of both (`ruff format -`, `rustfmt --emit stdout`), or the linter's safe fixes followed
+by the formatter do (`ruff check --fix-only --no-unsafe-fixes -`, Python only): the formatter and
+the safe fixes keep the meaning of what they rewrite, so two texts they turn into one are the same
+program. Nothing is guessed from the paths or the size of the diff.
 """
 
 from __future__ import annotations
@@ -101,12 +102,39 @@ def formatted(language: str, path: str, text: str, cwd: Path) -> str | None:
     return result.stdout if result.ok else None
 
 
+def fixer_command(language: str, path: str) -> tuple[str, ...] | None:
+    """The linter's safe fixes of a file read on stdin, the fixed text on stdout; None for a
+    language whose linter cannot fix a text apart from its crate (clippy)."""
+    if language == "python" and path.endswith((".py", ".pyi")):
+        return (
+            *(sys.executable, "-m", "ruff", "check", "--fix-only", "--no-unsafe-fixes"),
+            *("--exit-zero", "--quiet", "--stdin-filename", path, "-"),
+        )
+    return None
+
+
+def fixed_and_formatted(language: str, path: str, text: str, cwd: Path) -> str | None:
+    """What the linter's safe fixes and then the formatter make of text; None when there is no
+    fixer for the file or either tool cannot."""
+    command = fixer_command(language, path)
+    if command is None:
+        return None
+    result = proc.run(command, cwd=cwd, stdin=text, timeout_s=FORMATTER_TIMEOUT_S)
+    return formatted(language, path, result.stdout, cwd) if result.ok else None
+
+
 def formatting_only(language: str, path: str, old: str, new: str, cwd: Path) -> bool:
-    """Whether changing old into new changes only the formatting of path."""
+    """Whether changing old into new changes only the formatting of path (the linter's safe
+    fixes included)."""
     if old == new or same_tokens(language, old, new):
         return True
     after = formatted(language, path, new, cwd)
-    return after is not None and after == formatted(language, path, old, cwd)
+    if after is not None and after == formatted(language, path, old, cwd):
+        return True
+    if fixer_command(language, path) is None:
+        return False
+    fixed = fixed_and_formatted(language, path, old, cwd)
+    return fixed is not None and fixed == fixed_and_formatted(language, path, new, cwd)
 
 
 def _modified(raw: str) -> Iterator[tuple[str, str, str]]:

@@ -29,6 +29,9 @@ KIND_TIMEOUT = "tests time out"
 
 KIND_STYLE = "lint/format only"
 
+
+KIND_NOTHING_RAN = "no test ran"  # the test step stopped before any test: no manifest, …
+
 EXCERPT_LINES = 6
 
 
@@ -40,9 +43,19 @@ def red_kind(verdict: Verdict) -> str:
         return KIND_TIMEOUT
     if report.compile_errors:
         return KIND_IMPORT if report.error_kind == "import" else KIND_BUILD
+    if nothing_ran(verdict):
+        return KIND_NOTHING_RAN
     if not report.green or (test is not None and not test.ok):
         return KIND_TESTS
     return KIND_STYLE
+
+
+def nothing_ran(verdict: Verdict) -> bool:
+    """The test step failed before any test ran and said why (no manifest at the top, a runner
+    that cannot start): no test failed, so the tree is not "tests fail"."""
+    report, test = verdict.report, verdict.step("test")
+    ran = report.passed or report.failed or report.failing_tests
+    return bool(report.error_lines) and not ran and test is not None and not test.ok
 
 
 def style_message(verdict: Verdict) -> str:
@@ -169,6 +182,8 @@ def gate_finding(commit: CommitInfo, verdict: Verdict) -> Finding | None:
     kind = red_kind(verdict)
     failing = verdict.report.failing_tests
     message = "the committed tree is red: " + verdict.report.summary()
+    if nothing_ran(verdict):
+        message = "the committed tree is red: " + verdict.report.error_lines[0].split("; ")[0]
     if failing:
         message += "; failing: " + ", ".join(failing)
     if kind == KIND_STYLE:

@@ -342,8 +342,49 @@ def undo_hint(refusal: Refusal, tip: str | None) -> str:
     )
 
 
-def rejection_text(refusals: list[Refusal], tips: dict[str, str], action: str) -> str:
-    """The refusal in the other hooks' style: rule, what, next legal step; then the undo."""
+def checked_out_paths(cwd: Path, tip: str | None, new: str, action: str) -> list[str]:
+    """The files a refused branch move that is no commit (a pull or merge: `action`, git's
+    GIT_REFLOG_ACTION, names the command) already wrote into the index and work tree before git
+    asked this hook: those `new` changes against the branch's tip, when the index holds exactly
+    `new`'s tree; [] for a commit or when the index is the person's own."""
+    from tddhooks import git
+
+    if not action or action.split()[0] == "commit" or tip is None or tip == new:
+        return []
+    holds = git.run_git(["diff-index", "--cached", "--quiet", new, "--"], cwd, check=False,
+                        keep_env=True)  # fmt: skip
+    if not holds.ok:
+        return []
+    names = git.run_git(["diff", "--name-only", "-z", "--no-renames", tip, new], cwd,
+                        check=False, keep_env=True).stdout  # fmt: skip
+    return [name for name in names.split("\0") if name]
+
+
+def restore_hint(paths: list[str], new: str, tip: str, action: str) -> str:
+    """How to put back exactly the files a refused pull or merge wrote (pure)."""
+    import shlex
+
+    command = action.split()[0]
+    listed = " ".join(shlex.quote(path) for path in paths[:20])
+    if len(paths) > 20:
+        listed = f"$(git diff --name-only {tip[:12]} {new[:12]})"
+    return (
+        f"nothing landed (the branch is still at {tip[:12]}), but `git {command}` already wrote "
+        f"{new[:12]}'s files into your index and work tree; `git restore --source=HEAD "
+        f"--staged --worktree -- {listed}` puts back exactly those files (nothing else of "
+        "yours is touched); then bring the change in through the hooks (`git commit`)"
+    )
+
+
+def rejection_text(
+    refusals: list[Refusal],
+    tips: dict[str, str],
+    action: str,
+    written: dict[str, tuple[str, list[str]]] | None = None,
+) -> str:
+    """The refusal in the other hooks' style: rule, what, next legal step; then the undo.
+    `written` maps a ref to the refused tip and the files the command (`action`) already wrote
+    into the work tree for it (checked_out_paths)."""
     from tddhooks.policy.rules import Violation, format_rejection
 
     violations = []
@@ -356,7 +397,12 @@ def rejection_text(refusals: list[Refusal], tips: dict[str, str], action: str) -
                 f"was judged by no tddhooks hook, and {finding.message}"
             )
             violations.append(Violation(finding.rule, what, finding.hint or UNJUDGED_HINT))
-    undo = [f"next: {undo_hint(refusal, tips.get(refusal.ref))}" for refusal in refusals]
+    undo = []
+    for refusal in refusals:
+        new, paths = (written or {}).get(refusal.ref, ("", []))
+        tip = tips.get(refusal.ref)
+        step = restore_hint(paths, new, tip, action) if paths and tip else None
+        undo.append(f"next: {step or undo_hint(refusal, tip)}")
     return format_rejection(violations) + "\n".join(dict.fromkeys(undo)) + "\n"
 
 

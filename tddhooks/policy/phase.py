@@ -132,6 +132,16 @@ def decide_phase(facts: RepoFacts, cycle: int) -> PhaseInfo:
             f"`git restore --staged --worktree {' '.join(gone[:5])}`",
             shown,
         )
+    if facts.head_green is False and facts.staged_other_paths and not facts.staged_test_paths:
+        why = "; ".join(facts.head_summary) or "the gate failed"
+        return PhaseInfo(
+            Phase.RED,
+            "person",
+            f"HEAD's tree is red ({why}); the staged change "
+            f"({_listing(facts.staged_other_paths)}) is its repair: commit it once the gate is "
+            "green (`tddhooks doctor` names the commit type)",
+            shown,
+        )
     if facts.staged_other_paths:
         files = facts.staged_other_paths
         # a file holding both a staged unit test and staged code: unstage only the code hunks

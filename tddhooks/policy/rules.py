@@ -20,7 +20,7 @@ from tddhooks.policy.message import (
 from tddhooks.policy.settings import PolicySettings
 from tddhooks.policy.testitems import ITEMS_PREFIX
 from tddhooks.records import NamedTuple
-from tddhooks.vocabulary import BUILD_FILES, CODE_SUFFIXES, FORMATTERS, MANIFESTS
+from tddhooks.vocabulary import BUILD_FILES, CODE_SUFFIXES, FORMATTERS, LINT_FIXERS, MANIFESTS
 
 _STEP_RE = re.compile(r"^[0-9]+$")
 _MAX_LISTED = 8
@@ -448,9 +448,11 @@ def _type_rules(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> 
     if tests and not scope.tests:
         rest = [path for path in changed if path not in tests or path in code]
         formatter = FORMATTERS.get(cfg.language, "the formatter")
+        fixer = LINT_FIXERS.get(cfg.language)
+        fixes = f" (or `{fixer}` fixes them)" if fixer else ""
         more = (
-            f" (a style: commit may change them only as `{formatter}` formats them; "
-            "this change is more than formatting)"
+            f" (a style: commit may change them only as `{formatter}` formats them{fixes}; "
+            "this change is more than that)"
             if kind == "style"
             else ""
         )

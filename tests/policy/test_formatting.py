@@ -89,3 +89,18 @@ def test_only_code_files_can_be_proved_formatting(make_repo: object) -> None:
     settings = settings_from_text("language: python\n")
     proved = formatting_only_paths(repo, ["--cached", "HEAD"], settings)
     assert proved == frozenset({"tests/test_a.py"})
+
+
+def test_ruffs_safe_fixes_count_as_formatting_but_a_change_beyond_them_does_not(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.ruff.lint]\nextend-select = ["I", "UP"]\n')
+    old = "import sys\nimport os\n\n\ndef test_x(self):\n    self.assertEquals(os.sep, sys.x)\n"
+    new = "import os\nimport sys\n\n\ndef test_x(self):\n    self.assertEqual(os.sep, sys.x)\n"
+    assert not same_tokens("python", old, new)
+    assert formatting_only("python", "test_x.py", old, new, tmp_path)
+    assert not formatting_only("python", "test_x.py", old, new.replace("os.sep", "os.pathsep"),
+                               tmp_path)  # fmt: skip
+    # without the rule selected, the same change is no fix of the linter's: more than layout
+    (tmp_path / "pyproject.toml").write_text('[tool.ruff.lint]\nselect = ["E"]\n')
+    assert not formatting_only("python", "test_x.py", old, new, tmp_path)

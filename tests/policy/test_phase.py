@@ -67,6 +67,9 @@ PHASE_TABLE = [
     (facts(head_green=RED, head_type="feat"), 4, Phase.RED, "person", 4),
     (facts(head_green=RED), 4, Phase.RED, "person", 5),
     (facts(head_green=GREEN, head_type="feat"), 4, Phase.GREEN_FEATURE, "refactorer", 4),
+    # code alone on a red HEAD is the person's repair of it, no hand-over gone wrong
+    (facts(head_green=RED, staged_other_paths=("src/lib.rs",)), 4, Phase.RED, "person", 4),
+    (facts(head_green=GREEN, staged_other_paths=("src/lib.rs",)), 4, Phase.MIXED, "person", 4),
     # staged tests decide over HEAD's verdict: they are what the implementor makes pass
     (facts(head_green=RED, staged_test_paths=TESTS), 4, Phase.RED, "implementor", 5),
     # a test `git rm`ed is no test to hand over: the person commits or restores it
@@ -95,6 +98,13 @@ def test_the_reasons_name_the_red_head_and_the_deleted_test() -> None:
     assert "HEAD's tree is red (pytest: 1 failed)" in red
     gone = decide_phase(facts(staged_deleted_tests=("tests/test_ü.py",)), 0).reason
     assert "git restore --staged --worktree tests/test_ü.py" in gone
+
+
+def test_a_repair_of_a_red_head_is_never_told_to_unstage_itself() -> None:
+    repair = facts(head_green=RED, head_summary=("clippy failed",), staged_other_paths=("a.rs",))
+    reason = decide_phase(repair, 1).reason
+    assert "HEAD's tree is red (clippy failed); the staged change (a.rs) is its repair" in reason
+    assert "restore" not in reason
 
 
 def test_mixed_reason_names_the_files_and_how_to_split() -> None:
