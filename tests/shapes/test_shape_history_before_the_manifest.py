@@ -9,8 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from shapes.shapekit import RUST_UNIT, make, run, write
+from support.shapekit import RUST_UNIT, make, run, write
 
 pytestmark = pytest.mark.cargo
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from shapes.shapekit import make, run, write
+from support.shapekit import make, run, write
 
 pytestmark = pytest.mark.pygate
 

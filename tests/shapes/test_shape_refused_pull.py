@@ -10,8 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from shapes.shapekit import PY_PROJECT, make, run, write
+from support.shapekit import PY_PROJECT, make, run, write
 
 pytestmark = pytest.mark.pygate
 
