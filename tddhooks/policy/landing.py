@@ -242,7 +242,9 @@ def unjudged(
         # a root commit arriving where a policy is in force cannot bring its own (a new history
         # whose first commit loosens tdd.yaml and adds a red test): judged by the one before
         before = (
-            _policy_before(root, exclude, base) if any(not c.parents for c in arriving) else None
+            _policy_before(root, exclude, base, {c.sha for c in arriving})
+            if any(not c.parents for c in arriving)
+            else None
         )
         waiting = [c for c in arriving
                    if not is_recorded(state, c.key) or (before and not c.parents)]  # fmt: skip
@@ -277,16 +279,21 @@ def _trusts_remotes(judge: Judge, root: Path, new: str, exclude: list[str]) -> b
     return judge.trusts_remotes(new)
 
 
-def _policy_before(root: Path, exclude: list[str], base: list[str]) -> str | None:
+def _policy_before(
+    root: Path, exclude: list[str], base: list[str], arriving: set[str] | None = None
+) -> str | None:
     """The commit whose policy is in force before a move: the ref's old tip, else HEAD, else the
-    first branch tip sealed at install; None in a repository with no history yet."""
+    first branch tip sealed at install, never one of the `arriving` commits themselves (after the
+    fact, HEAD may be the arriving root); None in a repository with no history before them."""
     from tddhooks import git
 
+    arriving = arriving or set()
     before = next((oid for oid in exclude if oid and not is_zero(oid)), None)
     if before is None:
         found = git.run_git(["rev-parse", "--verify", "-q", "HEAD"], root, check=False)
-        before = found.stdout.strip() if found.ok and found.stdout.strip() else None
-    return before or next(iter(base), None)
+        head = found.stdout.strip() if found.ok else ""
+        before = head if head and head not in arriving else None
+    return before or next((oid for oid in base if oid not in arriving), None)
 
 
 def _has_replacements(root: Path) -> bool:

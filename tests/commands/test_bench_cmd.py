@@ -487,6 +487,7 @@ def test_merging_a_shard_that_was_interrupted_is_not_complete(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize("kata", SHARED)
+@pytest.mark.pygate
 def test_the_python_suites_pass_on_a_reference_solution(kata: str, tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
     package = tmp_path / "src" / "refkata"

@@ -75,6 +75,7 @@ def test_mixed_says_how_to_split(make_repo: MakeRepo) -> None:
     assert "git restore --staged src/calc/__init__.py" in text
 
 
+@pytest.mark.pygate
 def test_green_feature_after_a_feat_commit(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
     git(repo, "commit", "-q", "--allow-empty", "--no-verify", "-m", "feat: something")
@@ -85,6 +86,7 @@ def test_green_feature_after_a_feat_commit(make_repo: MakeRepo) -> None:
     assert "cycle 1" in text
 
 
+@pytest.mark.pygate
 def test_done_when_the_tester_reported_completion(make_repo: MakeRepo) -> None:
     repo = make_repo(FILES)
     mark_done(repo, "every requirement has a test")

@@ -117,6 +117,7 @@ def test_a_parametrized_case_is_its_test(failing: str, new: str, same: bool) -> 
     assert same_test(failing, new) is same
 
 
+@pytest.mark.pygate
 def test_doctor_lists_the_checks_in_effect(tmp_path: Path) -> None:
     from tddhooks.commands import init_cmd
     from tddhooks.commands.doctor import answer_checks

@@ -45,6 +45,7 @@ def test_what_ruff_format_makes_of_the_parent_is_formatting_only(tmp_path: Path)
 
 
 @pytest.mark.skipif(shutil.which("rustfmt") is None, reason="rustfmt is not installed")
+@pytest.mark.cargo
 def test_what_rustfmt_makes_of_the_parent_is_formatting_only(tmp_path: Path) -> None:
     old = "fn f(x: u8) -> u8 {\n    match x { 0 => 1, _ => 2 }\n}\n"
     new = "fn f(x: u8) -> u8 {\n    match x {\n        0 => 1,\n        _ => 2,\n    }\n}\n"
