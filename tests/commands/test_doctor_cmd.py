@@ -25,7 +25,18 @@ def wide_console(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def doctor(repo: Path) -> tuple[Result, list[str]]:
     result = CliRunner().invoke(cli, ["doctor", "--offline", "-C", str(repo)])
-    rows = [" ".join(line.replace("│", " ").split()) for line in result.output.splitlines()]
+    # one row per check, its wrapped cells joined (a long path wraps a cell onto more lines)
+    cells: list[list[str]] = []
+    for line in result.output.splitlines():
+        parts = line.split("│")[1:-1]
+        if not parts:
+            cells.append([line])
+        elif parts[0].strip() or not cells or len(cells[-1]) != len(parts):
+            cells.append([part.strip() for part in parts])
+        else:
+            pairs = zip(cells[-1], parts, strict=True)
+            cells[-1] = [f"{old} {part.strip()}".strip() for old, part in pairs]
+    rows = [" ".join(" ".join(row).split()) for row in cells]
     return result, rows
 
 

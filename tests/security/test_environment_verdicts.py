@@ -49,6 +49,13 @@ def _install(site: Path) -> None:
     (info / "METADATA").write_text("Name: kata-helper-lib\nVersion: 1.0\n", encoding="utf-8")
 
 
+def _hooks_run_by(bin_dir: Path, kata: Path) -> None:
+    """Install the hooks again from the gate's venv: the shims run the interpreter the install
+    recorded (never a `tddhooks` on PATH), so its packages are what the gate imports."""
+    subprocess.run([str(bin_dir / "tddhooks"), "install", "--direct"], cwd=kata, check=True,
+                   capture_output=True)  # fmt: skip
+
+
 def _verdicts(repo: Path) -> list[Path]:
     tree = git(repo, "write-tree").stdout.strip()
     return list((repo / ".git" / "tddhooks" / "verdicts").glob(f"{tree}-*.json"))
@@ -65,6 +72,7 @@ def test_a_declared_dependency_the_gate_cannot_import_is_exit_3_and_never_cached
 ) -> None:
     bin_dir, site = gate_venv(tmp_path)
     env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    _hooks_run_by(bin_dir, kata)
     pyproject = kata / "pyproject.toml"
     text = pyproject.read_text(encoding="utf-8").replace(
         "dependencies = []", 'dependencies = ["kata-helper-lib>=1"]'
@@ -95,6 +103,7 @@ def test_a_declared_dependency_the_gate_cannot_import_is_exit_3_and_never_cached
 def test_installing_a_package_judges_a_cached_red_tree_again(kata: Path, tmp_path: Path) -> None:
     bin_dir, site = gate_venv(tmp_path)
     env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    _hooks_run_by(bin_dir, kata)
     write(kata, {"tests/test_found.py": FOUND_TEST})
     git(kata, "add", "-A")
     before = head(kata)

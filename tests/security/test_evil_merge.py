@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from support.redteam import RED_ONE, commit, git, head, msg
+from support.redteam import RED_ONE, UNHOOKED, commit, git, head, msg
 from support.redteam import crate_of as _crate
 from support.redteam import rust_code as _code
 from support.redteam import rust_test as _test
@@ -45,7 +45,7 @@ def _branch_of_its_own(repo: Path, files: dict[str, str], message: str = "initia
         (repo / relative).parent.mkdir(parents=True, exist_ok=True)
         (repo / relative).write_text(text.replace("CRATE", crate), encoding="utf-8")
     git(repo, "add", *files)
-    assert git(repo, "commit", "-q", "--no-verify", "-m", message).returncode == 0
+    assert git(repo, "commit", "-q", "-m", message, env=UNHOOKED).returncode == 0
     sha = head(repo)
     git(repo, "clean", "-fdq")
     assert git(repo, "checkout", "-q", "-f", "main").returncode == 0
@@ -86,7 +86,7 @@ def _feature_branch(repo: Path, files: dict[str, str], message: str, *, verify: 
     git(repo, "checkout", "-q", "-b", "feature")
     _write(repo, files)
     git(repo, "add", "-A")
-    result = commit(repo, message, *(() if verify else ("--no-verify",)))
+    result = commit(repo, message, env=None if verify else UNHOOKED)
     assert result.returncode == 0, result.stdout + result.stderr
     git(repo, "checkout", "-q", "main")
 
@@ -145,8 +145,8 @@ def test_audit_judges_a_merged_orphan_root_by_the_policy_where_it_landed(kata: P
     files = {"src/lib.rs": untested, "Cargo.toml": (kata / "Cargo.toml").read_text()}
     root = _branch_of_its_own(kata, {**files, "tdd.yaml": LOOSE}, "chore: import")
     merged = git(
-        kata, "merge", "--no-verify", "--allow-unrelated-histories", "-X", "theirs", "evil",
-        "-m", "Merge branch 'evil'",
+        kata, "merge", "--allow-unrelated-histories", "-X", "theirs", "evil",
+        "-m", "Merge branch 'evil'", env=UNHOOKED,
     )  # fmt: skip
     assert merged.returncode == 0, merged.stdout + merged.stderr
 
@@ -172,8 +172,8 @@ def test_audit_flags_the_join_when_the_orphan_is_the_first_parent_line(kata: Pat
     _branch_of_its_own(kata, {**files, "tdd.yaml": LOOSE}, "chore: import")
     git(kata, "checkout", "-q", "evil")
     joined = git(
-        kata, "merge", "--no-verify", "--allow-unrelated-histories", "-X", "ours", "main",
-        "-m", "Merge branch 'main' into evil",
+        kata, "merge", "--allow-unrelated-histories", "-X", "ours", "main",
+        "-m", "Merge branch 'main' into evil", env=UNHOOKED,
     )  # fmt: skip
     assert joined.returncode == 0, joined.stdout + joined.stderr
     merge = head(kata)

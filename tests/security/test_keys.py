@@ -208,7 +208,11 @@ def _leaky_kata(tmp_path: Path, session_dir: Path) -> Path:
         encoding="utf-8",
     )
     git(repo, "add", "-A")
-    git(repo, "commit", "-q", "--no-verify", "-m", "refactor: a stub add and a build script")
+    unhooked = (
+        "-c",
+        "core.hooksPath=/dev/null",
+    )  # the reference-transaction hook judges --no-verify
+    git(repo, *unhooked, "commit", "-q", "-m", "refactor: a stub add and a build script")
     return repo
 
 

@@ -25,6 +25,12 @@ def feature_kata(tmp_path: Path, session_dir: Path) -> Path:
     return repo
 
 
+# every hook off (core.hooksPath through git's environment): history made "past the hooks", which
+# `--no-verify` no longer makes (the reference-transaction hook judges it on landing)
+UNHOOKED = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.hooksPath",
+            "GIT_CONFIG_VALUE_0": "/dev/null"}  # fmt: skip
+
+
 def git(
     repo: Path, *args: str, env: Mapping[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
