@@ -178,7 +178,9 @@ def test_audit_flags_the_join_when_the_orphan_is_the_first_parent_line(kata: Pat
     assert joined.returncode == 0, joined.stdout + joined.stderr
     merge = head(kata)
     git(kata, "checkout", "-q", "main")
-    git(kata, "reset", "-q", "--hard", "evil")
+    refused = git(kata, "reset", "-q", "--hard", "evil")  # the reference-transaction hook judges it
+    assert refused.returncode != 0, refused.stdout + refused.stderr
+    git(kata, "reset", "-q", "--hard", "evil", env=UNHOOKED)
 
     result = tddhooks(kata, "audit", "--json")
 
