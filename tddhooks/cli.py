@@ -389,14 +389,6 @@ def step(**options: Any) -> None:
     "drive's own, tdd.yaml drive.profile).",
 )
 @click.option("--runs", type=int, default=1, show_default=True, help="Drives per model and kata.")
-@click.option(
-    "--profile",
-    "profiles",
-    multiple=True,
-    type=click.Choice(["core", "small-model"]),
-    help="Answer checks of the drives (repeatable: each profile is a row; default core; "
-    "docs/checks.md).",
-)
 @click.option("--steps", type=int, default=6, show_default=True, help="Cycles per drive.")
 @click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Drives at once.")
 @click.option("--shard", metavar="I/N", help="Run only shard I of N (for a CI matrix).")
