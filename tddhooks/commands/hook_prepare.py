@@ -139,10 +139,17 @@ def prefill(
 
 
 def _refresh(
-    root: Path, state: Path, settings: PolicySettings, index_file: str | None, text: str, char: str
+    root: Path,
+    state: Path,
+    settings: PolicySettings,
+    index_file: str | None,
+    text: str,
+    char: str,
+    rationale: str | None = None,
 ) -> str:
     """A kept message with its Role, Step, Kata goal, Diff summary and Verification rewritten
-    for what is staged now; the subject and the Rationale stay the person's."""
+    for what is staged now; the subject stays the person's, and the Rationale too unless
+    `rationale` is given."""
     from tddhooks.commands.hook_context import message_context
     from tddhooks.policy.compose import refresh_message
     from tddhooks.policy.facts import staged_facts
@@ -157,6 +164,7 @@ def _refresh(
         verification=list(context.verification),
         diff_summary=[f"{c.path}: {_STATUS_WORDS.get(c.status, 'changed')}" for c in facts.changes],
         comment_char=char,
+        rationale=rationale,
     )
 
 
@@ -187,10 +195,8 @@ def _complete_persons_message(
     """A person's one-line `-m "feat(x): summary"` of a type that needs sections, completed
     with the real values (Role, Step, Kata goal, Diff summary, Verification); the Rationale is
     the handoff's intent or the person's own summary. Other messages are left as written."""
-    from tddhooks.commands.hook_context import message_context
     from tddhooks.limits import read_message
-    from tddhooks.policy.compose import refresh_message
-    from tddhooks.policy.facts import live_handoff, staged_facts
+    from tddhooks.policy.facts import live_handoff
     from tddhooks.policy.message import parse_message
 
     text = read_message(path)
@@ -199,20 +205,9 @@ def _complete_persons_message(
     header = message.header
     if header is None or header.type not in settings.require_sections or message.sections:
         return 0
-    facts = staged_facts(root, settings, index_file)
-    context = message_context(root, state, settings, index_file, facts)
     handoff = live_handoff(root, git.head(root))
     intent = handoff.get("intent") if handoff else None
     rationale = intent if isinstance(intent, str) and intent.strip() else header.summary
-    completed = refresh_message(
-        message.text,
-        role=context.role,
-        step=context.step,
-        goal=context.goal,
-        verification=list(context.verification),
-        diff_summary=[f"{c.path}: {_STATUS_WORDS.get(c.status, 'changed')}" for c in facts.changes],
-        comment_char=char,
-        rationale=rationale,
-    )
+    completed = _refresh(root, state, settings, index_file, message.text, char, rationale)
     path.write_text(completed, encoding="utf-8")
     return 0
