@@ -53,7 +53,7 @@ def secret() -> bytes:
         info = path.lstat()
     except FileNotFoundError:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        tmp = path.with_name(f".secret-{os.getpid()}")
+        tmp = path.with_name(f".secret-{os.getpid()}-{os.urandom(6).hex()}")  # threads share a pid
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         try:
             os.write(fd, os.urandom(_SECRET_BYTES))  # what secrets.token_bytes does
