@@ -26,6 +26,22 @@ def pytest_configure(config: pytest.Config) -> None:
     tripwire.install()
 
 
+# the tiers by what a test costs, longest first: a long test that starts last keeps one core busy
+# while the others idle (scripts/test hands tests out one by one in this order)
+_TIERS = (frozenset({"e2e", "aider", "install"}), frozenset({"cargo", "pygate"}))
+
+
+def _tier(item: pytest.Item) -> int:
+    names = {mark.name for mark in item.iter_markers()}
+    return next((rank for rank, tier in enumerate(_TIERS) if names & tier), len(_TIERS))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """End-to-end tests first, then those that run a toolchain, then the rest; within a tier the
+    collection order (a stable sort), so a module's tests of one tier stay together."""
+    items.sort(key=_tier)
+
+
 @pytest.fixture(scope="session")
 def session_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("session")
