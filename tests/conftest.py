@@ -27,7 +27,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 # the tiers by what a test costs, longest first: a long test that starts last keeps one core busy
-# while the others idle (scripts/test hands tests out one by one in this order)
+# while the others idle (scripts/test hands the workers one module at a time in this order)
 _TIERS = (frozenset({"e2e", "aider", "install"}), frozenset({"cargo", "pygate"}))
 
 

@@ -53,7 +53,6 @@ def person_env(venv: Path) -> dict[str, str]:
 
 
 @pytest.mark.install
-@pytest.mark.xdist_group("installed-wheel")  # one worker builds the wheel and venv once
 def test_the_installed_package_is_byte_compiled_and_not_the_checkout(installed: Path) -> None:
     python = str(installed / "bin" / "python")
     where = run([python, "-c", "import tddhooks; print(tddhooks.__file__)"], installed).strip()
@@ -65,7 +64,6 @@ def test_the_installed_package_is_byte_compiled_and_not_the_checkout(installed: 
 
 
 @pytest.mark.install
-@pytest.mark.xdist_group("installed-wheel")  # one worker builds the wheel and venv once
 def test_the_python_extra_brings_what_a_python_katas_gate_runs(installed: Path) -> None:
     """`pip install "tddhooks[python]"`: pytest and ruff, which a plain install does not bring."""
     python = str(installed / "bin" / "python")
@@ -78,7 +76,6 @@ def test_the_python_extra_brings_what_a_python_katas_gate_runs(installed: Path) 
 
 
 @pytest.mark.install
-@pytest.mark.xdist_group("installed-wheel")  # one worker builds the wheel and venv once
 def test_init_python_and_first_commit_with_the_installed_script(
     installed: Path, tmp_path: Path
 ) -> None:
@@ -93,7 +90,6 @@ def test_init_python_and_first_commit_with_the_installed_script(
 
 
 @pytest.mark.install
-@pytest.mark.xdist_group("installed-wheel")  # one worker builds the wheel and venv once
 @pytest.mark.cargo
 def test_init_rust_and_first_commit_with_the_installed_script(
     installed: Path, tmp_path: Path

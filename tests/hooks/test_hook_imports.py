@@ -107,7 +107,6 @@ def verified_kata(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]
 
 
 @pytest.mark.pygate
-@pytest.mark.xdist_group("verified-kata")  # one gated commit for the module
 @pytest.mark.parametrize("hook", ["pre-commit", "commit-msg", "prepare-commit-msg"])
 def test_no_heavy_import_on_the_git_hook_path(verified_kata: tuple[Path, Path], hook: str) -> None:
     repo, message = verified_kata
@@ -124,7 +123,6 @@ def test_no_heavy_import_on_the_git_hook_path(verified_kata: tuple[Path, Path], 
 
 
 @pytest.mark.pygate
-@pytest.mark.xdist_group("verified-kata")  # one gated commit for the module
 def test_the_probe_sees_a_heavy_import(verified_kata: tuple[Path, Path]) -> None:
     """The probe itself can fail: a hook that needs the gate (a tree never verified) loads it."""
     repo, _message = verified_kata
