@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from support import tripwire
+from support.cpu_report import CpuRecorder
 from support.repo import git, write_files
 
 _REAL_HOME = Path.home()
@@ -24,6 +25,26 @@ def pytest_configure(config: pytest.Config) -> None:
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     tripwire.install()
+    cpu_folder = os.environ.get("TDDHOOKS_TEST_CPU")
+    if cpu_folder:  # CPU seconds per test (support/cpu_report.py)
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        config.pluginmanager.register(CpuRecorder(Path(cpu_folder) / f"cpu-{worker}.tsv"))
+
+
+# the tiers by what a test costs, longest first: a long test that starts last keeps one core busy
+# while the others idle (scripts/test hands the workers one module at a time in this order)
+_TIERS = (frozenset({"e2e", "aider", "install"}), frozenset({"cargo", "pygate"}))
+
+
+def _tier(item: pytest.Item) -> int:
+    names = {mark.name for mark in item.iter_markers()}
+    return next((rank for rank, tier in enumerate(_TIERS) if names & tier), len(_TIERS))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """End-to-end tests first, then those that run a toolchain, then the rest; within a tier the
+    collection order (a stable sort), so a module's tests of one tier stay together."""
+    items.sort(key=_tier)
 
 
 @pytest.fixture(scope="session")

@@ -258,8 +258,14 @@ def test_an_alias_bomb_is_edited_without_expanding_it() -> None:
     assert remove_hooks(after, PATH) == bomb
 
 
-def test_a_huge_config_is_refused() -> None:
-    big = "repos: []\n" + "x: [" + ", ".join(["1"] * 200_001) + "]\n"
+def test_a_huge_config_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A config of 200,001 items is refused: the bound is at most that, and the count refuses
+    past the bound (shown on a small one: parsing 200,000 events costs seconds)."""
+    from tddhooks.commands import yaml_positions
+
+    assert yaml_positions.MAX_EVENTS <= 200_000
+    monkeypatch.setattr(yaml_positions, "MAX_EVENTS", 1_000)
+    big = "repos: []\n" + "x: [" + ", ".join(["1"] * 1_001) + "]\n"
     with pytest.raises(ConfigError, match="too large"):
         add_hooks(big, PATH)
 

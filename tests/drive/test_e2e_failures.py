@@ -44,10 +44,12 @@ def test_a_hanging_implementation_is_cut_off_by_the_ci_timeout(
 ) -> None:
     since = configure(kata_repo, "timeout_s: 300 ", "timeout_s: 15 ")
     shipped = shipped_answers(crate_of(kata_repo))
-    spin = lib("_text: &str) -> i32 {\n    loop {\n        std::hint::spin_loop();\n    }\n}")
+    # hangs without burning a core for the whole timeout (the cut-off is the same)
+    hang = "loop {\n        std::thread::sleep(std::time::Duration::from_millis(10));\n    }"
+    hanging = lib(f"_text: &str) -> i32 {{\n    {hang}\n}}")
     script = Script().add("tester", shipped["tester"][0])
     script.add(
-        "implementor", answer("loop", [upsert("src/lib.rs", spin)]), shipped["implementor"][0]
+        "implementor", answer("loop", [upsert("src/lib.rs", hanging)]), shipped["implementor"][0]
     )
     fake_openai.responder = script
 
