@@ -126,7 +126,7 @@ def toolchain_tripwire(
     for name, value in tripwire.arm(tripwire_dir, set(tripwire.MARKER_OF) - allowed).items():
         monkeypatch.setenv(name, value)
     yield
-    started = tripwire.disarm(tripwire_dir)
+    started = tripwire.disarm(tripwire_dir, isolated_home / ".cache")
     if started:
         pytest.fail(
             "tripwire: started without its marker (docs/dev/testing.md):\n  "

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from support import tripwire
+from support.pykata import PYPROJECT, SOURCE, TEST, MakeRepo
+from support.repo import git, write_files
 
 from tddhooks import proc
 
@@ -105,3 +107,27 @@ def test_a_test_marked_cargo_runs_the_real_cargo() -> None:
     done = proc.run(["cargo", "--version"])
     assert done.ok, done.output
     assert done.stdout.startswith("cargo ")
+
+
+@pytest.mark.pygate
+def test_a_python_gate_an_installed_hook_runs_is_caught_by_its_trace(
+    tmp_path: Path, make_repo: MakeRepo, isolated_home: Path
+) -> None:
+    """The gate starts pytest by the interpreter's path with an allowlisted environment: neither
+    PATH shims nor PYTEST_ADDOPTS reach it, so the wire reads the trace its ruff leaves."""
+    repo = make_repo({"pyproject.toml": PYPROJECT, "src/calc/__init__.py": SOURCE})
+    folder, env = _armed(tmp_path)
+    write_files(repo, {"tests/test_calc.py": TEST})
+    git(repo, "add", "-A")
+    hook = subprocess.run(
+        [sys.executable, "-m", "tddhooks", "hook", "pre-commit"],
+        cwd=repo,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert hook.returncode == 0, hook.stdout + hook.stderr
+    found = tripwire.disarm(folder, isolated_home / ".cache")
+    assert [line for line in found if "Python kata's gate" in line], found
+    assert tripwire.disarm(folder, tmp_path / "no-cache") == []

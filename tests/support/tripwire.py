@@ -9,7 +9,11 @@ Three layers, none of them in product code:
   `os.posix_spawn`, `os.system`), however the tool was named (absolute path included);
 - for children, fake `cargo`, `rustc`, ... executables first on PATH, which record the call;
 - for children's `python -m pytest`, PYTEST_ADDOPTS asks any pytest that starts to write its
-  debug trace to a file this module watches (pytest reads that variable, tddhooks does not).
+  debug trace to a file this module watches (pytest reads that variable, tddhooks does not);
+- for a Python kata's gate run by a child (an installed hook), which starts pytest by the
+  interpreter's path with an environment built from an allowlist (so neither of the above sees
+  it): the `.ruff_cache` its ruff leaves in the gate's snapshot folder under the test's cache home
+  (the gate runs ruff and pytest together; `gate_traces`).
 """
 
 from __future__ import annotations
@@ -146,9 +150,17 @@ def arm(folder: Path, forbidden: Iterable[str]) -> dict[str, str]:
     return env
 
 
-def disarm(folder: Path) -> list[str]:
-    """Stop watching; what the test started that it was not allowed to, one line a start."""
+def gate_traces(cache_home: Path) -> list[Path]:
+    """The gate snapshot folders under `cache_home` (the test's XDG cache) in which a Python
+    kata's gate ran its commands: its ruff leaves a `.ruff_cache` there."""
+    return sorted(cache_home.glob("tddhooks/snapshots/*/*/.ruff_cache"))
+
+
+def disarm(folder: Path, cache_home: Path | None = None) -> list[str]:
+    """Stop watching; what the test started that it was not allowed to, one line a start.
+    `cache_home`: the test's XDG cache, searched for a Python gate's traces (`gate_traces`)."""
     global _forbidden
+    pytest_forbidden = "pytest" in _forbidden
     _forbidden = frozenset()
     found = [f"{line} (in this process)" for line in _tripped]
     _tripped.clear()
@@ -158,4 +170,9 @@ def disarm(folder: Path) -> list[str]:
         found += [f"{line} (in a child process)" for line in lines]
     if (folder / _PYTEST_TRACE).exists():
         found.append("pytest (a child process ran it)")
+    if pytest_forbidden and cache_home is not None:
+        found += [
+            f"a Python kata's gate (ruff and pytest) in {trace.parent} (in a child process)"
+            for trace in gate_traces(cache_home)
+        ]
     return found
