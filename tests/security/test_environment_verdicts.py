@@ -21,14 +21,16 @@ from support.gatekit import (
     head,
     landed,
     message,
-    python_kata,
+    python_kata_fixture,
     refused,
+    rust_kata,
     write,
 )
-from support.security_kit import kata as rust_kata
 
 from tddhooks.policy.dependencies import declared_modules, own_modules
 from tddhooks.policy.envcheck import missing_dependency
+
+__all__ = ["python_kata_fixture"]  # the `kata` fixture
 
 HELPER_TEST = (
     "from kata_helper_lib import double\n\n\n"
@@ -59,11 +61,6 @@ def _hooks_run_by(bin_dir: Path, kata: Path) -> None:
 def _verdicts(repo: Path) -> list[Path]:
     tree = git(repo, "write-tree").stdout.strip()
     return list((repo / ".git" / "tddhooks" / "verdicts").glob(f"{tree}-*.json"))
-
-
-@pytest.fixture
-def kata(tmp_path: Path, session_dir: Path) -> Path:
-    return python_kata(tmp_path, session_dir)
 
 
 @pytest.mark.pygate

@@ -22,21 +22,17 @@ from support.gatekit import (
     head,
     landed,
     message,
-    python_kata,
+    python_kata_fixture,
     refused,
     write,
 )
 
 pytestmark = pytest.mark.pygate
+__all__ = ["python_kata_fixture"]  # the `kata` fixture
 
 CODE = "def add(text: str) -> int:\n    return int(text) if text else 0\n"
 WEAK = RED_TEST.replace('assert add("1") == 1', 'assert add("1") >= 0')
 CHEAT_CODE = "def add(text: str) -> int:\n    return 0\n"
-
-
-@pytest.fixture
-def kata(tmp_path: Path, session_dir: Path) -> Path:
-    return python_kata(tmp_path, session_dir)
 
 
 def _hand_over_by_commit(repo: Path) -> str:

@@ -21,25 +21,22 @@ from support.gatekit import (
     head,
     landed,
     message,
-    python_kata,
+    python_kata_fixture,
     refused,
+    unhooked_commit,
     write,
 )
 
 from tddhooks.policy.merge_own import resolution_changes
 
 pytestmark = pytest.mark.pygate
+__all__ = ["python_kata_fixture"]  # the `kata` fixture
 
 CODE = "def add(text: str) -> int:\n    return 0\n"
 UNTESTED = CODE + "\n\ndef untested() -> int:\n    return 7\n"
 MAIN_TEST = ADD_TEST.replace('assert add("") == 0', 'assert add("") == 0, "empty"')
 SIDE_TEST = ADD_TEST.replace('assert add("") == 0', 'assert add("") == 0, "nothing"')
 WEAK_TEST = ADD_TEST.replace('assert add("") == 0', 'assert add("") >= 0')
-
-
-@pytest.fixture
-def kata(tmp_path: Path, session_dir: Path) -> Path:
-    return python_kata(tmp_path, session_dir)
 
 
 def _commit_on(repo: Path, branch: str, files: dict[str, str], text: str) -> None:
@@ -117,7 +114,7 @@ def test_audit_judges_a_smuggling_merge_made_past_the_hooks(kata: Path) -> None:
     write(kata, {"src/kata/__init__.py": UNTESTED})
     git(kata, "add", "-A")
     # every hook off (the reference-transaction hook would refuse it too): audit alone judges
-    assert git(kata, "-c", "core.hooksPath=/dev/null", "commit", "--no-edit").returncode == 0
+    unhooked_commit(kata, "Merge branch 'side'\n")
     script = Path(sys.executable).parent / "tddhooks"
 
     audit = subprocess.run(

@@ -9,29 +9,25 @@ import json
 from pathlib import Path
 
 import pytest
+from support.gatekit import crate_of as _crate
+from support.gatekit import rust_feature_kata_fixture
 from support.redteam import (
     RED_ONE,
     RED_PY,
     SECRET,
     UNTESTED,
     commit,
-    feature_kata,
     git,
     head,
     msg,
     refused,
 )
-from support.redteam import crate_of as _crate
 from support.redteam import rust_code as _code
 from support.redteam import rust_test as _test
 from support.redteam import write_crate_files as _write
 
 pytestmark = pytest.mark.cargo
-
-
-@pytest.fixture
-def kata(tmp_path: Path, session_dir: Path) -> Path:
-    return feature_kata(tmp_path, session_dir)
+__all__ = ["rust_feature_kata_fixture"]  # the `kata` fixture
 
 
 def test_a_committed_runner_that_filters_tests_cannot_land(kata: Path) -> None:

@@ -7,18 +7,21 @@ import time
 from pathlib import Path
 
 import pytest
-from support.refkit import git, green_feature, hooked_commit, installed_kata, stage, tip
+from support.gatekit import python_kata
+from support.refkit import git, green_feature, hooked_commit, stage, tip
 
 pytestmark = pytest.mark.pygate
 
 
-@pytest.fixture
-def kata(tmp_path: Path) -> Path:
-    """The kata with two commits the hooks judged, on main."""
-    repo = installed_kata(tmp_path)
+def _two_judged(repo: Path) -> None:
     hooked_commit(repo, *green_feature(1, "zeros"))
     hooked_commit(repo, *green_feature(2, "ones"))
-    return repo
+
+
+@pytest.fixture
+def kata(tmp_path: Path, session_dir: Path) -> Path:
+    """The kata with two commits the hooks judged, on main."""
+    return python_kata(tmp_path, session_dir, scaffold="calc", setup=_two_judged)
 
 
 def ok(done: object) -> None:
