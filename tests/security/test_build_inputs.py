@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.gatekit import rust_feature_kata_fixture
+from support.gatekit import rust_feature_kata_fixture, unhooked_commit
 from support.redteam import commit, git, head, msg, refused
 from support.redteam import rust_code as _code
 from support.redteam import rust_test as _test
@@ -21,10 +21,10 @@ UNTESTED = "\npub fn untested() -> i32 {\n    7\n}\n"
 
 
 def _land(repo: Path, files: dict[str, str], message: str) -> None:
+    """The history an attack starts from, made past the hooks (the attack is the next commit)."""
     _write(repo, files)
     git(repo, "add", "-A")
-    result = commit(repo, message)
-    assert result.returncode == 0, result.stdout + result.stderr
+    unhooked_commit(repo, message)
 
 
 def _append(repo: Path, relative: str, text: str) -> str:

@@ -24,6 +24,7 @@ from support.gatekit import (
     python_kata_fixture,
     refused,
     rust_kata,
+    unhooked_commit,
     write,
 )
 
@@ -89,8 +90,7 @@ def test_the_plugin_is_real_a_policy_that_names_its_variables_lets_it_in(
         encoding="utf-8",
     )
     git(kata, "add", "tdd.yaml")
-    before = head(kata)
-    landed(commit(kata, "chore: the gate takes the plugin's variables\n"), before, kata)
+    unhooked_commit(kata, "chore: the gate takes the plugin's variables\n")
     write(kata, {"tests/test_one.py": RED_TEST})
     git(kata, "add", "-A")
     env = {"PYTHONPATH": str(plugin_dir), "PYTEST_PLUGINS": "greenplug"}
@@ -109,8 +109,7 @@ def test_a_verdict_reached_under_one_environment_is_not_reused_under_another(
         encoding="utf-8",
     )
     git(kata, "add", "tdd.yaml")
-    before = head(kata)
-    landed(commit(kata, "chore: the gate takes KATA_MODE\n"), before, kata)
+    unhooked_commit(kata, "chore: the gate takes KATA_MODE\n")
     mode = (
         'import os\n\n\ndef test_mode() -> None:\n    assert os.environ.get("KATA_MODE") == "on"\n'
     )

@@ -145,8 +145,8 @@ def test_fixtures_constants_and_imports_stay_fine(kata: Path) -> None:
 def test_a_policy_that_allows_runner_hooks_lets_one_in(kata: Path) -> None:
     yaml = kata / "tdd.yaml"
     text = yaml.read_text(encoding="utf-8").replace("runner_hooks: refuse", "runner_hooks: allow")
-    before = _stage(kata, {"tdd.yaml": text})
-    landed(commit(kata, "chore: runner hooks allowed\n"), before, kata)
+    _stage(kata, {"tdd.yaml": text})
+    unhooked_commit(kata, "chore: runner hooks allowed\n")
     before = _stage(kata, {"tests/conftest.py": BENIGN_HOOK})
 
     landed(commit(kata, message("test", "a marker", "Tester")), before, kata)

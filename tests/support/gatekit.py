@@ -54,7 +54,7 @@ def python_kata(
     `calc` kata of support.pykata committed past the hooks, then `tddhooks install`. setup, when
     given, adds history through the hooks once, before the copy."""
     build = {"init": _python_init, "calc": _python_calc}[scaffold]
-    return _copy_of(f"python-{scaffold}", build, setup, tmp_path, session_dir)
+    return kata_copy(tmp_path, session_dir, f"python-{scaffold}", build, setup)
 
 
 def rust_kata(
@@ -63,8 +63,8 @@ def rust_kata(
     """A fresh copy of `tddhooks init`'s Rust string-calculator (direct hooks, or through the
     pre-commit framework); with feature, one judged commit where `add("")` is 0 (tests/add.rs)."""
     name = f"rust-{'direct' if direct else 'framework'}"
-    return _copy_of(name, lambda repo: _rust_init(repo, direct), _rust_feature if feature else None,
-                    tmp_path, session_dir)  # fmt: skip
+    return kata_copy(tmp_path, session_dir, name, lambda repo: _rust_init(repo, direct),
+                     _rust_feature if feature else None)  # fmt: skip
 
 
 @pytest.fixture(name="kata")
@@ -79,10 +79,11 @@ def rust_feature_kata_fixture(tmp_path: Path, session_dir: Path) -> Path:
     return rust_kata(tmp_path, session_dir, feature=True)
 
 
-def _copy_of(name: str, build: Setup, setup: Setup | None, tmp_path: Path,
-             session_dir: Path) -> Path:  # fmt: skip
-    """repo as `build` then `setup` left it, as if made in this test: the gate's private folder
-    and the secret that sealed its records come along, so nothing is judged again."""
+def kata_copy(tmp_path: Path, session_dir: Path, name: str, build: Setup,
+              setup: Setup | None = None) -> Path:  # fmt: skip
+    """tmp_path/kata as `build` (which makes the repository at the path it is given) then `setup`
+    left it, built once per session under `name`, as if made in this test: the gate's private
+    folder and the secret that sealed its records come along, so nothing is judged again."""
     if setup is not None:
         name += f"+{setup.__module__}.{setup.__qualname__}"
     template = _TEMPLATES.get(name)
@@ -95,12 +96,8 @@ def _copy_of(name: str, build: Setup, setup: Setup | None, tmp_path: Path,
     repo = tmp_path / PACKAGE
     shutil.copytree(template.repo, repo, symlinks=True)
     if template.private.is_dir():
-        # cargo's target folder is keyed by absolute paths: a copy would be rebuilt anyway
-        def skip(folder: str, names: list[str]) -> list[str]:
-            return ["target"] if Path(folder) == template.private else []
-
-        shutil.copytree(template.private, private_dir(repo), symlinks=True, ignore=skip,
-                        dirs_exist_ok=True)  # fmt: skip
+        shutil.copytree(template.private, private_dir(repo), symlinks=True, dirs_exist_ok=True)
+        _refresh_snapshot(repo)
     if template.secret.is_file():
         secret = state_home() / "secret"
         if secret.exists():
@@ -111,9 +108,22 @@ def _copy_of(name: str, build: Setup, setup: Setup | None, tmp_path: Path,
     return repo
 
 
+def _refresh_snapshot(repo: Path) -> None:
+    """The copied snapshot's index takes the copies' file stats, so the gate rewrites no file
+    and cargo's copied target folder (its fingerprints name no folder) stays fresh."""
+    from tddhooks.policy.snapshot import gate_dirs, snapshot_env
+
+    snapshot = gate_dirs(repo)[0]
+    if snapshot.is_dir():
+        env = {**os.environ, **snapshot_env(snapshot)}
+        subprocess.run(["git", "update-index", "-q", "--refresh"], cwd=snapshot, env=env,
+                       capture_output=True, check=False)  # fmt: skip
+
+
 def _build(folder: Path, name: str, build: Setup, setup: Setup | None) -> _Template:
     """Every template shares one home (one secret, so a test may copy several)."""
     repo = folder / name / PACKAGE
+    repo.parent.mkdir(parents=True)
     with _home_of_its_own(folder / "home"):
         from tddhooks.errors import state_home
         from tddhooks.policy.snapshot import private_dir
