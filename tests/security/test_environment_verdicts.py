@@ -24,6 +24,7 @@ from support.gatekit import (
     python_kata_fixture,
     refused,
     rust_kata,
+    unhooked_commit,
     write,
 )
 
@@ -173,8 +174,7 @@ def test_a_dependency_cargo_cannot_fetch_is_exit_3_and_never_cached(
         encoding="utf-8",
     )
     git(repo, "add", "tdd.yaml")
-    before = head(repo)
-    landed(commit(repo, "chore: the gate takes cargo's network settings\n"), before, repo)
+    unhooked_commit(repo, "chore: the gate takes cargo's network settings\n")
     write(repo, {"Cargo.toml": CRATE_TOML.replace("NAME", name)})
     git(repo, "add", "-A")
     before = head(repo)
