@@ -43,6 +43,7 @@ class _Template:
 
 
 _TEMPLATES: dict[str, _Template] = {}
+_HOME: dict[str, Path] = {}
 Setup = Callable[[Path], None]
 
 
@@ -121,10 +122,11 @@ def _refresh_snapshot(repo: Path) -> None:
 
 
 def _build(folder: Path, name: str, build: Setup, setup: Setup | None) -> _Template:
-    """Every template shares one home (one secret, so a test may copy several)."""
+    """Every template shares the first one's home (one secret, so a test may copy several)."""
     repo = folder / name / PACKAGE
     repo.parent.mkdir(parents=True)
-    with _home_of_its_own(folder / "home"):
+    _HOME.setdefault("home", folder / "home")
+    with _home_of_its_own(_HOME["home"]):
         from tddhooks.errors import state_home
         from tddhooks.policy.snapshot import private_dir
 

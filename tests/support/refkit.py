@@ -15,9 +15,9 @@ GREEN_TEST = TEST.replace("two_numbers", "zeros").replace("2, 3) == 5", "0, 0) =
 
 
 def installed_kata(root: Path) -> Path:
-    """A Python kata (ruff + pytest) committed before `tddhooks install`, then installed; built
-    once per session, copied into root."""
-    return python_kata(root, root.parent / f"{root.name}-templates", scaffold="calc")
+    """A Python kata (ruff + pytest) committed before `tddhooks install`, then installed, at
+    root/kata (a copy of one built once per session beside root)."""
+    return python_kata(root, root.parent / "refkit-templates", scaffold="calc")
 
 
 def tip(repo: Path, ref: str = "HEAD") -> str:
