@@ -8,32 +8,23 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.gatekit import rust_feature_kata_fixture, unhooked_commit
 from support.redteam import commit, git, head, msg, refused
 from support.redteam import rust_code as _code
 from support.redteam import rust_test as _test
 from support.redteam import write_crate_files as _write
-from support.security_kit import kata as make_kata
 
 pytestmark = pytest.mark.cargo
+__all__ = ["rust_feature_kata_fixture"]  # the `kata` fixture
 
 UNTESTED = "\npub fn untested() -> i32 {\n    7\n}\n"
 
 
-@pytest.fixture
-def kata(tmp_path: Path, session_dir: Path) -> Path:
-    """The string-calculator kata with one legal feature committed (`add("")` is 0)."""
-    repo = make_kata(tmp_path, session_dir)
-    _write(repo, {"tests/add.rs": _test("empty_is_zero", '""', 0), "src/lib.rs": _code("0")})
-    git(repo, "add", "-A")
-    assert commit(repo, msg("feat", "an empty string sums to zero")).returncode == 0
-    return repo
-
-
 def _land(repo: Path, files: dict[str, str], message: str) -> None:
+    """The history an attack starts from, made past the hooks (the attack is the next commit)."""
     _write(repo, files)
     git(repo, "add", "-A")
-    result = commit(repo, message)
-    assert result.returncode == 0, result.stdout + result.stderr
+    unhooked_commit(repo, message)
 
 
 def _append(repo: Path, relative: str, text: str) -> str:

@@ -10,11 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.gatekit import rust_feature_kata_fixture
 from support.redteam import RED_ONE, commit, git, head, msg, refused
 from support.redteam import rust_code as _code
 from support.redteam import rust_test as _test
 from support.redteam import write_crate_files as _write
-from support.security_kit import kata as make_kata
+
+__all__ = ["rust_feature_kata_fixture"]  # the `kata` fixture
 
 # prints libtest's lines for both tests, whatever the binary would have said
 FAKE = (
@@ -23,16 +25,6 @@ FAKE = (
     "0.00s\\n\\n\"'"
 )
 RUNNER = f"[target.x86_64-unknown-linux-gnu]\nrunner = ['/bin/sh', '-c', {FAKE}]\n"
-
-
-@pytest.fixture
-def kata(tmp_path: Path, session_dir: Path) -> Path:
-    """The string-calculator kata with one legal feature committed (`add("")` is 0)."""
-    repo = make_kata(tmp_path, session_dir)
-    _write(repo, {"tests/add.rs": _test("empty_is_zero", '""', 0), "src/lib.rs": _code("0")})
-    git(repo, "add", "-A")
-    assert commit(repo, msg("feat", "an empty string sums to zero")).returncode == 0
-    return repo
 
 
 def _stage(repo: Path, files: dict[str, str]) -> str:

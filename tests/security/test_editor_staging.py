@@ -10,23 +10,14 @@ import stat
 from pathlib import Path
 
 import pytest
+from support.gatekit import rust_feature_kata_fixture
 from support.redteam import RED_ONE, git, head, msg
 from support.redteam import rust_code as _code
 from support.redteam import rust_test as _test
 from support.redteam import write_crate_files as _write
-from support.security_kit import kata as make_kata
 
 pytestmark = pytest.mark.cargo
-
-
-@pytest.fixture
-def kata(tmp_path: Path, session_dir: Path) -> Path:
-    """The string-calculator kata with one legal feature committed (`add("")` is 0)."""
-    repo = make_kata(tmp_path, session_dir)
-    _write(repo, {"tests/add.rs": _test("empty_is_zero", '""', 0), "src/lib.rs": _code("0")})
-    git(repo, "add", "-A")
-    assert git(repo, "commit", "-q", "-m", msg("feat", "zero")).returncode == 0
-    return repo
+__all__ = ["rust_feature_kata_fixture"]  # the `kata` fixture
 
 
 def _editor(tmp_path: Path, message: str, stage: str) -> dict[str, str]:

@@ -21,14 +21,17 @@ from support.gatekit import (
     head,
     landed,
     message,
-    python_kata,
+    python_kata_fixture,
     refused,
+    rust_kata,
+    unhooked_commit,
     write,
 )
-from support.security_kit import kata as rust_kata
 
 from tddhooks.policy.dependencies import declared_modules, own_modules
 from tddhooks.policy.envcheck import missing_dependency
+
+__all__ = ["python_kata_fixture"]  # the `kata` fixture
 
 HELPER_TEST = (
     "from kata_helper_lib import double\n\n\n"
@@ -59,11 +62,6 @@ def _hooks_run_by(bin_dir: Path, kata: Path) -> None:
 def _verdicts(repo: Path) -> list[Path]:
     tree = git(repo, "write-tree").stdout.strip()
     return list((repo / ".git" / "tddhooks" / "verdicts").glob(f"{tree}-*.json"))
-
-
-@pytest.fixture
-def kata(tmp_path: Path, session_dir: Path) -> Path:
-    return python_kata(tmp_path, session_dir)
 
 
 @pytest.mark.pygate
@@ -176,8 +174,7 @@ def test_a_dependency_cargo_cannot_fetch_is_exit_3_and_never_cached(
         encoding="utf-8",
     )
     git(repo, "add", "tdd.yaml")
-    before = head(repo)
-    landed(commit(repo, "chore: the gate takes cargo's network settings\n"), before, repo)
+    unhooked_commit(repo, "chore: the gate takes cargo's network settings\n")
     write(repo, {"Cargo.toml": CRATE_TOML.replace("NAME", name)})
     git(repo, "add", "-A")
     before = head(repo)

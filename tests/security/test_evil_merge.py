@@ -10,27 +10,17 @@ import json
 from pathlib import Path
 
 import pytest
+from support.gatekit import crate_of as _crate
+from support.gatekit import rust_feature_kata_fixture
 from support.redteam import RED_ONE, UNHOOKED, commit, git, head, msg
-from support.redteam import crate_of as _crate
 from support.redteam import rust_code as _code
-from support.redteam import rust_test as _test
 from support.redteam import write_crate_files as _write
-from support.security_kit import kata as make_kata
 from support.security_kit import tddhooks
 
 pytestmark = pytest.mark.cargo
+__all__ = ["rust_feature_kata_fixture"]  # the `kata` fixture
 
 LOOSE = "language: rust\npolicy:\n  disabled_rules: [green, type-rules, prefixed, sections]\n"
-
-
-@pytest.fixture
-def kata(tmp_path: Path, session_dir: Path) -> Path:
-    """The string-calculator kata with one legal feature committed (`add("")` is 0)."""
-    repo = make_kata(tmp_path, session_dir)
-    _write(repo, {"tests/add.rs": _test("empty_is_zero", '""', 0), "src/lib.rs": _code("0")})
-    git(repo, "add", "-A")
-    assert commit(repo, msg("feat", "an empty string sums to zero")).returncode == 0
-    return repo
 
 
 def _branch_of_its_own(repo: Path, files: dict[str, str], message: str = "initial") -> str:

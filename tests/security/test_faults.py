@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.gatekit import rust_kata
 from support.repo import git
-from support.security_kit import kata, tddhooks
+from support.security_kit import tddhooks
 
 from tddhooks import errors
 from tddhooks.config import MAX_CONFIG_BYTES, parse_config
@@ -70,7 +71,7 @@ def test_an_unwritable_state_home_still_gives_a_log_path(monkeypatch: pytest.Mon
 def test_a_crash_in_a_real_command_is_one_line_and_exit_3(
     tmp_path: Path, session_dir: Path
 ) -> None:
-    repo = kata(tmp_path, session_dir)
+    repo = rust_kata(tmp_path, session_dir)
     # a state file of the wrong type where tddhooks expects a directory
     (repo / ".git" / "tddhooks").rename(repo / ".git" / "tddhooks-moved")
     (repo / ".git" / "tddhooks").write_text("not a directory", encoding="utf-8")
@@ -86,7 +87,7 @@ def test_a_crash_in_a_real_command_is_one_line_and_exit_3(
 def test_git_tddhooks_as_a_file_makes_the_hook_exit_3_and_keeps_the_work(
     tmp_path: Path, session_dir: Path
 ) -> None:
-    repo = kata(tmp_path, session_dir)
+    repo = rust_kata(tmp_path, session_dir)
     (repo / ".git" / "tddhooks").rename(repo / ".git" / "tddhooks-moved")
     (repo / ".git" / "tddhooks").write_text("x", encoding="utf-8")
     (repo / "src" / "lib.rs").write_text("// my work\n", encoding="utf-8")
@@ -193,7 +194,7 @@ def test_a_few_honest_aliases_still_work() -> None:
 
 @pytest.mark.cargo
 def test_the_bomb_in_a_repository_is_exit_2_from_the_cli(tmp_path: Path, session_dir: Path) -> None:
-    repo = kata(tmp_path, session_dir)
+    repo = rust_kata(tmp_path, session_dir)
     (repo / "tdd.yaml").write_text(_bomb(), encoding="utf-8")
     git(repo, "commit", "-q", "--no-verify", "-am", "chore: a hostile tdd.yaml")
     result = tddhooks(repo, "status", timeout=60)
@@ -219,7 +220,7 @@ def test_a_huge_tdd_yaml_is_refused_without_reading_it_whole(tmp_path: Path) -> 
 def test_a_megabytes_long_commit_message_is_refused_not_read_whole(
     tmp_path: Path, session_dir: Path
 ) -> None:
-    repo = kata(tmp_path, session_dir)
+    repo = rust_kata(tmp_path, session_dir)
     message = tmp_path / "message.txt"
     message.write_text("feat(add): x\n\n" + "y" * 8_000_000 + "\n", encoding="utf-8")
     result = tddhooks(repo, "hook", "commit-msg", str(message))
@@ -255,7 +256,7 @@ def test_a_broken_toolchain_is_exit_3_and_never_cached(
     tmp_path: Path, session_dir: Path, monkeypatch: pytest.MonkeyPatch,
     variable: str, value: str, said: str,
 ) -> None:  # fmt: skip
-    repo = kata(tmp_path, session_dir)
+    repo = rust_kata(tmp_path, session_dir)
     _stage_change(repo)
     before = _verdicts(repo)
     with monkeypatch.context() as patched:
@@ -280,7 +281,7 @@ def test_a_broken_toolchain_is_exit_3_and_never_cached(
 def test_cargo_missing_from_path_is_exit_3(
     tmp_path: Path, session_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = kata(tmp_path, session_dir)
+    repo = rust_kata(tmp_path, session_dir)
     _stage_change(repo)
     bare = tmp_path / "bin"
     bare.mkdir()

@@ -16,18 +16,22 @@ import pytest
 from support.gatekit import (
     RED_TEST,
     commit,
+    crate_of,
     git,
     head,
     landed,
     message,
-    python_kata,
+    python_kata_fixture,
     refused,
+    rust_kata,
+    unhooked_commit,
     write,
 )
-from support.security_kit import kata as rust_kata
 
 from tddhooks.errors import ConfigError
 from tddhooks.policy.gate_env import fingerprint, gate_environment
+
+__all__ = ["python_kata_fixture"]  # the `kata` fixture
 
 GREENPLUG = """\
 import pytest
@@ -38,11 +42,6 @@ def pytest_runtest_makereport(item, call):
     outcome = yield
     outcome.get_result().outcome = "passed"
 """
-
-
-@pytest.fixture
-def kata(tmp_path: Path, session_dir: Path) -> Path:
-    return python_kata(tmp_path, session_dir)
 
 
 @pytest.fixture
@@ -91,8 +90,7 @@ def test_the_plugin_is_real_a_policy_that_names_its_variables_lets_it_in(
         encoding="utf-8",
     )
     git(kata, "add", "tdd.yaml")
-    before = head(kata)
-    landed(commit(kata, "chore: the gate takes the plugin's variables\n"), before, kata)
+    unhooked_commit(kata, "chore: the gate takes the plugin's variables\n")
     write(kata, {"tests/test_one.py": RED_TEST})
     git(kata, "add", "-A")
     env = {"PYTHONPATH": str(plugin_dir), "PYTEST_PLUGINS": "greenplug"}
@@ -111,8 +109,7 @@ def test_a_verdict_reached_under_one_environment_is_not_reused_under_another(
         encoding="utf-8",
     )
     git(kata, "add", "tdd.yaml")
-    before = head(kata)
-    landed(commit(kata, "chore: the gate takes KATA_MODE\n"), before, kata)
+    unhooked_commit(kata, "chore: the gate takes KATA_MODE\n")
     mode = (
         'import os\n\n\ndef test_mode() -> None:\n    assert os.environ.get("KATA_MODE") == "on"\n'
     )
@@ -150,11 +147,7 @@ def test_a_cargo_runner_in_the_committers_environment_does_not_reach_the_gate(
     tmp_path: Path, session_dir: Path
 ) -> None:
     repo = rust_kata(tmp_path, session_dir)
-    crate = next(
-        line.split('"')[1].replace("-", "_")
-        for line in (repo / "Cargo.toml").read_text(encoding="utf-8").splitlines()
-        if line.startswith("name")
-    )
+    crate = crate_of(repo)
     code = "//! kata\npub fn add(_text: &str) -> i32 {\n    0\n}\n"
     write(repo, {"tests/add.rs": RED_RUST.replace("CRATE", crate), "src/lib.rs": code})
     git(repo, "add", "-A")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from support.agentkit import kata_with_agent, run, stage_red_test
+from support.gatekit import kata_copy
 
 HANDED_OVER = "make it pass; the test is the tester's"
 SHELL_ATTACKS = [
@@ -24,6 +25,16 @@ SHELL_ATTACKS = [
     "python3 -c \"open('tests/test_negatives.py','w').write('')\"",
     "bash -c 'printf x | tee tests/test_negatives.py'",
 ]
+
+
+def _with_claude_code(repo: Path) -> None:
+    assert kata_with_agent(repo.parent, "claude-code") == repo
+
+
+@pytest.fixture
+def repo(tmp_path: Path, session_dir: Path) -> Path:
+    """A committed Python kata with the git hooks and Claude Code's hooks installed."""
+    return kata_copy(tmp_path, session_dir, "python-calc-claude-code", _with_claude_code)
 
 
 def hook(repo: Path, tool: str, tool_input: dict[str, object]) -> dict[str, object]:
@@ -56,8 +67,7 @@ def reason(answer: dict[str, object]) -> str:
 
 
 @pytest.mark.parametrize("command", SHELL_ATTACKS)
-def test_a_shell_write_to_the_handed_over_test_is_refused(tmp_path: Path, command: str) -> None:
-    repo = kata_with_agent(tmp_path, "claude-code")
+def test_a_shell_write_to_the_handed_over_test_is_refused(repo: Path, command: str) -> None:
     test = stage_red_test(repo)
     before = test.read_text(encoding="utf-8")
     assert HANDED_OVER in reason(hook(repo, "Bash", {"command": command}))
@@ -66,15 +76,13 @@ def test_a_shell_write_to_the_handed_over_test_is_refused(tmp_path: Path, comman
 
 
 @pytest.mark.parametrize("tool", ["Write", "Edit", "MultiEdit"])
-def test_an_edit_tool_on_the_handed_over_test_is_refused(tmp_path: Path, tool: str) -> None:
-    repo = kata_with_agent(tmp_path, "claude-code")
+def test_an_edit_tool_on_the_handed_over_test_is_refused(repo: Path, tool: str) -> None:
     test = stage_red_test(repo)
     answer = hook(repo, tool, {"file_path": str(test), "content": "", "edits": []})
     assert HANDED_OVER in reason(answer)
 
 
-def test_the_handoff_note_protects_its_tests_even_beside_staged_code(tmp_path: Path) -> None:
-    repo = kata_with_agent(tmp_path, "claude-code")
+def test_the_handoff_note_protects_its_tests_even_beside_staged_code(repo: Path) -> None:
     test = stage_red_test(repo)
     head = run(repo, "git", "rev-parse", "HEAD").stdout.strip()
     note = {"head": head, "intent": "negatives", "test_blobs": {"tests/test_negatives.py": "0"}}
@@ -85,8 +93,7 @@ def test_the_handoff_note_protects_its_tests_even_beside_staged_code(tmp_path: P
     assert HANDED_OVER in reason(hook(repo, "Edit", {"file_path": str(test)}))
 
 
-def test_editing_source_and_reading_the_test_pass(tmp_path: Path) -> None:
-    repo = kata_with_agent(tmp_path, "claude-code")
+def test_editing_source_and_reading_the_test_pass(repo: Path) -> None:
     test = stage_red_test(repo)
     assert hook(repo, "Edit", {"file_path": str(repo / "src/calc/__init__.py")}) == {}
     assert hook(repo, "Bash", {"command": f"cat {test} && cp {test} /tmp/copy.py"}) == {}

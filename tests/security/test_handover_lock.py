@@ -23,29 +23,25 @@ from support.gatekit import (
     landed,
     message,
     python_kata,
+    python_kata_fixture,
     refused,
     write,
 )
 
 pytestmark = pytest.mark.pygate
+__all__ = ["python_kata_fixture"]  # the `kata` fixture
 
 CODE = "def add(text: str) -> int:\n    return int(text) if text else 0\n"
 WEAK = RED_TEST.replace('assert add("1") == 1', 'assert add("1") >= 0')
 CHEAT_CODE = "def add(text: str) -> int:\n    return 0\n"
 
 
-@pytest.fixture
-def kata(tmp_path: Path, session_dir: Path) -> Path:
-    return python_kata(tmp_path, session_dir)
-
-
-def _hand_over_by_commit(repo: Path) -> str:
+def _hand_over_by_commit(repo: Path) -> None:
     """A person stages the red test alone and tries to commit it: refused red, handed over."""
     write(repo, {"tests/test_one.py": RED_TEST})
     git(repo, "add", "tests/test_one.py")
     before = head(repo)
     refused(commit(repo, message("test", "one", "Tester")), "[green]", before, repo)
-    return before
 
 
 def _agent_hook(repo: Path, event: str, payload: dict[str, object]) -> None:
@@ -56,12 +52,20 @@ def _agent_hook(repo: Path, event: str, payload: dict[str, object]) -> None:
     )  # fmt: skip
 
 
-def _hand_over_to_an_agent(repo: Path) -> str:
+def _hand_over_to_an_agent(repo: Path) -> None:
     """A person stages the red test alone; the agent's session starts (its context hook)."""
     write(repo, {"tests/test_one.py": RED_TEST})
     git(repo, "add", "tests/test_one.py")
     _agent_hook(repo, "context", {"hook_event_name": "SessionStart"})
-    return head(repo)
+
+
+def _handed_over(tmp_path: Path, session_dir: Path, how: str) -> tuple[Path, str]:
+    """A copy of the kata whose red test was handed over `how` ("commit" or "agent"), and its
+    HEAD (the hand-over is made once per session: the attacks come after it)."""
+    setup = {"commit": _hand_over_by_commit, "agent": _hand_over_to_an_agent}[how]
+    repo = python_kata(tmp_path, session_dir, setup=setup)
+    assert (repo / ".git" / "tddhooks" / "handoff.json").is_file()
+    return repo, head(repo)
 
 
 def _weaken_with(tool: str, repo: Path) -> None:
@@ -92,11 +96,11 @@ def _weaken_with(tool: str, repo: Path) -> None:
 @pytest.mark.parametrize("tool", ["perl", "sed", "ed", "git-apply", "python"])
 @pytest.mark.parametrize("hand_over", ["commit", "agent"])
 def test_a_test_weakened_after_the_code_is_staged_cannot_land(
-    kata: Path, tool: str, hand_over: str
+    tmp_path: Path, session_dir: Path, tool: str, hand_over: str
 ) -> None:
     if tool == "ed" and not os.path.exists("/usr/bin/ed") and not os.path.exists("/bin/ed"):
         pytest.skip("ed is not installed")
-    before = _hand_over_by_commit(kata) if hand_over == "commit" else _hand_over_to_an_agent(kata)
+    kata, before = _handed_over(tmp_path, session_dir, hand_over)
     write(kata, {"src/kata/__init__.py": CHEAT_CODE})
     git(kata, "add", "src/kata/__init__.py")  # code staged: the staging-state lock is gone
 
@@ -107,8 +111,10 @@ def test_a_test_weakened_after_the_code_is_staged_cannot_land(
     assert "tests/test_one.py differs from the test that was handed over" in text
 
 
-def test_stashing_the_handed_over_test_away_cannot_land_the_code(kata: Path) -> None:
-    before = _hand_over_to_an_agent(kata)
+def test_stashing_the_handed_over_test_away_cannot_land_the_code(
+    tmp_path: Path, session_dir: Path
+) -> None:
+    kata, before = _handed_over(tmp_path, session_dir, "agent")
     write(
         kata, {"src/kata/__init__.py": CHEAT_CODE + "\n\ndef untouched() -> int:\n    return 1\n"}
     )
@@ -121,9 +127,9 @@ def test_stashing_the_handed_over_test_away_cannot_land_the_code(kata: Path) -> 
 
 
 def test_the_test_as_handed_over_lands_with_the_code_and_the_lock_is_released(
-    kata: Path,
+    tmp_path: Path, session_dir: Path
 ) -> None:
-    before = _hand_over_by_commit(kata)
+    kata, before = _handed_over(tmp_path, session_dir, "commit")
     write(kata, {"src/kata/__init__.py": CODE})
     git(kata, "add", "-A")
 
@@ -136,8 +142,8 @@ def test_the_test_as_handed_over_lands_with_the_code_and_the_lock_is_released(
     landed(commit(kata, message("test", "two", "Tester")), after, kata)
 
 
-def test_an_explicit_hand_back_releases_the_lock(kata: Path) -> None:
-    before = _hand_over_by_commit(kata)
+def test_an_explicit_hand_back_releases_the_lock(tmp_path: Path, session_dir: Path) -> None:
+    kata, before = _handed_over(tmp_path, session_dir, "commit")
     (kata / ".git" / "tddhooks" / "handoff.json").unlink()  # the person takes the test back
     write(kata, {"tests/test_one.py": WEAK, "src/kata/__init__.py": CODE})
     git(kata, "add", "-A")
@@ -145,8 +151,8 @@ def test_an_explicit_hand_back_releases_the_lock(kata: Path) -> None:
     landed(commit(kata, message("feat", "one")), before, kata)
 
 
-def test_a_new_hand_over_never_replaces_a_live_one(kata: Path) -> None:
-    before = _hand_over_by_commit(kata)
+def test_a_new_hand_over_never_replaces_a_live_one(tmp_path: Path, session_dir: Path) -> None:
+    kata, before = _handed_over(tmp_path, session_dir, "commit")
     _weaken_with("python", kata)
     git(kata, "add", "tests/test_one.py")  # still only tests staged: the agent re-stages
     _agent_hook(kata, "context", {"hook_event_name": "UserPromptSubmit", "prompt": "go"})
@@ -156,8 +162,8 @@ def test_a_new_hand_over_never_replaces_a_live_one(kata: Path) -> None:
     refused(commit(kata, message("feat", "one")), "[handoff]", before, kata)
 
 
-def test_a_commit_in_between_does_not_release_the_lock(kata: Path) -> None:
-    _hand_over_by_commit(kata)
+def test_a_commit_in_between_does_not_release_the_lock(tmp_path: Path, session_dir: Path) -> None:
+    kata, _before = _handed_over(tmp_path, session_dir, "commit")
     git(kata, "restore", "--staged", "tests/test_one.py")  # the test leaves the index
     write(kata, {"NOTES.md": "later\n"})
     git(kata, "add", "NOTES.md")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -23,6 +22,7 @@ from support.e2e_kit import (
     upsert,
 )
 from support.fake_openai import Fail, FakeOpenAI
+from support.gatekit import rust_kata, unhooked_commit
 
 from tddhooks import git as tgit
 from tddhooks import keys, output, proc
@@ -36,7 +36,6 @@ OTHERS = {
 }
 ALL_VALUES = [SECRET, *OTHERS.values()]
 PRINTED = ["MY_KEY", "COPY_OF_MY_KEY", *OTHERS]
-_TEMPLATES: dict[str, Path] = {}
 
 
 def fragments(value: str, size: int = keys.FRAGMENT) -> list[str]:
@@ -178,22 +177,9 @@ def test_redact_leaves_text_without_keys_alone() -> None:
 # --- end to end: a drive whose kata test prints every key ------------------------------------
 
 
-def _kata(tmp_path: Path, session_dir: Path) -> Path:
-    from tddhooks.commands import init_cmd
-
-    template = _TEMPLATES.get("rust")
-    if template is None:
-        template = session_dir / "keys-kata-template"
-        init_cmd.run(template, language="rust", kata="string-calculator", direct=False)
-        _TEMPLATES["rust"] = template
-    repo = tmp_path / "kata"
-    shutil.copytree(template, repo, symlinks=True)
-    return repo
-
-
 def _leaky_kata(tmp_path: Path, session_dir: Path) -> Path:
     """A kata whose build script and failing test print every key variable they can see."""
-    repo = _kata(tmp_path, session_dir)
+    repo = rust_kata(tmp_path, session_dir, direct=False)
     names = ", ".join(f'"{name}"' for name in PRINTED)
     (repo / "build.rs").write_text(
         f"fn main() {{\n    for name in [{names}] {{\n"
@@ -208,11 +194,7 @@ def _leaky_kata(tmp_path: Path, session_dir: Path) -> Path:
         encoding="utf-8",
     )
     git(repo, "add", "-A")
-    unhooked = (
-        "-c",
-        "core.hooksPath=/dev/null",
-    )  # the reference-transaction hook judges --no-verify
-    git(repo, *unhooked, "commit", "-q", "-m", "refactor: a stub add and a build script")
+    unhooked_commit(repo, "refactor: a stub add and a build script")
     return repo
 
 
@@ -282,7 +264,7 @@ def test_a_server_echoing_the_key_leaves_no_fragment_anywhere(
     tmp_path: Path, session_dir: Path, server: FakeOpenAI, isolated_home: Path,
     failure: Fail,
 ) -> None:  # fmt: skip
-    repo = _kata(tmp_path, session_dir)
+    repo = rust_kata(tmp_path, session_dir, direct=False)
     server.responder = lambda _body: failure
     args = ["--provider", "custom", "--base-url", server.base_url, "--model", "fake-model",
             "--api-key", "MY_KEY"]  # fmt: skip
@@ -370,9 +352,7 @@ def test_a_process_holding_a_key_hides_its_environment_from_other_processes() ->
 def test_a_persons_commit_with_keys_exported_leaks_none_through_the_gate(
     tmp_path: Path, session_dir: Path
 ) -> None:
-    from support.security_kit import kata
-
-    repo = kata(tmp_path, session_dir)
+    repo = rust_kata(tmp_path, session_dir)
     names = ", ".join(f'"{name}"' for name in PRINTED)
     (repo / "tests" / "leak.rs").write_text(
         "#[test]\nfn leak() {\n"

@@ -9,12 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.gatekit import python_kata
 from support.refkit import (
-    NO_HOOKS,
     git,
     green_feature,
     hooked_commit,
-    installed_kata,
     red_feature,
     sneak,
     stage,
@@ -24,13 +23,15 @@ from support.refkit import (
 pytestmark = pytest.mark.pygate
 
 
-@pytest.fixture
-def kata(tmp_path: Path) -> Path:
-    repo = installed_kata(tmp_path)
+def _with_claude_code(repo: Path) -> None:
     from tddhooks.agenthooks.command import install_agents
 
     install_agents(repo, ["claude-code"], install=True)
-    return repo
+
+
+@pytest.fixture
+def kata(tmp_path: Path, session_dir: Path) -> Path:
+    return python_kata(tmp_path, session_dir, scaffold="calc", setup=_with_claude_code)
 
 
 def agent_hook(repo: Path, event: str, env: dict[str, str] | None = None) -> tuple[Any, int]:
@@ -119,4 +120,4 @@ def test_pre_push_refuses_a_commit_no_hook_judged(kata: Path, tmp_path: Path) ->
     assert git(remote, "rev-parse", "main").stdout.strip() != red
     # pushing another branch name does not help, nor does skipping the hook by config
     assert git(kata, "push", "origin", "main:other").returncode != 0
-    assert NO_HOOKS  # `git -c core.hooksPath=… push` skips it: the agent hooks report that
+    # `git -c core.hooksPath=… push` skips it: the agent hooks report that (above)

@@ -23,6 +23,7 @@ from support.gatekit import (
     message,
     python_kata,
     refused,
+    unhooked_commit,
     write,
 )
 
@@ -35,11 +36,6 @@ UNTESTED = CODE + "\n\ndef untested() -> int:\n    return 7\n"
 MAIN_TEST = ADD_TEST.replace('assert add("") == 0', 'assert add("") == 0, "empty"')
 SIDE_TEST = ADD_TEST.replace('assert add("") == 0', 'assert add("") == 0, "nothing"')
 WEAK_TEST = ADD_TEST.replace('assert add("") == 0', 'assert add("") >= 0')
-
-
-@pytest.fixture
-def kata(tmp_path: Path, session_dir: Path) -> Path:
-    return python_kata(tmp_path, session_dir)
 
 
 def _commit_on(repo: Path, branch: str, files: dict[str, str], text: str) -> None:
@@ -60,8 +56,28 @@ def _diverged(repo: Path, main: dict[str, str], side: dict[str, str]) -> None:
     git(repo, "checkout", "-q", "main")
 
 
-def test_code_smuggled_into_a_merge_outside_the_conflicts_is_refused(kata: Path) -> None:
-    _diverged(kata, {"tests/test_add.py": MAIN_TEST}, {"README.md": "side notes\n"})
+def _side_notes(repo: Path) -> None:
+    _diverged(repo, {"tests/test_add.py": MAIN_TEST}, {"README.md": "side notes\n"})
+
+
+def _side_rewords(repo: Path) -> None:
+    _diverged(repo, {"tests/test_add.py": MAIN_TEST}, {"tests/test_add.py": SIDE_TEST})
+
+
+@pytest.fixture
+def notes_side(tmp_path: Path, session_dir: Path) -> Path:
+    """The kata, with main rewording its test and a branch `side` adding notes."""
+    return python_kata(tmp_path, session_dir, setup=_side_notes)
+
+
+@pytest.fixture
+def rewording_side(tmp_path: Path, session_dir: Path) -> Path:
+    """The kata, with main and a branch `side` each rewording the same assertion."""
+    return python_kata(tmp_path, session_dir, setup=_side_rewords)
+
+
+def test_code_smuggled_into_a_merge_outside_the_conflicts_is_refused(notes_side: Path) -> None:
+    kata = notes_side
     git(kata, "merge", "--no-commit", "--no-ff", "side")
     write(kata, {"src/kata/__init__.py": UNTESTED})
     git(kata, "add", "-A")
@@ -74,8 +90,8 @@ def test_code_smuggled_into_a_merge_outside_the_conflicts_is_refused(kata: Path)
     assert (kata / "src/kata/__init__.py").read_text(encoding="utf-8") == UNTESTED
 
 
-def test_an_assertion_weakened_in_a_conflict_resolution_is_refused(kata: Path) -> None:
-    _diverged(kata, {"tests/test_add.py": MAIN_TEST}, {"tests/test_add.py": SIDE_TEST})
+def test_an_assertion_weakened_in_a_conflict_resolution_is_refused(rewording_side: Path) -> None:
+    kata = rewording_side
     merged = git(kata, "merge", "--no-commit", "side")
     assert merged.returncode != 0  # the conflict git reports
     write(kata, {"tests/test_add.py": WEAK_TEST})
@@ -88,8 +104,8 @@ def test_an_assertion_weakened_in_a_conflict_resolution_is_refused(kata: Path) -
     assert "tests/test_add.py" in text
 
 
-def test_a_resolution_that_takes_a_side_lands(kata: Path) -> None:
-    _diverged(kata, {"tests/test_add.py": MAIN_TEST}, {"tests/test_add.py": SIDE_TEST})
+def test_a_resolution_that_takes_a_side_lands(rewording_side: Path) -> None:
+    kata = rewording_side
     git(kata, "merge", "--no-commit", "side")
     write(kata, {"tests/test_add.py": MAIN_TEST})
     git(kata, "add", "-A")
@@ -98,8 +114,8 @@ def test_a_resolution_that_takes_a_side_lands(kata: Path) -> None:
     landed(git(kata, "commit", "--no-edit"), before, kata)
 
 
-def test_a_feat_merge_may_bring_code_only_with_a_test_of_its_own(kata: Path) -> None:
-    _diverged(kata, {"tests/test_add.py": MAIN_TEST}, {"README.md": "side notes\n"})
+def test_a_feat_merge_may_bring_code_only_with_a_test_of_its_own(notes_side: Path) -> None:
+    kata = notes_side
     git(kata, "merge", "--no-commit", "--no-ff", "side")
     write(kata, {"src/kata/__init__.py": UNTESTED})
     git(kata, "add", "-A")
@@ -110,14 +126,14 @@ def test_a_feat_merge_may_bring_code_only_with_a_test_of_its_own(kata: Path) -> 
     assert "feat: merge brings code of its own (src/kata/__init__.py) with no test" in text
 
 
-def test_audit_judges_a_smuggling_merge_made_past_the_hooks(kata: Path) -> None:
-    start = head(kata)
-    _diverged(kata, {"tests/test_add.py": MAIN_TEST}, {"README.md": "side notes\n"})
+def test_audit_judges_a_smuggling_merge_made_past_the_hooks(notes_side: Path) -> None:
+    kata = notes_side
+    start = git(kata, "rev-parse", "HEAD~1").stdout.strip()  # the fork: main's commit included
     git(kata, "merge", "--no-commit", "--no-ff", "side")
     write(kata, {"src/kata/__init__.py": UNTESTED})
     git(kata, "add", "-A")
     # every hook off (the reference-transaction hook would refuse it too): audit alone judges
-    assert git(kata, "-c", "core.hooksPath=/dev/null", "commit", "--no-edit").returncode == 0
+    unhooked_commit(kata, "Merge branch 'side'\n")
     script = Path(sys.executable).parent / "tddhooks"
 
     audit = subprocess.run(

@@ -203,10 +203,10 @@ def _wait_for(
 def test_a_signal_to_git_commit_kills_cargo_and_the_test(
     tmp_path: Path, session_dir: Path, signum: int, detach: bool
 ) -> None:
+    from support.gatekit import rust_kata
     from support.repo import git
-    from support.security_kit import kata
 
-    repo = kata(tmp_path, session_dir)
+    repo = rust_kata(tmp_path, session_dir)
     pid_file = tmp_path / "test.pid"
     (repo / "tests" / "sleeps.rs").write_text(
         _sleeping_test(pid_file, detach=detach), encoding="utf-8"
@@ -233,15 +233,16 @@ def test_a_signal_to_git_commit_kills_cargo_and_the_test(
 def test_a_setsid_child_of_a_test_dies_with_the_gate_timeout(
     tmp_path: Path, session_dir: Path
 ) -> None:
+    from support.gatekit import rust_kata, unhooked_commit
     from support.repo import git
-    from support.security_kit import kata
 
-    repo = kata(tmp_path, session_dir)
+    repo = rust_kata(tmp_path, session_dir)
     config = repo / "tdd.yaml"
     text = config.read_text(encoding="utf-8")
     assert "timeout_s: 300" in text
     config.write_text(text.replace("timeout_s: 300", "timeout_s: 20", 1), encoding="utf-8")
-    git(repo, "commit", "-q", "--no-verify", "-am", "chore: a short gate timeout")
+    git(repo, "add", "tdd.yaml")
+    unhooked_commit(repo, "chore: a short gate timeout")
     pid_file = tmp_path / "test.pid"
     (repo / "tests" / "sleeps.rs").write_text(
         _sleeping_test(pid_file, detach=True), encoding="utf-8"

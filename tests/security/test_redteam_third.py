@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.gatekit import rust_feature_kata_fixture
 from support.redteam import (
     RED_ONE,
     commit,
-    feature_kata,
     git,
     head,
     msg,
@@ -19,11 +19,7 @@ from support.redteam import (
 from support.redteam import write_crate_files as _write
 
 pytestmark = pytest.mark.cargo
-
-
-@pytest.fixture
-def kata(tmp_path: Path, session_dir: Path) -> Path:
-    return feature_kata(tmp_path, session_dir)
+__all__ = ["rust_feature_kata_fixture"]  # the `kata` fixture
 
 
 # a test target built without libtest: its own `main` prints libtest's lines for a test that

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.gatekit import python_kata
 from support.redteamkit import (
     GREEN_OF_RED,
     HOOK_TO_GREEN,
@@ -23,13 +24,12 @@ from support.redteamkit import (
 from support.refkit import (
     FAILING_TEST,
     FILES,
-    NO_HOOKS,
     REFUSED,
     git,
     green_feature,
     hooked_commit,
-    installed_kata,
     red_feature,
+    sneak,
     stage,
     tip,
     write,
@@ -39,8 +39,8 @@ pytestmark = pytest.mark.pygate
 
 
 @pytest.fixture
-def kata(tmp_path: Path) -> Path:
-    return installed_kata(tmp_path)
+def kata(tmp_path: Path, session_dir: Path) -> Path:
+    return python_kata(tmp_path, session_dir, scaffold="calc")
 
 
 def refused(done: subprocess.CompletedProcess[str], repo: Path, before: str) -> str:
@@ -345,8 +345,7 @@ def test_pulling_a_red_commit_from_a_path_is_judged(kata: Path, source: str) -> 
     other = kata.parent / "other"
     subprocess.run(["git", "clone", "-q", str(kata), str(other)], check=True)
     files, message = red_feature()
-    stage(other, files)
-    assert git(other, *NO_HOOKS, "commit", "-qm", message).returncode == 0
+    sneak(other, files, message)
     where = str(other)
     if source == "bundle":
         where = str(kata.parent / "red.bundle")
@@ -473,8 +472,7 @@ def test_a_commit_fetched_from_a_clone_is_trusted_by_default(kata: Path) -> None
     other = kata.parent / "other"
     subprocess.run(["git", "clone", "-q", str(kata), str(other)], check=True)
     files, message = red_feature()
-    stage(other, files)
-    assert git(other, *NO_HOOKS, "commit", "-qm", message).returncode == 0
+    sneak(other, files, message)
     git(kata, "remote", "add", "o", str(other))
     git(kata, "fetch", "-q", "o")
     assert git(kata, "reset", "-q", "--hard", "o/main").returncode == 0

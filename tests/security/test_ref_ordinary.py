@@ -7,18 +7,21 @@ import time
 from pathlib import Path
 
 import pytest
-from support.refkit import git, green_feature, hooked_commit, installed_kata, stage, tip
+from support.gatekit import python_kata
+from support.refkit import git, green_feature, hooked_commit, stage, tip
 
 pytestmark = pytest.mark.pygate
 
 
-@pytest.fixture
-def kata(tmp_path: Path) -> Path:
-    """The kata with two commits the hooks judged, on main."""
-    repo = installed_kata(tmp_path)
+def _two_judged(repo: Path) -> None:
     hooked_commit(repo, *green_feature(1, "zeros"))
     hooked_commit(repo, *green_feature(2, "ones"))
-    return repo
+
+
+@pytest.fixture
+def kata(tmp_path: Path, session_dir: Path) -> Path:
+    """The kata with two commits the hooks judged, on main."""
+    return python_kata(tmp_path, session_dir, scaffold="calc", setup=_two_judged)
 
 
 def ok(done: object) -> None:
@@ -109,9 +112,9 @@ def test_fetched_commits_are_judged_when_the_policy_does_not_trust_remotes(
 
 
 def test_a_rebase_of_judged_commits_reuses_the_verdicts(kata: Path) -> None:
-    """Rewording ten judged commits gives new commits on the same trees: judged on landing by
+    """Rewording judged commits gives new commits on the same trees: judged on landing by
     their parent's policy, from the stored verdicts, without running the gate again."""
-    for step in range(3, 13):
+    for step in range(3, 7):
         hooked_commit(kata, *green_feature(step, f"n{step}"))
     verdicts = kata / ".git" / "tddhooks" / "verdicts"
     stored = sorted(path.name for path in verdicts.iterdir()) if verdicts.is_dir() else []
@@ -119,9 +122,11 @@ def test_a_rebase_of_judged_commits_reuses_the_verdicts(kata: Path) -> None:
     script = (
         "git commit -q --amend --no-verify -m \"$(git log -1 --format=%B | sed '1s/sum/add/')\""
     )
-    done = git(kata, "rebase", "-q", "HEAD~10", "--exec", script)
+    done = git(kata, "rebase", "-q", "HEAD~4", "--exec", script)
     ok(done)
-    assert git(kata, "log", "-1", "--format=%s").stdout.startswith("feat: add n12")
+    assert git(kata, "log", "-4", "--format=%s").stdout.split("\n")[:4] == [
+        f"feat: add n{step}" for step in range(6, 2, -1)
+    ]
     assert (sorted(path.name for path in verdicts.iterdir()) if verdicts.is_dir() else []) == stored
     assert time.monotonic() - started < 30
 

@@ -21,12 +21,15 @@ from support.gatekit import (
     head,
     landed,
     message,
-    python_kata,
+    python_kata_fixture,
     refused,
+    unhooked_commit,
     write,
 )
 
 from tddhooks.policy.runner_hooks import runner_hook_findings
+
+__all__ = ["python_kata_fixture"]  # the `kata` fixture
 
 CODE_SWAP = """def _nothing():
     pass
@@ -56,11 +59,6 @@ def numbers() -> list[int]:
 BENIGN_HOOK = """def pytest_configure(config):
     config.addinivalue_line("markers", "slow: a slow test")
 """
-
-
-@pytest.fixture
-def kata(tmp_path: Path, session_dir: Path) -> Path:
-    return python_kata(tmp_path, session_dir)
 
 
 def _stage(repo: Path, files: dict[str, str]) -> str:
@@ -147,8 +145,8 @@ def test_fixtures_constants_and_imports_stay_fine(kata: Path) -> None:
 def test_a_policy_that_allows_runner_hooks_lets_one_in(kata: Path) -> None:
     yaml = kata / "tdd.yaml"
     text = yaml.read_text(encoding="utf-8").replace("runner_hooks: refuse", "runner_hooks: allow")
-    before = _stage(kata, {"tdd.yaml": text})
-    landed(commit(kata, "chore: runner hooks allowed\n"), before, kata)
+    _stage(kata, {"tdd.yaml": text})
+    unhooked_commit(kata, "chore: runner hooks allowed\n")
     before = _stage(kata, {"tests/conftest.py": BENIGN_HOOK})
 
     landed(commit(kata, message("test", "a marker", "Tester")), before, kata)
@@ -171,8 +169,7 @@ def test_audit_agrees_with_the_hook(kata: Path) -> None:
     git(kata, "add", "-A")
     start = head(kata)
     # every hook off (the reference-transaction hook would refuse it too): audit alone judges
-    done = git(kata, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "test: one")
-    assert done.returncode == 0
+    unhooked_commit(kata, "test: one\n")
     script = Path(sys.executable).parent / "tddhooks"
 
     audit = subprocess.run(

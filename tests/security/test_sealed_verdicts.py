@@ -11,14 +11,19 @@ import json
 from pathlib import Path
 
 import pytest
-from support.gatekit import RED_TEST, commit, git, head, message, python_kata, refused, write
+from support.gatekit import (
+    RED_TEST,
+    commit,
+    git,
+    head,
+    message,
+    python_kata_fixture,
+    refused,
+    write,
+)
 
 pytestmark = pytest.mark.pygate
-
-
-@pytest.fixture
-def kata(tmp_path: Path, session_dir: Path) -> Path:
-    return python_kata(tmp_path, session_dir)
+__all__ = ["python_kata_fixture"]  # the `kata` fixture
 
 
 def _verdicts(repo: Path) -> Path:

@@ -1,47 +1,23 @@
-"""A Python kata with tddhooks' default install, and ways to land commits on it (real git)."""
+"""The `calc` Python kata with tddhooks' default install, and ways to land commits on it (real
+git); the kata and the hooks-off commit are support.gatekit's."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
+from support.gatekit import git, head, python_kata, unhooked_commit, write
 from support.pykata import FAILING_TEST, FILES, TEST, feat_message
 
-__all__ = ["FAILING_TEST", "FILES", "TEST", "feat_message"]
+__all__ = ["FAILING_TEST", "FILES", "TEST", "feat_message", "git", "write"]
 
 REFUSED = "ref updates aborted by hook"
 GREEN_TEST = TEST.replace("two_numbers", "zeros").replace("2, 3) == 5", "0, 0) == 0")
 
 
-def git(
-    repo: Path, *args: str, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """Real git in repo, never raising (the tests look at the exit code and output)."""
-    import os
-
-    full = {**os.environ, **(env or {})}
-    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, env=full)
-
-
-def write(repo: Path, files: dict[str, str]) -> None:
-    for relative, text in files.items():
-        path = repo / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-
-
 def installed_kata(root: Path) -> Path:
-    """A Python kata (ruff + pytest) committed before `tddhooks install`, then installed."""
-    from tddhooks.commands.install import install_hooks
-
-    repo = root / "kata"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    write(repo, FILES)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "--no-verify", "-m", "chore: initial files")
-    install_hooks(repo)
-    return repo
+    """A Python kata (ruff + pytest) committed before `tddhooks install`, then installed, at
+    root/kata (a copy of one built once per session beside root)."""
+    return python_kata(root, root.parent / "refkit-templates", scaffold="calc")
 
 
 def tip(repo: Path, ref: str = "HEAD") -> str:
@@ -66,15 +42,10 @@ def stage(repo: Path, files: dict[str, str]) -> None:
     git(repo, "add", "-A")
 
 
-NO_HOOKS = ("-c", "core.hooksPath=/dev/null")
-
-
 def sneak(repo: Path, files: dict[str, str], message: str) -> str:
     """Commit with every hook off (a changed core.hooksPath): the commit no hook judged."""
     stage(repo, files)
-    done = git(repo, *NO_HOOKS, "commit", "-q", "-m", message)
-    assert done.returncode == 0, done.stderr
-    return tip(repo)
+    return unhooked_commit(repo, message)
 
 
 def hooked_commit(repo: Path, files: dict[str, str], message: str) -> str:
@@ -82,4 +53,4 @@ def hooked_commit(repo: Path, files: dict[str, str], message: str) -> str:
     stage(repo, files)
     done = git(repo, "commit", "-q", "-m", message)
     assert done.returncode == 0, done.stdout + done.stderr
-    return tip(repo)
+    return head(repo)
