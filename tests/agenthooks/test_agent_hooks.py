@@ -147,6 +147,7 @@ def agent(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
+@pytest.mark.pygate
 def test_a_bypass_is_refused_and_an_innocent_command_passes(tmp_path: Path, agent: str) -> None:
     repo = kata_with_agent(tmp_path, agent)
     event, tool, payload = shell_payload(agent, repo, "git commit -anm wip")
@@ -156,6 +157,7 @@ def test_a_bypass_is_refused_and_an_innocent_command_passes(tmp_path: Path, agen
     assert call(repo, command_for(repo, agent, event, tool), payload) == ({}, 0)
 
 
+@pytest.mark.pygate
 def test_the_handed_over_test_cannot_be_edited(tmp_path: Path, agent: str) -> None:
     repo = kata_with_agent(tmp_path, agent)
     test = stage_red_test(repo)
@@ -173,6 +175,7 @@ def test_the_handed_over_test_cannot_be_edited(tmp_path: Path, agent: str) -> No
     assert call(repo, command_for(repo, agent, event, tool), payload) == ({}, 0)
 
 
+@pytest.mark.pygate
 def test_the_agent_is_told_where_it_stands(tmp_path: Path, agent: str) -> None:
     repo = kata_with_agent(tmp_path, agent)
     stage_red_test(repo)
@@ -195,6 +198,7 @@ def test_the_agent_is_told_where_it_stands(tmp_path: Path, agent: str) -> None:
     assert "Rules:" in text
 
 
+@pytest.mark.pygate
 def test_stop_sends_the_agent_back_once_and_lets_a_clean_tree_stop(
     tmp_path: Path, agent: str
 ) -> None:
@@ -211,6 +215,7 @@ def test_stop_sends_the_agent_back_once_and_lets_a_clean_tree_stop(
     assert call(repo, command, again) == ({}, 0)
 
 
+@pytest.mark.pygate
 def test_a_handed_over_red_test_lets_the_agent_stop(tmp_path: Path, agent: str) -> None:
     repo = kata_with_agent(tmp_path, agent)
     stage_red_test(repo)
@@ -219,6 +224,7 @@ def test_a_handed_over_red_test_lets_the_agent_stop(tmp_path: Path, agent: str) 
     assert run(repo, "git", "status", "--porcelain").stdout.startswith("A ")
 
 
+@pytest.mark.pygate
 def test_a_source_file_holding_the_handed_over_unit_test_stays_editable(tmp_path: Path) -> None:
     """The tester's test sits in src/lib.rs beside the code: the person's coding agent may edit
     the file (the hooks' handoff rule pins the test items); a test file stays protected."""

@@ -45,6 +45,7 @@ def test_the_one_line_message_is_completed_and_accepted(tmp_path: Path) -> None:
     assert "#" not in body  # the prefill's help lines are not part of a -m message
 
 
+@pytest.mark.pygate
 def test_an_agent_without_the_variable_keeps_its_message(tmp_path: Path) -> None:
     repo = kata_with_agent(tmp_path, "aider")
     result = commit(repo, "feat: double a number", complete=False, agent=True)

@@ -22,6 +22,7 @@ sys.stderr.write("HEAVY=" + json.dumps(heavy) + "\\n")
 """
 
 
+@pytest.mark.pygate
 @pytest.mark.parametrize(
     ("event", "payload"),
     [

@@ -32,6 +32,7 @@ def status(repo: Path) -> dict[str, object]:
     return data
 
 
+@pytest.mark.pygate
 def test_a_clean_kata_is_the_testers_turn(tmp_path: Path) -> None:
     repo = kata_with_agent(tmp_path, "claude-code")
     data = status(repo)

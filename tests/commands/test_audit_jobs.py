@@ -127,6 +127,7 @@ def test_the_store_key_follows_the_commands_and_the_tools(
         assert gate._key(settings) != before
 
 
+@pytest.mark.pygate
 def test_a_missing_tool_stops_every_lane_with_exit_3(make_repo: MakeRepo) -> None:
     yaml = "language: python\nci:\n  test_cmd: [no-such-test-tool-4711]\n"
     repo = make_repo({**FILES, "tdd.yaml": yaml})

@@ -125,6 +125,7 @@ def test_a_project_with_two_languages_is_asked_which(make_repo: MakeRepo) -> Non
     assert "language: rust" in result.output
 
 
+@pytest.mark.pygate
 def test_a_missing_tool_exits_3_with_the_fix(make_repo: MakeRepo) -> None:
     tdd_yaml = "language: python\nci:\n  test_cmd: [no-such-test-tool-ü, -q]\n"
     repo = installed_repo(make_repo, {**FILES, "tdd.yaml": tdd_yaml})

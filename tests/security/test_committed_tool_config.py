@@ -212,6 +212,7 @@ sys.exit(0)
 """
 
 
+@pytest.mark.pygate
 def test_a_top_level_module_that_shadows_pytest_is_refused(make_repo: object) -> None:
     # `python -m pytest` puts the tree's top folder first on sys.path: ./pytest.py would run
     repo = _python_kata(make_repo)
@@ -225,6 +226,7 @@ def test_a_top_level_module_that_shadows_pytest_is_refused(make_repo: object) ->
     assert "the committed pytest.py shadows the module pytest" in text
 
 
+@pytest.mark.pygate
 def test_a_top_level_package_named_like_the_standard_library_is_refused(
     make_repo: object,
 ) -> None:

@@ -62,6 +62,7 @@ def test_the_configured_key_and_its_value_are_absent_from_the_gates_children(
     assert SECRET not in json.dumps(seen)
 
 
+@pytest.mark.pygate
 def test_reading_the_policy_registers_its_key_variable(
     kata: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
