@@ -126,6 +126,7 @@ def turn_context(
         ),
         working=tuple(sorted(working)),
         put_off=tuple(sorted(put_off)),
+        checks=None if checks is None else frozenset(checks),
     )  # fmt: skip
 
 

@@ -333,6 +333,15 @@ CHECKS: tuple[Check, ...] = (
         "the kata's note that lengths count characters, not bytes, is shown where a length shows",
     ),
     _check(
+        "refusal-shape",
+        "tester",
+        "prompt",
+        "hint",
+        "small-model",
+        "tddhooks.agents.context:refusal_shape",
+        "a requirement that refuses an input is shown how the language tests a refusal",
+    ),
+    _check(
         "rust-hints",
         "source",
         "red",
