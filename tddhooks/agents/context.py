@@ -81,6 +81,11 @@ class TurnContext:
     paths_closed: bool = True
     working: tuple[int, ...] = ()  # requirements found already working this drive (0-based)
     put_off: tuple[int, ...] = ()  # requirements whose test the implementor gave up on
+    # the ids of the checks in effect (docs/checks.md), for the prompt's hint lines; None: all
+    checks: frozenset[str] | None = None
+
+
+REFUSAL_SHAPE = "refusal-shape"  # the check id of `refusal_shape`'s line (docs/checks.md)
 
 
 def estimate_tokens(text: str) -> int:
@@ -263,10 +268,12 @@ def next_requirement(
     working: Sequence[int] = (),
     put_off: Sequence[int] = (),
     language: str = "",
+    shape: bool = True,
 ) -> str:
     """The requirement the tester's cycle should take on, quoted whole with its examples: the
-    first one no covered test is about (policy/goals.py), so a small model is pointed at one
-    behaviour instead of picking among all of them. Every one covered: check and finish."""
+    first one no covered test is about (policy/goals.py), so the tester is pointed at one
+    behaviour instead of picking among all of them. Every one covered: check and finish. With
+    `shape` (check `refusal-shape`), how the language tests a refusal the requirement states."""
     requirements = kata_requirements(kata, whole=True)
     if not requirements:
         return ""
@@ -286,8 +293,8 @@ def next_requirement(
     if index in put_off:  # back to it, every other one done: a smaller step this time
         notes.append(BACK_TO_IT)
     shown = "".join(f"\n({note})" for note in notes if note)
-    shape = refusal_shape(kata, requirements, index + 1, language)
-    return f"Requirement {index + 1} of {len(requirements)}: {requirements[index]}{shown}{shape}"
+    how = refusal_shape(kata, requirements, index + 1, language) if shape else ""
+    return f"Requirement {index + 1} of {len(requirements)}: {requirements[index]}{shown}{how}"
 
 
 _RUST_FN = re.compile(r"\bpub fn (\w+)\s*[<(]")
@@ -481,7 +488,8 @@ def build_messages(ctx: TurnContext, *, budget_tokens: int) -> list[dict[str, st
         + _crate_line(ctx),
         "next": section(
             "Next requirement", next_requirement(
-                ctx.kata, ctx.covered_behaviours, ctx.working, ctx.put_off, ctx.language
+                ctx.kata, ctx.covered_behaviours, ctx.working, ctx.put_off, ctx.language,
+                shape=ctx.checks is None or REFUSAL_SHAPE in ctx.checks,
             ),
             "next",
             trim_head,

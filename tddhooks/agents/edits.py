@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
@@ -141,32 +141,51 @@ def _invalid(problems: Sequence[str], role: str | None = None) -> AnswerInvalid:
     )
 
 
+# the answer repairs, by their ids in the drive's check registry (docs/checks.md)
+RAW_CHARS = "raw-char-literals"  # agents/literals.py escape_raw_char_literals
+DOUBLE_ESCAPED = "double-escaped-file"  # agents/literals.py unescaped_flat_file
+SNIPPET_MERGE = "snippet-merge"  # agents/snippets.py
+
+
+def answer_repairs() -> frozenset[str]:
+    """Every repair `parse_answer` knows, the JSON ones of llm/jsonanswer.py included."""
+    from tddhooks.llm.jsonanswer import REPAIRS
+
+    return REPAIRS | {RAW_CHARS, DOUBLE_ESCAPED, SNIPPET_MERGE}
+
+
 def parse_answer(
     text: str,
     role: str | None = None,
     *,
     read: Callable[[str], str | None] | None = None,
     merged: list[str] | None = None,
+    repairs: Collection[str] | None = None,
 ) -> AgentAnswer:
     """Parse a model's answer (plain or ```json fenced); AnswerInvalid says what to correct.
     Only the tester may end the kata (`done`); the others' `"done": false` is ignored.
+    `repairs`: the ids of the repairs in effect (`answer_repairs()`, every one when None).
     With `read` (path -> the file's text, None if there is none), a snippet edit of whole items
     (`"action": "insert"` and the like) becomes the upsert of its file with them merged in
     (agents/snippets.py); the paths so merged are added to `merged`."""
     from tddhooks.llm.jsonanswer import extract_json_object
 
+    allowed = answer_repairs() if repairs is None else frozenset(repairs)
     try:
-        data: dict[str, Any] = extract_json_object(text)
+        data: dict[str, Any] = extract_json_object(text, allowed)
     except LLMAnswerError as error:
         raise _invalid([error.message], role) from error
     from tddhooks.agents.literals import unescaped_flat_file
 
-    data = _with_contents(data, unescaped_flat_file)
+    if DOUBLE_ESCAPED in allowed:
+        data = _with_contents(data, unescaped_flat_file)
     if read is not None:
         read = _read_once(read)
         # the literals first: a snippet's raw line end inside '…' would be indented by the merge
-        data = _escape_raw_chars(data, read)
-        data = _merge_snippets(data, read, merged if merged is not None else [])
+        if RAW_CHARS in allowed:
+            data = _escape_raw_chars(data, read)
+        if SNIPPET_MERGE in allowed:
+            data = _merge_snippets(data, read, merged if merged is not None else [])
     try:
         answer = AgentAnswer.model_validate(data)
     except ValidationError as error:

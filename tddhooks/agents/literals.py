@@ -1,8 +1,9 @@
 """A character literal the JSON string turned into a raw control character, written back as its
-escape (docs/answers.md, "Rules of an answer").
+escape (checks `raw-char-literals` and `double-escaped-file`, small-model, docs/checks.md;
+docs/answers.md, "Rules of an answer").
 
-Code travels inside a JSON string, so Rust's `'\\n'` must be sent as `'\\\\n'`. A small model sends
-`'\\n'`, which JSON reads as a real line end: the file then holds a quote, a line end and a quote,
+Code travels inside a JSON string, so Rust's `'\\n'` must be sent as `'\\\\n'`. Sent as
+`'\\n'`, JSON reads it as a real line end: the file then holds a quote, a line end and a quote,
 which rustc refuses ("character constant must be escaped: `\\n`"). In Rust such a literal
 is never valid, so it is written back as `'\\n'` (`'\\t'`, `'\\r'`), unless the file already had
 the same three characters (then they are the person's, inside a string or a comment). Python code

@@ -1,4 +1,5 @@
-"""A snippet answer merged into its file item by item (docs/answers.md, "Rules of an answer").
+"""A snippet answer merged into its file item by item (check `snippet-merge`, small-model,
+docs/checks.md; docs/answers.md, "Rules of an answer").
 
 The protocol asks for whole files (`upsert`); an answer may send only the items it changed, as
 `"action": "insert"` (or `add`, `replace`, …). When such a snippet is made of whole top-level
@@ -27,7 +28,7 @@ from tddhooks.agents.snippet_items import (
     rust_tokens,
 )
 
-# the actions a small model sends instead of upsert; `delete` and `upsert` are the protocol's
+# the actions an answer may send instead of upsert; `delete` and `upsert` are the protocol's
 SNIPPET_ACTIONS = frozenset(
     {"insert", "add", "append", "replace", "update", "modify", "edit", "patch", "merge"}
 )

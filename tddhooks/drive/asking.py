@@ -47,7 +47,7 @@ def ask(
     _account(crew, role, cycle, result, record)
     merged: list[str] = []
     try:
-        answer = _parse(result.content, role, _reader(crew), merged)
+        answer = _parse(result.content, role, _reader(crew), merged, crew.checks.ids())
     except AnswerInvalid as error:
         record.failure = error.message
         return None, result
@@ -71,11 +71,15 @@ def retry_temperature(base: float, attempt: int) -> float:
 
 
 def _parse(
-    text: str, role: str, read: Callable[[str], str | None], merged: list[str]
+    text: str,
+    role: str,
+    read: Callable[[str], str | None],
+    merged: list[str],
+    repairs: frozenset[str],
 ) -> AgentAnswer:
     from tddhooks.agents.edits import parse_answer
 
-    return parse_answer(text, role, read=read, merged=merged)
+    return parse_answer(text, role, read=read, merged=merged, repairs=repairs)
 
 
 def _reader(crew: Crew) -> Callable[[str], str | None]:

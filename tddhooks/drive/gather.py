@@ -4,7 +4,7 @@ and source files, the covered tests. `agents.context.build_messages` ranks, scru
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -89,8 +89,11 @@ def turn_context(
     workspace: Workspace | None = None,
     working: Sequence[int] = (),
     put_off: Sequence[int] = (),
+    checks: Collection[str] | None = None,
 ) -> TurnContext:
-    """Everything the role's prompt is built from, read from the repository now."""
+    """Everything the role's prompt is built from, read from the repository now; `checks`: the
+    ids of the checks in effect (drive/checks/registry.py), which decide the prompt's hint lines
+    (every one when None)."""
     message, diff = last_commit(root, workspace)
     files = project_files(root, settings, workspace)
     texts = read_texts(root, files)
@@ -115,7 +118,7 @@ def turn_context(
         staged_files=tuple(staged),
         test_globs=settings.test_paths,
         work_dir=str(root),
-        expectations=staged_expectations(settings, texts, staged, kata),
+        expectations=staged_expectations(settings, texts, staged, kata, checks),
         unit_test_files=units,
         write_paths=offered_paths(
             role, path_policy(role, settings), files=files, unit_test_files=units,
@@ -123,6 +126,7 @@ def turn_context(
         ),
         working=tuple(sorted(working)),
         put_off=tuple(sorted(put_off)),
+        checks=None if checks is None else frozenset(checks),
     )  # fmt: skip
 
 
@@ -140,14 +144,19 @@ def unit_test_files(settings: PolicySettings, texts: Mapping[str, str]) -> tuple
 
 
 def staged_expectations(
-    settings: PolicySettings, texts: Mapping[str, str], staged: Sequence[str], kata: str = ""
+    settings: PolicySettings,
+    texts: Mapping[str, str],
+    staged: Sequence[str],
+    kata: str = "",
+    checks: Collection[str] | None = None,
 ) -> tuple[str, ...]:
     """What the staged test files call and expect (agents/expectations.py), with the signature
     the kata's Interface section fixes for a function it names (drive/interface.py), unless the
     Rust library already declares it otherwise (changed on purpose: the tests follow the code);
     then what the kata says a call gives where the test compares less (agents/examples.py
-    `kata_values`); the kata's characters-not-bytes note where a length is in view, and the
-    empty body where the kata's first test asks for nothing (drive/startlines.py)."""
+    `kata_values`); under checks `count-characters` and `empty-start` (in `checks`, or when it is
+    None) the kata's characters-not-bytes note where a length is in view, and the empty body
+    where the kata's first test asks for nothing (drive/startlines.py)."""
     from tddhooks.agents.examples import kata_values
     from tddhooks.drive.interface import LIB, interface_functions, kept_interface
     from tddhooks.drive.startlines import empty_start, length_in_view
@@ -167,10 +176,12 @@ def staged_expectations(
     if kata:
         requirements = kata_requirements(kata, whole=True)
         lines += kata_values(tests, requirements, settings.language, package, list(named))
-        if rust and NOT_BYTES.search(kata) and length_in_view(tests, lines, texts.get(LIB, "")):
+        counting = rust and (checks is None or "count-characters" in checks)
+        if counting and NOT_BYTES.search(kata) and length_in_view(tests, lines, texts.get(LIB, "")):
             lines.append(COUNT_CHARACTERS)
-    others = {path: text for path, text in texts.items() if path not in tests}
-    lines += empty_start(settings.language, every, test_names(settings, others), tests)
+    if checks is None or "empty-start" in checks:
+        others = {path: text for path, text in texts.items() if path not in tests}
+        lines += empty_start(settings.language, every, test_names(settings, others), tests)
     return tuple(dict.fromkeys(lines))
 
 

@@ -101,7 +101,8 @@ class Turn:
         return gather.turn_context(self.root, crew.settings, role=self.role,
                                    cycle=self.info.cycle, workspace=crew.workspace,
                                    working=tuple(crew.working),
-                                   put_off=tuple(crew.put_off))  # fmt: skip
+                                   put_off=tuple(crew.put_off),
+                                   checks=crew.checks.ids())  # fmt: skip
 
     def prepared(self) -> TurnContext:
         """The turn's context, its offered paths closed only under check `offered-paths`."""
@@ -181,8 +182,9 @@ class Turn:
         policy = path_policy(self.role, crew.settings)
         paths = crew.workspace.apply_edits(crew.root, answer.edits, policy)
         self.written = tuple(paths)
-        repairs = crew.on("compiler-fixes")
-        crew.workspace.format_files(crew.root, crew.settings, paths, repairs=repairs)
+        if crew.on("format-fixes"):
+            repairs = crew.on("compiler-fixes")
+            crew.workspace.format_files(crew.root, crew.settings, paths, repairs=repairs)
         crew.workspace.stage(crew.root, paths)
         return paths
 

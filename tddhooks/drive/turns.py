@@ -268,6 +268,7 @@ class ImplementorTurn(SourceTurn):
             staged=self.crew.workspace.staged_paths(self.root),
             test_output=red_output or (handoff.red_output if handoff else ""),
             handoff_intent=handoff.intent if handoff else None, workspace=self.crew.workspace,
+            checks=self.crew.checks.ids(),
         )  # fmt: skip
 
     def judge(self, answer: AgentAnswer, record: AttemptRecord) -> Tried:

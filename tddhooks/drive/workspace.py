@@ -116,7 +116,8 @@ def format_files(
     has changed files meanwhile, the formatter does not run at all (it would rewrite their work;
     the gate's format check still judges the staged tree). Returns the formatter's output when it
     failed or was skipped (the gate reports the same problem), else None. `repairs`: also the
-    drive's own span fixes of check `compiler-fixes` (drive/rustfixes.py).
+    fixes of check `compiler-fixes` (drive/rustfixes.py): rustc's `.to_string()` suggestion and
+    the drive's own span fixes.
     """
     if not settings.fmt_fix and not settings.lint_fix:
         return None
@@ -174,9 +175,10 @@ def _apply_fixes(
     for _ in range(FIX_ROUNDS):
         before = {path: _digest(root, path) for path in own_paths}
         fixed = proc.run(command, cwd=root, env=env, timeout_s=settings.timeout_s)
-        # a suggestion rustc does not mark as safe; none is left when the code compiled
-        if (tests or not fixed.ok) and rustc:
-            to_string_literals(root, own_paths, env, settings.timeout_s, repairs=repairs)
+        # a suggestion rustc does not mark as safe (check `compiler-fixes`); none is left when
+        # the code compiled
+        if (tests or not fixed.ok) and rustc and repairs:
+            to_string_literals(root, own_paths, env, settings.timeout_s)
         if all(_digest(root, path) == before[path] for path in own_paths):
             return
 

@@ -1,9 +1,11 @@
-"""Find the one JSON object in a model's answer: plain, fenced in Markdown, or wrapped in prose."""
+"""Find the one JSON object in a model's answer: plain, fenced in Markdown, or wrapped in prose;
+with the repairs the caller allows, also one whose code strings broke the JSON."""
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection
 from itertools import chain
 from typing import Any
 
@@ -18,6 +20,13 @@ _EXCERPT = 160
 # comma and the next key or element; any other quote inside a string is the code's own
 _CLOSES = re.compile(r'\s*(?:[}:]|,\s*["{\[]|$)')  # a key or a value of an object
 _CLOSES_IN_ARRAY = re.compile(r'\s*(?:\]|,\s*["{\[]|$)')
+
+# The answer repairs, named by the ids of the drive's check registry (docs/checks.md); the
+# caller passes the ones in effect (llm imports nothing above it).
+WRAPPED = "json-wrapped"  # a fence, prose or a <think> block around the object
+TRIPLE_QUOTES = "json-triple-quotes"  # Python's """…""" read as a JSON string
+CODE_QUOTES = "json-code-quotes"  # the code's own quotes escaped, an unclosed content closed
+REPAIRS = frozenset({WRAPPED, TRIPLE_QUOTES, CODE_QUOTES})
 
 
 def _candidates(text: str) -> list[str]:
@@ -37,9 +46,8 @@ def _excerpt(text: str) -> str:
 def escape_inner_quotes(text: str) -> str:
     """`text` with each unescaped quote inside a string escaped unless what follows it can only
     end the string (see _CLOSES): in an object a `}`, a `:` or a `,` before the next item, in an
-    array a `]` or such a `,` (measured: a 1.5B tester's plan that quoted `vec!["…"]` from a
-    refusal ended at its `"]`). Valid JSON comes back unchanged; a guess that still does not
-    parse is dropped by the caller."""
+    array a `]` or such a `,` (a plan that quotes `vec!["…"]` does not end at its `"]`). Valid
+    JSON comes back unchanged; a guess that still does not parse is dropped by the caller."""
     out: list[str] = []
     inside = False
     containers: list[str] = []  # the open `{` and `[` outside strings
@@ -81,10 +89,8 @@ _UNTERMINATED = re.compile(r"\n[ \t]*\](?=[ \t]*(?:,|\}|\n|$))")
 def escape_content_quotes(text: str) -> str:
     """`text` with every unescaped quote inside each `"content": "…"` string escaped, the string
     ending where its edit object ends (see _CONTENT_CLOSE) rather than at the first quote that
-    might end it. Measured: the 1.5B implementor wrote `""` (an empty Rust string) in a file's
-    content, and the quote after it, followed by a line end and `}`, read as the string's end.
-    A content string with no closing quote at all ends before the edits' own `]` (_UNTERMINATED):
-    16 of the 64 cached 1.5B answers that did not parse had that shape (docs/llm.md)."""
+    might end it: code's `""` followed by a line end and `}` does not end the content. A content
+    string with no closing quote at all ends before the edits' own `]` (_UNTERMINATED)."""
     out: list[str] = []
     index = 0
     for opening in _CONTENT_OPEN.finditer(text):
@@ -172,28 +178,28 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return value
 
 
-def extract_json_object(text: str) -> dict[str, Any]:
-    """The JSON object in `text`; raises LLMAnswerError saying what is wrong with the answer."""
-    cleaned = _THINKING.sub("", text).strip().lstrip("\ufeff")
+def extract_json_object(text: str, repairs: Collection[str] = REPAIRS) -> dict[str, Any]:
+    """The JSON object in `text`; raises LLMAnswerError saying what is wrong with the answer.
+    `repairs`: the ids above in effect; without `WRAPPED` only the answer as a whole is read."""
+    cleaned = text.strip().lstrip("\ufeff")
+    if WRAPPED in repairs:
+        cleaned = _THINKING.sub("", cleaned).strip()
     if not cleaned:
         raise LLMAnswerError(
             "the model's answer is empty",
             fix="ask again; if it keeps happening, try another model",
         )
     not_object: str | None = None
-    candidates = _candidates(cleaned)
-    # as written first; then with Python's triple quotes read as the file between them (measured:
-    # the 1.5B model wrote `"content": """\npub fn score(…` in 2 of 5 attempts of a turn, and the
-    # quote escaping below would read `"""` as an empty string and a quote: the file began `""`);
-    # last, with the code's own quotes escaped, the one thing small models get wrong in code
-    # inside JSON (measured: Qwen2.5-Coder 1.5B wrote `add(""), 0, \"message\"` in every one of
-    # its answers to the first String Calculator test)
-    repaired = [triple_quoted(candidate) for candidate in candidates if '"""' in candidate]
-    contents = [escape_content_quotes(candidate) for candidate in candidates]
-    guesses = chain(
-        repaired, map(escape_inner_quotes, candidates), contents,
-        map(escape_inner_quotes, contents),
-    )  # fmt: skip
+    candidates = _candidates(cleaned) if WRAPPED in repairs else [cleaned]
+    # as written first; then with Python's triple quotes read as the file between them (the quote
+    # escaping below would read `"""` as an empty string and a quote); last, with the code's own
+    # quotes escaped
+    repaired = [triple_quoted(candidate) for candidate in candidates
+                if TRIPLE_QUOTES in repairs and '"""' in candidate]  # fmt: skip
+    escaping = CODE_QUOTES in repairs
+    contents = [escape_content_quotes(candidate) for candidate in candidates] if escaping else []
+    inner = map(escape_inner_quotes, candidates) if escaping else iter(())
+    guesses = chain(repaired, inner, contents, map(escape_inner_quotes, contents))
     # a repair that leaves an object with one key twice read one edit into another (a content
     # string never closed ran into the next edit's `"content"`): refused, never the last key's
     # value kept
@@ -208,7 +214,12 @@ def extract_json_object(text: str) -> dict[str, Any]:
         not_object = f"expected a JSON object, got a JSON {type(value).__name__}"
     start = cleaned.find("{")
     reason = not_object or "there is no '{' in it"
-    if start >= 0:
+    if start >= 0 and WRAPPED not in repairs:
+        try:
+            json.loads(cleaned, strict=False)
+        except ValueError as error:
+            reason = not_object or f"invalid JSON: {error}"
+    elif start >= 0:
         try:
             # the first object, followed by more prose or a second object
             value, _end = json.JSONDecoder().raw_decode(cleaned, start)

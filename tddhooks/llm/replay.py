@@ -215,7 +215,7 @@ def shipped_misfit(
     this kata (`kata`: its kata.md text, `language`: the repository's); None when it fits, when
     it is no shipped session (a file of the person's own), or when the kata cannot be told. Its
     answers write the code of the kata they were recorded on: replayed on FizzBuzz they would
-    write String Calculator's `add` there (measured: two green cycles of the wrong kata). A
+    write String Calculator's `add` there, green cycles of the wrong kata. A
     relative path is looked for as `load_session` reads it: the current directory's, else
     `base`'s (the kata's)."""
     from tddhooks.kata.title import kata_title

@@ -129,10 +129,8 @@ def back_to(
     """Index of the requirement the tester goes back to once every one but the `put_off` ones
     (a drive set their tests aside) has a test; None when none is left. The tests that match no
     requirement cover the open ones that were not put off first, in order (they were written
-    while the put-off ones waited), then the put-off ones. Measured (r65, FizzBuzz at 66828da):
-    `multiple_3_said`, `_5_`, `_7_` match no requirement (1 and 2 digit numbers are no keywords);
-    counted from requirement 1 (put off) they covered 1, 2, 3, and the tester was pointed at
-    requirement 5, tested already: it rewrote `tests/multiple_7_said.rs` in ten attempts."""
+    while the put-off ones waited), then the put-off ones: counted from a put-off requirement,
+    they would leave a requirement they test open and point the tester at it again."""
     covered, unmatched = _matched(requirements, tree_tests)
     covered.update(working)
     waiting = set(put_off)

@@ -22,10 +22,10 @@ def to_work_tree(text: str, snapshot: Path | str, target: Path | str | None = No
     """`text` with every `<snapshot>/x` written `x` and every `<target>/x` (cargo's target
     folder, kept beside the snapshot) written `target/x`, in either spelling of each path, and
     ANSI escape sequences removed. Both live under a folder named after the repository, so
-    output that kept them would differ from one clone to the next: measured, a test binary that
+    output that kept them would differ from one clone to the next: a test binary that
     aborted (`process didn't exit successfully: `<cache>/…/target/debug/deps/zero_refused-…``)
-    put the path into the implementor's next prompt, and a replay in another folder asked the
-    model again (docs/llm.md, the replay rule)."""
+    would put the path into the implementor's next prompt, and a replay in another folder would
+    ask the model again (docs/llm.md, the replay rule)."""
     pairs = [(prefix, "target") for prefix in (_spellings(target) if target else set())]
     pairs += [(prefix, ".") for prefix in _spellings(snapshot)]
     for prefix, name in sorted(pairs, key=lambda pair: len(pair[0]), reverse=True):

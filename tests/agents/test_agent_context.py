@@ -581,6 +581,11 @@ def test_a_refused_example_shows_the_tester_how_the_language_tests_a_refusal(
     first = _user(dataclasses.replace(ctx, put_off=()), 4000)
     assert "Requirement 1 of 7" in first
     assert "A refusal is tested" not in first  # a value to compare: no such line
+    # check `refusal-shape` (small-model, docs/checks.md): only when the drive has it in effect
+    assert shape in _user(dataclasses.replace(ctx, checks=frozenset({"refusal-shape"})), 4000)
+    off = _user(dataclasses.replace(ctx, checks=frozenset()), 4000)
+    assert "Requirement 7 of 7: Zero is refused" in off
+    assert "A refusal is tested" not in off
 
 
 def test_a_requirement_built_on_a_put_off_one_waits_for_it() -> None:

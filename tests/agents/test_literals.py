@@ -124,3 +124,19 @@ def test_a_long_line_of_literals_is_judged_in_linear_time() -> None:
     start = time.monotonic()
     assert unescaped_flat_file("src/lib.rs", content) == content
     assert time.monotonic() - start < 5
+
+
+def test_the_repairs_run_only_when_the_caller_lists_them() -> None:
+    """Checks `raw-char-literals` and `double-escaped-file` (small-model, docs/checks.md): the
+    drive passes the ids in effect; under `core` neither runs."""
+    from tddhooks.agents.edits import DOUBLE_ESCAPED, RAW_CHARS, answer_repairs
+
+    assert {DOUBLE_ESCAPED, RAW_CHARS} <= answer_repairs()
+    flat = json.dumps({"plan": "p", "edits": [{"path": "src/lib.rs", "content": FLAT}]})
+    assert parse_answer(flat, "implementor", repairs=()).edits[0].content == FLAT
+    assert parse_answer(flat, "implementor", repairs=[DOUBLE_ESCAPED]).edits[0].content == CODE
+    raw = json.dumps({"plan": "p", "edits": [{"path": "src/lib.rs", "content": SPLIT}]})
+    read = {"src/lib.rs": "pub fn add() {}\n"}.get
+    assert parse_answer(raw, "implementor", read=read, repairs=()).edits[0].content == SPLIT
+    repaired = parse_answer(raw, "implementor", read=read, repairs=[RAW_CHARS]).edits[0]
+    assert repaired.content == SPLIT.replace("'\n'", "'\\n'")

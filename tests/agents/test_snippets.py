@@ -327,3 +327,25 @@ def test_a_whole_file_upsert_is_never_taken_for_statements(content: str) -> None
     # sent as an insert: merged by item name, or not at all; never one function inside another
     merged = merge_snippet("src/lib.rs", ADD, content)
     assert merged is None or merged.count("fn add") == 1
+
+
+def test_without_snippet_merge_a_snippet_action_stays_invalid() -> None:
+    """Check `snippet-merge` (small-model, docs/checks.md): off, nothing is merged or read."""
+    from tddhooks.agents.edits import SNIPPET_MERGE
+
+    asked: list[str] = []
+
+    def read(path: str) -> str | None:
+        asked.append(path)
+        return LIB
+
+    with pytest.raises(AnswerInvalid, match="action"):
+        parse_answer(_answer("insert", "src/lib.rs", SCORE), "implementor", read=read, repairs=())
+    assert asked == []
+    merged: list[str] = []
+    answer = parse_answer(
+        _answer("insert", "src/lib.rs", SCORE), "implementor", read=read, merged=merged,
+        repairs=[SNIPPET_MERGE],
+    )  # fmt: skip
+    assert merged == ["src/lib.rs"]
+    assert answer.edits[0].content == merge_snippet("src/lib.rs", LIB, SCORE)

@@ -136,3 +136,16 @@ def test_doctor_lists_the_checks_in_effect(tmp_path: Path) -> None:
     [broken] = answer_checks(load_config(repo))
     assert broken.status == "fail"
     assert "commit policy itself" in broken.detail
+
+
+def test_the_repairs_below_the_drive_are_registered_and_handed_down_by_id() -> None:
+    """llm and agents name their answer repairs by registry ids (they import no registry); the
+    drive hands them the ids in effect (drive/asking.py)."""
+    from tddhooks.agents.edits import answer_repairs
+
+    assert answer_repairs() <= {check.id for check in CHECKS}
+    assert answer_repairs() & active_checks("core").ids() == {"json-wrapped"}
+    assert answer_repairs() <= active_checks("small-model").ids()
+    assert "snippet-merge" not in active_checks("small-model", ["snippet-merge"]).ids()
+    for repair in answer_repairs() - {"json-wrapped"}:
+        assert check_of(repair).profile == "small-model"

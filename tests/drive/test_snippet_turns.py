@@ -1,6 +1,7 @@
 """An implementor's snippet answer (`"action": "insert"` with only its function) is merged into
 the file as the index holds it and judged as a whole-file upsert (agents/snippets.py,
-drive/asking.py). FakeModel drives (tests/support/loop_scenarios.py): milliseconds, no cargo."""
+drive/asking.py) under check `snippet-merge` (small-model); under `core` it goes back to the
+model. FakeModel drives (tests/support/loop_scenarios.py): milliseconds, no cargo."""
 
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ def test_an_inserted_function_is_merged_and_the_cycle_lands(kind: str, tmp_path:
     indented = "    " + SOURCE_ADD.replace("\n    ", "\n        ")  # dedented before the merge
     models = cycle_models(_insert("src/kata/__init__.py", indented))
 
-    summary, _crew = drive_once(side, models)
+    summary, _crew = drive_once(side, models, profile="small-model")
 
     assert len(models["implementor"].asked) == 1
     assert side.subjects()[0] == "feat(add): add exists"
@@ -50,6 +51,24 @@ def test_an_inserted_function_is_merged_and_the_cycle_lands(kind: str, tmp_path:
     assert head.startswith('"""The kata."""\n')  # merged into the file, not written over it
     assert "def add(*numbers: int) -> int:\n    return sum(numbers)\n" in head
     assert summary.stop_reason == "steps"
+
+
+@pytest.mark.parametrize("kind", ["memory"])
+def test_under_core_a_snippet_is_not_merged_and_goes_back_to_the_model(
+    kind: str, tmp_path: Path
+) -> None:
+    side = Side(kind, tmp_path)
+    models = cycle_models(
+        _insert("src/kata/__init__.py", SOURCE_ADD),
+        plan_answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD),
+    )
+
+    _summary, _crew = drive_once(side, models)
+
+    told = "'edits.0.action': input should be 'upsert' or 'delete' (got 'insert')"
+    assert told in models["implementor"].asked[1].user
+    assert side.subjects()[0] == "feat(add): add exists"
+    assert _head(side, "src/kata/__init__.py") == SOURCE_ADD
 
 
 @pytest.mark.parametrize("kind", ["memory"])
@@ -73,7 +92,7 @@ def test_a_snippet_that_cannot_land_goes_back_to_the_model_and_nothing_is_writte
         plan_answer("define add", "src/kata/__init__.py", SOURCE_ADD, commit=FEAT_ADD),
     )
 
-    _summary, _crew = drive_once(side, models)
+    _summary, _crew = drive_once(side, models, profile="small-model")
 
     assert told in models["implementor"].asked[1].user
     assert side.subjects()[0] == "feat(add): add exists"

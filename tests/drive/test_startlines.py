@@ -157,3 +157,24 @@ def test_the_first_implementor_prompt_names_the_empty_body(
 
     assert EMPTY_START["python"] in models["implementor"].asked[0].user
     assert side.subjects()[0] == "feat(validate): a good password has no errors"
+
+
+def test_the_prompt_hints_are_in_the_prompt_only_under_their_checks() -> None:
+    """Checks `empty-start` and `count-characters` (small-model hints, docs/checks.md): the drive
+    hands gather the ids in effect; under `core` neither line is in the prompt."""
+    from tddhooks.drive.checks import active_checks
+    from tddhooks.drive.gather import COUNT_CHARACTERS
+
+    empty = _rust_test('assert_eq!(validate("Abcdef1!"), Vec::<String>::new());')
+    short = _rust_test('assert_eq!(validate("Abc1!"), vec!["must be at least 8 characters"]);')
+    cases = {
+        "tests/t.rs": (empty, EMPTY_START["rust"]),
+        "tests/short.rs": (short, COUNT_CHARACTERS),
+    }
+    for path, (test, line) in cases.items():
+        texts = {path: test, "Cargo.toml": CARGO, "src/lib.rs": ""}
+        small = active_checks("small-model").ids()
+        assert line in staged_expectations(RUST, texts, [path], PV_KATA, small)
+        for checks in (active_checks("core").ids(), active_checks("small-model", [
+            "empty-start", "count-characters"]).ids()):  # fmt: skip
+            assert line not in staged_expectations(RUST, texts, [path], PV_KATA, checks)

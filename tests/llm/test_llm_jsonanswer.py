@@ -288,3 +288,41 @@ def test_a_plan_that_quotes_a_list_literal_keeps_its_quotes() -> None:
 def test_in_an_array_a_quote_before_the_closing_bracket_still_ends_the_string() -> None:
     text = '{"rationale": ["say "hi" to all"], "plan": "p"}'
     assert extract_json_object(text) == {"rationale": ['say "hi" to all'], "plan": "p"}
+
+
+# ------------------------------------------------------------ repairs the caller turns off
+# (checks json-wrapped, json-triple-quotes, json-code-quotes: docs/checks.md)
+
+
+def test_a_repair_left_out_of_repairs_does_not_run() -> None:
+    from tddhooks.llm.jsonanswer import CODE_QUOTES, REPAIRS, TRIPLE_QUOTES, WRAPPED
+
+    assert {WRAPPED, TRIPLE_QUOTES, CODE_QUOTES} == REPAIRS
+    # the code's own quotes: read only with json-code-quotes
+    with pytest.raises(LLMAnswerError, match="not one JSON object"):
+        extract_json_object(UNESCAPED, {WRAPPED, TRIPLE_QUOTES})
+    assert extract_json_object(UNESCAPED, {WRAPPED, CODE_QUOTES})["done"] is False
+    # triple quotes: read only with json-triple-quotes (the quote escaping alone reads `""`)
+    without = extract_json_object(TRIPLE, {WRAPPED, CODE_QUOTES})
+    assert not without["edits"][0]["content"].startswith("pub fn")
+    with pytest.raises(LLMAnswerError):
+        extract_json_object(TRIPLE, {WRAPPED})
+    assert extract_json_object(TRIPLE, {WRAPPED, TRIPLE_QUOTES})["commit"]["scope"] == "score"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '```json\n{"a": 1}\n```',
+        'Sure! {"a": 1} That is all.',
+        '<think>x</think>\n{"a": 1}',
+        '{"a": 1} and a second one {"b": 2}',
+    ],
+)
+def test_without_json_wrapped_only_the_answer_as_a_whole_is_read(text: str) -> None:
+    from tddhooks.llm.jsonanswer import WRAPPED
+
+    assert extract_json_object(text, {WRAPPED}) == {"a": 1}
+    with pytest.raises(LLMAnswerError, match="invalid JSON"):
+        extract_json_object(text, frozenset())
+    assert extract_json_object('  {"a": 1}\n', frozenset()) == {"a": 1}

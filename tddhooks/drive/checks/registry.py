@@ -15,7 +15,7 @@ from tddhooks.errors import ConfigError
 
 Effect = Literal["refuse", "repair", "hint"]
 Profile = Literal["core", "small-model"]
-Stage = Literal["answer", "written", "red", "green"]
+Stage = Literal["prompt", "parse", "answer", "written", "red", "green"]
 PROFILES: tuple[Profile, ...] = ("core", "small-model")
 
 
@@ -25,7 +25,9 @@ class Check:
 
     id: str
     role: str  # tester | implementor | refactorer | source (implementor and refactorer) | any
-    stage: Stage  # answer: before a write; written: on the written files; red / green: verdict
+    # prompt: a line of the prompt; parse: on the answer's text; answer: before a write;
+    # written: on the written files; red / green: on the gate's verdict
+    stage: Stage
     effect: Effect
     profile: Profile
     reason: str
@@ -56,8 +58,18 @@ _LOCKED = frozenset(
 
 
 _D = "tddhooks.drive."
+_J = "tddhooks.llm.jsonanswer:"
 CHECKS: tuple[Check, ...] = (
     # core: what the commit policy and the edit protocol need
+    _check(
+        "json-wrapped",
+        "any",
+        "parse",
+        "repair",
+        "core",
+        _J + "extract_json_object",
+        "the answer's one JSON object is read from a Markdown fence, prose or a `<think>` block",
+    ),
     _check(
         "path-rules",
         "any",
@@ -149,6 +161,15 @@ CHECKS: tuple[Check, ...] = (
         "a refactor does not add an Interface function no test asked for yet",
     ),
     _check(
+        "format-fixes",
+        "any",
+        "written",
+        "repair",
+        "core",
+        _D + "workspace:format_files",
+        "the files an answer wrote get the project's fix and format commands before the gate",
+    ),
+    _check(
         "test-lint-fixes",
         "implementor",
         "green",
@@ -158,6 +179,51 @@ CHECKS: tuple[Check, ...] = (
         "the linter's safe fixes to the handed-over test are applied by the drive",
     ),
     # small-model: aids for models that cannot follow the protocol unaided
+    _check(
+        "json-triple-quotes",
+        "any",
+        "parse",
+        "repair",
+        "small-model",
+        _J + "triple_quoted",
+        "a file sent in Python's triple quotes inside the JSON is read as a JSON string",
+    ),
+    _check(
+        "json-code-quotes",
+        "any",
+        "parse",
+        "repair",
+        "small-model",
+        _J + "escape_content_quotes",
+        "the code's own unescaped quotes, and a content string never closed, do not break the JSON",
+    ),
+    _check(
+        "double-escaped-file",
+        "any",
+        "parse",
+        "repair",
+        "small-model",
+        "tddhooks.agents.literals:unescaped_flat_file",
+        "a Rust or Python file sent escaped twice, on one line, is decoded once more",
+    ),
+    _check(
+        "raw-char-literals",
+        "any",
+        "parse",
+        "repair",
+        "small-model",
+        "tddhooks.agents.literals:escape_raw_char_literals",
+        "a char literal JSON turned into a raw line end or tab is written back as its escape",
+    ),
+    _check(
+        "snippet-merge",
+        "any",
+        "parse",
+        "repair",
+        "small-model",
+        "tddhooks.agents.snippets:merge_snippet",
+        "an edit of only some items (`insert`, a partial upsert) is merged into its whole file",
+    ),
     _check(
         "offered-paths",
         "tester",
@@ -237,7 +303,7 @@ CHECKS: tuple[Check, ...] = (
         "repair",
         "small-model",
         _D + "rustfixes:takes_rustc_fixes",
-        "rustc's machine-applicable fixes for char, brace and vec slips are applied",
+        "rustc's `.to_string()` for a literal and fixes for char, brace and vec slips are applied",
     ),
     _check(
         "handed-intent",
@@ -247,6 +313,33 @@ CHECKS: tuple[Check, ...] = (
         "small-model",
         _D + "intent:handed_intent",
         "the plan handed over with a test is kept only when it is about that test",
+    ),
+    _check(
+        "empty-start",
+        "implementor",
+        "prompt",
+        "hint",
+        "small-model",
+        _D + "startlines:empty_start",
+        "the first test that expects only empty lists is answered by an empty-list body",
+    ),
+    _check(
+        "count-characters",
+        "implementor",
+        "prompt",
+        "hint",
+        "small-model",
+        _D + "startlines:length_in_view",
+        "the kata's note that lengths count characters, not bytes, is shown where a length shows",
+    ),
+    _check(
+        "refusal-shape",
+        "tester",
+        "prompt",
+        "hint",
+        "small-model",
+        "tddhooks.agents.context:refusal_shape",
+        "a requirement that refuses an input is shown how the language tests a refusal",
     ),
     _check(
         "rust-hints",
@@ -298,6 +391,11 @@ class ActiveChecks:
 
     def in_effect(self) -> tuple[Check, ...]:
         return tuple(check for check in CHECKS if self.on(check.id))
+
+    def ids(self) -> frozenset[str]:
+        """The ids of the checks in effect: what the layers below the drive are handed (llm and
+        agents name their repairs by these ids and import no registry)."""
+        return frozenset(check.id for check in self.in_effect())
 
     @staticmethod
     def refusal(check_id: str, message: str) -> str:
