@@ -292,8 +292,8 @@ def execute(specs: Sequence[RunSpec], jobs: int) -> tuple[list[RunResult], int |
             futures[pool.submit(run_one, spec, children)] = index
         for done in waits.completed(futures):  # Ctrl-C raises meanwhile, in whatever thread
             if done.exception() is None:
-                finished[futures[done]] = done.result()
-                _progress(specs[futures[done]], done.result())
+                finished[futures[done]] = result = waits.result(done)
+                _progress(specs[futures[done]], result)
     except (KeyboardInterrupt, Terminated) as stop:
         # a SIGTERM (`kill`, `timeout`, a CI job cancelled) stops the bench as Ctrl-C does: it
         # once killed the running drive and went on with the next ones
