@@ -54,6 +54,8 @@ def prefetch(root: Path, calls: Sequence[Call]) -> None:
         return
     import threading
 
+    from tddhooks import waits
+
     def fetch(args: Sequence[str], env_extra: Mapping[str, str] | None) -> None:
         result = run_git(args, root, env_extra=env_extra, check=False)
         _PREFETCHED[_call_key(args, root, env_extra)] = result
@@ -62,7 +64,7 @@ def prefetch(root: Path, calls: Sequence[Call]) -> None:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join()
+        waits.join(thread)  # Ctrl-C raises meanwhile, wherever the kernel delivered it
 
 
 def listing_args(rev: str) -> list[str]:

@@ -208,7 +208,8 @@ def run(
     mark = environment[reaper.MARK_ENV]
     if timeout_s is not None:  # a command that may run someone's code (git alone needs none)
         reaper.become_subreaper()
-    reaper.starting()
+    token = reaper.starting()
+    process: subprocess.Popen[bytes] | None = None
     try:
         process = subprocess.Popen(
             argv,
@@ -220,17 +221,13 @@ def run(
             start_new_session=True,
         )
     except FileNotFoundError:
-        reaper.started(None)
         message = f"{argv[0]}: command not found (is it installed and on PATH?)\n"
         return ProcResult(argv, MISSING_EXECUTABLE, "", message, time.monotonic() - start)
     except PermissionError:
-        reaper.started(None)
         message = f"{argv[0]}: permission denied (is it executable?)\n"
         return ProcResult(argv, MISSING_EXECUTABLE, "", message, time.monotonic() - start)
-    except BaseException:
-        reaper.started(None)
-        raise
-    reaper.started(process.pid)
+    finally:  # a signal raised here too: the command is registered (or known never to start)
+        reaper.started(token, None if process is None else process.pid)
     assert process.stdout is not None
     assert process.stderr is not None
     threaded = timeout_s is not None or stdin is not None

@@ -21,9 +21,16 @@ from pathlib import Path
 MARK_ENV = "TDDHOOKS_PROC_MARK"
 _PR_SET_CHILD_SUBREAPER = 36
 _PROC = Path("/proc")
-_lock = threading.Lock()
+# reentrant: a signal's handler (kill_all_running) may run in a thread that holds it
+_lock = threading.RLock()
+_started = threading.Condition(_lock)
 _running: set[int] = set()
-_starting: list[int] = [0]  # commands between Popen and started(): children not yet registered
+# commands between starting() and started(), their children not yet registered: token -> the
+# thread starting it. A doomed one is killed as soon as it has started (kill_all_running)
+_starting: dict[int, int] = {}
+_doomed: set[int] = set()
+_tokens: list[int] = [0]
+_START_WAIT_S = 5.0  # kill_all_running waits this long at most for another thread's start
 _subreaper: list[bool] = []
 
 
@@ -48,18 +55,28 @@ def new_mark() -> str:
     return f"{inherited}:{token}" if inherited else token
 
 
-def starting() -> None:
-    """A command is about to start (its child must not pass for an orphan meanwhile)."""
+def starting() -> int:
+    """A command is about to start (its child must not pass for an orphan meanwhile, nor escape
+    a kill_all_running that comes before it is registered). Returns the token for started()."""
     with _lock:
-        _starting[0] += 1
+        _tokens[0] += 1
+        _starting[_tokens[0]] = threading.get_ident()
+        return _tokens[0]
 
 
-def started(pid: int | None) -> None:
-    """The command started as `pid` (None: it could not start)."""
+def started(token: int, pid: int | None) -> None:
+    """The command of `token` started as `pid` (None: it could not start). One that a
+    kill_all_running doomed while it was starting is killed at once."""
     with _lock:
-        _starting[0] -= 1
+        del _starting[token]
+        doomed = token in _doomed
+        _doomed.discard(token)
         if pid is not None:
             _running.add(pid)
+        _started.notify_all()
+    if doomed and pid is not None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, signal.SIGKILL)
 
 
 def _busy(pid: int) -> bool:
@@ -69,7 +86,7 @@ def _busy(pid: int) -> bool:
         gone = {other for other in _running if not (_PROC / str(other)).exists()}
         if _PROC.is_dir():
             _running.difference_update(gone)
-        return bool(_running - {pid}) or _starting[0] > 0
+        return bool(_running - {pid}) or bool(_starting)
 
 
 def finished(pid: int) -> None:
@@ -184,8 +201,18 @@ def _zombie_children(me: int, skip: int) -> list[int]:
 
 def kill_all_running(spare: Collection[int] = ()) -> None:
     """Kill the group of every command in flight (a termination signal reached us), but those
-    in `spare` (children that are told to stop some other way)."""
+    in `spare` (children that are told to stop some other way). A command another thread is
+    starting is killed as soon as it has started, and waited for (at most _START_WAIT_S): a
+    process that exits right after this call would otherwise leave it running."""
+    me = threading.get_ident()
     with _lock:
+        _doomed.update(_starting)
+        deadline = time.monotonic() + _START_WAIT_S
+        while any(thread != me for thread in _starting.values()):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            _started.wait(left)
         pids = [pid for pid in _running if pid not in spare]
     for pid in pids:
         with contextlib.suppress(ProcessLookupError, PermissionError):

@@ -90,16 +90,15 @@ class Children:
                 raise KeyboardInterrupt
             # the reaper must know these children: its orphan sweep after another job's
             # command would otherwise take them for leftovers and kill them
-            reaper.starting()
+            token = reaper.starting()
+            child: subprocess.Popen[str] | None = None
             try:
                 child = subprocess.Popen(
                     list(cmd), cwd=cwd, env=env, stdout=stdout, stderr=subprocess.PIPE,
                     text=True, start_new_session=True,
                 )  # fmt: skip
-            except BaseException:
-                reaper.started(None)
-                raise
-            reaper.started(child.pid)
+            finally:
+                reaper.started(token, None if child is None else child.pid)
             self._running.add(child)
             return child
 

@@ -113,7 +113,9 @@ class AuditGate:
     def verdict(self, tree: str, settings: PolicySettings) -> Verdict:
         """The verdict for tree under settings, waiting for its lane when it is not done yet."""
         self.submit(tree, settings)
-        return self._futures[self._same.get(tree, tree), settings].result()
+        from tddhooks import waits
+
+        return waits.result(self._futures[self._same.get(tree, tree), settings])
 
     def _gate(self, tree: str, settings: PolicySettings, key: str) -> Verdict:
         from tddhooks.policy.gate import tree_verdict

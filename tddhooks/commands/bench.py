@@ -8,12 +8,12 @@ import os
 import re
 import tempfile
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed, wait
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tddhooks import output
+from tddhooks import output, waits
 from tddhooks.errors import EXIT_INTERRUPTED, UsageError
 
 if TYPE_CHECKING:
@@ -290,10 +290,10 @@ def execute(specs: Sequence[RunSpec], jobs: int) -> tuple[list[RunResult], int |
         # queued inside the try: a signal while they are queued stops the started ones too
         for index, spec in enumerate(specs):
             futures[pool.submit(run_one, spec, children)] = index
-        for done in as_completed(futures):
+        for done in waits.completed(futures):  # Ctrl-C raises meanwhile, in whatever thread
             if done.exception() is None:
-                finished[futures[done]] = done.result()
-                _progress(specs[futures[done]], done.result())
+                finished[futures[done]] = result = waits.result(done)
+                _progress(specs[futures[done]], result)
     except (KeyboardInterrupt, Terminated) as stop:
         # a SIGTERM (`kill`, `timeout`, a CI job cancelled) stops the bench as Ctrl-C does: it
         # once killed the running drive and went on with the next ones

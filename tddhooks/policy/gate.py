@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tddhooks import git, proc
+from tddhooks import git, proc, waits
 from tddhooks.errors import EnvironmentProblem
 from tddhooks.policy.facts import CODE_SUFFIXES
 from tddhooks.policy.gate_env import gate_environment
@@ -88,8 +88,8 @@ def run_gate(
                 run_step(name, cmd)
     finally:
         if settings.fmt_check:
-            beside.join()
-    preload.join()
+            waits.join(beside)
+    waits.join(preload)
     results = [(name, cmd, outcomes[name]) for name, cmd in commands]
     files = read_code_files(workdir, settings.language)
     for name, _cmd, result in results:

@@ -178,20 +178,26 @@ def test_a_signal_while_a_call_is_read_kills_it(
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_kills_a_git_call_read_in_another_thread(tmp_path: Path, signum: int) -> None:
-    # git.prefetch runs a hook's read-only git calls in threads while the main thread joins
-    # them: Ctrl-C raised in the main thread, and the call in the other thread went on
+    """git.prefetch runs a hook's read-only git calls in threads while the main thread waits for
+    them. The kernel hands a process's signal to any thread that does not block it; CPython runs
+    the handler in the main thread only, and a main thread blocked in a bare join() was never
+    woken (the hook hung under load). Here the main thread blocks the signal, so another thread
+    always takes it: the worst case, every time. The hook exits 128+N and the call's child is
+    dead, even when the signal came before the call's thread registered it (started())."""
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     pid_file = tmp_path / "git-child.pid"
     alias = f"alias.hang=!echo $$ > {pid_file}; exec sleep 300"
     script = (
-        "import sys, threading\nfrom pathlib import Path\n"
+        "import signal, sys, threading\nfrom pathlib import Path\n"
         "from tddhooks import git\n"
         "from tddhooks.errors import error_handler\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)  # a background job's ignore\n"
+        "taker = threading.Thread(target=threading.Event().wait, args=(300,), daemon=True)\n"
+        "taker.start()  # started before the mask: it takes the signal\n"
+        f"signal.pthread_sigmask(signal.SIG_BLOCK, {{{int(signum)}}})\n"
         "with error_handler(lambda e: print(e, file=sys.stderr)) as result:\n"
-        f"    call = (['-c', {alias!r}, 'hang'], Path('.'))\n"
-        "    thread = threading.Thread(target=git.run_git, args=call, daemon=True)\n"
-        "    thread.start()\n"
-        "    thread.join()\n"
+        "    with git.held_still():\n"
+        f"        git.prefetch(Path('.'), [(['-c', {alias!r}, 'hang'], None)])\n"
         "sys.exit(result[0])\n"
     )
     hook = subprocess.Popen([sys.executable, "-c", script], cwd=tmp_path, stderr=subprocess.PIPE)
