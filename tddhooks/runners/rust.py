@@ -46,11 +46,13 @@ def code_only(text: str) -> str:
 
 def rust_test_names(files: Mapping[str, str]) -> set[str]:
     """'<path>::<module path in the file>::<fn>' for every #[test] function in the .rs files
-    given (path -> text): `src/lib.rs::tests::adds_two`, `tests/add.rs::adds_two`."""
+    given (path -> text) that cargo builds from the top (runners/rust_workspace.py, when the
+    manifests are among them): `src/lib.rs::tests::adds_two`, `tests/add.rs::adds_two`."""
     from tddhooks.runners.rust_items import read_items
+    from tddhooks.runners.rust_workspace import built_files
 
     names: set[str] = set()
-    for path, text in files.items():
+    for path, text in built_files(files).items():
         if path.endswith(".rs") and "test" in text:
             names.update(f"{path}::{test.name}" for test in read_items(text).tests)
     return names
