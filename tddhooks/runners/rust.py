@@ -127,7 +127,10 @@ class RustRunner:
         `cargo test` of unstaged code passed for the staged tree (docs/runners.md). Cargo's
         `build.build-dir` (stable since 1.91; the variable or a config file) keeps the
         fingerprints, so it goes to the same folder (its default), overriding any setting."""
-        extra = {"CARGO_TERM_COLOR": "never", "RUST_BACKTRACE": "0"}
+        # CARGO_NET_RETRY=0: offline, a dependency fetch fails in a second instead of ~12 s of
+        # retries per step; the gate reports it as an environment problem (never cached), and
+        # `cargo fetch` once while online is the fix (docs/install.md)
+        extra = {"CARGO_TERM_COLOR": "never", "RUST_BACKTRACE": "0", "CARGO_NET_RETRY": "0"}
         if target_dir is not None:
             extra["CARGO_TARGET_DIR"] = str(target_dir)
             extra["CARGO_BUILD_BUILD_DIR"] = str(target_dir)
