@@ -103,3 +103,26 @@ def test_a_kata_with_its_own_framework_hooks_through_a_whole_cycle(tmp_path: Pat
 
     audit = run(repo, "tddhooks", "audit", "--since", start)
     assert audit.returncode == 0, audit.stdout + audit.stderr
+
+
+def test_a_chained_hook_that_fails_is_named_as_the_one_that_refused(tmp_path: Path) -> None:
+    """The gate is green, the framework's own hook is not (offline, say): the refusal is
+    attributed to the chained hook, never to the gate."""
+    failing = CONFIG + (
+        "      - id: needs-network\n        name: needs network\n"
+        "        entry: \"sh -c 'echo Could not resolve host github.com; exit 3'\"\n"
+        "        language: system\n        pass_filenames: false\n        always_run: true\n"
+    )
+    formatted = "from money import dollars\n\n\ndef test_cents():\n    assert dollars(5) == 500\n"
+    files = {**KATA, ".pre-commit-config.yaml": failing, "tests/test_money.py": formatted}
+    repo = make(tmp_path / "money", files)
+    assert run(repo, "pre-commit", "install").returncode == 0
+    assert run(repo, "tddhooks", "install").returncode == 0
+    _append(repo, "src/money/__init__.py", "\n\nHUNDRED = 100\n")
+    done = run(repo, "git", "commit", "-am", "refactor(money): name the hundred")
+    said = done.stdout + done.stderr
+    assert done.returncode == 1, said
+    assert "tddhooks: green" in said
+    assert "Could not resolve host" in said
+    assert "tddhooks: the gate passed; the hook chained after it failed (exit 1)" in said, said
+    assert "pre-commit.tddhooks-chained" in said
