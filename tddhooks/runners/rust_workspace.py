@@ -12,6 +12,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Mapping
 from fnmatch import fnmatchcase
+from functools import lru_cache
 
 MANIFEST = "Cargo.toml"
 _DEPENDENCY_TABLES = ("dependencies", "dev-dependencies", "build-dependencies")
@@ -24,14 +25,26 @@ def built_files(files: Mapping[str, str]) -> Mapping[str, str]:
     manifests = {_folder(path): text for path, text in files.items() if _is_manifest(path)}
     if len(manifests) <= 1 or "" not in manifests:
         return files  # one package (or none at the top): nothing to tell apart
-    built = built_packages(manifests)
+    built = _built_once(tuple(sorted(manifests.items())))
     if built is None:
         return files
-    return {
-        path: text
-        for path, text in files.items()
-        if path == MANIFEST or _package_of(path, manifests) in built
-    }
+    owners: dict[str, str | None] = {}  # folder -> its package's folder, found once per folder
+    kept = {}
+    for path, text in files.items():
+        folder = _folder(path)
+        if folder not in owners:
+            owners[folder] = _package_of(path, manifests)
+        if path == MANIFEST or owners[folder] in built:
+            kept[path] = text
+    return kept
+
+
+@lru_cache(maxsize=256)
+def _built_once(manifests: tuple[tuple[str, str], ...]) -> frozenset[str] | None:
+    """built_packages, read once per process for the same manifests (an audit's trees share
+    them from one commit to the next)."""
+    built = built_packages(dict(manifests))
+    return None if built is None else frozenset(built)
 
 
 def built_packages(manifests: Mapping[str, str]) -> set[str] | None:
