@@ -36,8 +36,12 @@ LINT_FIXERS = {"python": "ruff check --fix"}
 
 # the files the language's code and static test names live in
 CODE_SUFFIXES = {"rust": (".rs",), "python": (".py",)}
-# the files that say which modules hold tests (pytest's python_files: runners/python_items.py)
-TEST_CONFIG_FILES = {"rust": (), "python": ("pyproject.toml", "pytest.ini", "tox.ini", "setup.cfg")}
+# the files that say which modules hold tests (pytest's python_files: runners/python_items.py;
+# cargo's workspace members: runners/rust_workspace.py)
+TEST_CONFIG_FILES = {
+    "rust": ("Cargo.toml",),
+    "python": ("pyproject.toml", "pytest.ini", "tox.ini", "setup.cfg"),
+}
 
 # what a `build:` commit may change: manifests, lock files and the toolchain's configuration
 # (globs; no '/' matches at any depth). Not build.rs: cargo compiles and runs it before the

@@ -50,6 +50,8 @@ from tddhooks.policy.judge import (
 )
 
 if TYPE_CHECKING:
+    from rich.progress import ProgressColumn
+
     from tddhooks.commands.audit_gate import AuditGate
     from tddhooks.policy.settings import PolicySettings
 
@@ -166,15 +168,9 @@ def _progress(total: int) -> Iterator[Callable[[str], None]]:
 
         yield say
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.progress import Progress
 
-    columns = (
-        TextColumn("auditing"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.description}"),
-    )
-    with Progress(*columns, console=console, transient=True) as progress:
+    with Progress(*progress_columns(), console=console, transient=True, expand=True) as progress:
         task = progress.add_task("", total=total)
         started = False
 
@@ -185,6 +181,23 @@ def _progress(total: int) -> Iterator[Callable[[str], None]]:
 
         yield advance
         progress.update(task, completed=total)
+
+
+def progress_columns() -> tuple[ProgressColumn, ...]:
+    """The bar's columns: the bar and the count keep their width on any terminal; a long
+    subject is what gets cut (with …)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
+    from rich.table import Column
+
+    return (
+        TextColumn("auditing", table_column=Column(no_wrap=True)),
+        BarColumn(bar_width=24),
+        MofNCompleteColumn(table_column=Column(no_wrap=True)),
+        TextColumn(
+            "{task.description}",
+            table_column=Column(no_wrap=True, overflow="ellipsis", ratio=1, min_width=1),
+        ),
+    )
 
 
 def with_baseline(root: Path, rev_range: str | None, since: str | None) -> str | None:

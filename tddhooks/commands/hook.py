@@ -325,7 +325,10 @@ def _commit_msg(message_file: Path, root: Path, state: Path, index_file: str | N
             formatting_only=formatting_only_paths(root, revs, settings, index_file)
         )
         violations = _judge(root, judged, facts, index_file, settings)
-    if violations and any(m.header and m.header.type == "fix" for m in judged.values()):
+    # a fix (or a feat that is one) of the parent's failing tests: judged, and hinted, as a repair
+    if violations and any(
+        m.header and m.header.type in settings.require_test_with for m in judged.values()
+    ):
         from tddhooks.policy.facts import base_failing_tests
 
         failing = base_failing_tests(root, settings, index_file, amend=amend)

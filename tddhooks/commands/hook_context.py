@@ -47,6 +47,16 @@ def feature_goal(root: Path, rev: str) -> str | None:
     return parse_message(found.stdout, "", STORED).fields.get("Kata goal") or None
 
 
+def _head_red(root: Path, settings: PolicySettings, state: Path) -> bool:
+    """Whether HEAD's tree has a stored red verdict (a repair is then the implementor's)."""
+    from tddhooks.policy.phase import head_verdict
+
+    if git.head(root) is None:
+        return False
+    found = head_verdict(root, settings, state)
+    return found is not None and not found[0]
+
+
 def message_context(
     root: Path,
     state: Path,
@@ -77,7 +87,7 @@ def message_context(
     )
     tree = git.write_tree(root, index_file=index_file)
     return MessageContext(
-        role=infer_role(facts.changes, settings, facts),
+        role=infer_role(facts.changes, settings, facts, head_red=_head_red(root, settings, state)),
         step=step,
         goal=cycle_goal(
             kata_text(root, settings, index_file),

@@ -60,7 +60,10 @@ def install(
         install_agents(root, agents, install=True)
     from tddhooks.policy.diagnosis import report_head
 
-    report_head(root)  # onboarding: what the gate says about HEAD, the first commit to green
+    found = report_head(root)  # onboarding: what the gate says of HEAD, the first commit to green
+    if found is not None and found.state == "tool":
+        output.warn("the hooks are installed, but the gate cannot run here until that is fixed")
+        return 3  # an environment problem: the hooks would refuse every commit
     return 0
 
 

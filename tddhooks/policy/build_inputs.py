@@ -12,6 +12,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 
 SYMLINK_MODE = "120000"
 # the literal file argument of the include macros (raw strings too), anywhere in the text: a
@@ -46,8 +47,16 @@ def resolve(directory: str, target: str) -> str | None:
 
 def rust_references(text: str) -> list[str]:
     """The literal paths a Rust file includes or names as a module file, as written."""
-    found = [match["path"] for match in re.finditer(_RUST_INCLUDE, text)]
-    return found + [match["path"] for match in re.finditer(_RUST_PATH, text)]
+    includes, modules = _named_paths(text)
+    return [*includes, *modules]
+
+
+@lru_cache(maxsize=4096)
+def _named_paths(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(include macro paths, `#[path]` paths) of a Rust text: a pure function of the text, so
+    read once per process (an audit meets the same files in every commit's tree)."""
+    includes = tuple(match["path"] for match in re.finditer(_RUST_INCLUDE, text))
+    return includes, tuple(match["path"] for match in re.finditer(_RUST_PATH, text))
 
 
 # what a manifest's target is built as: a name the type rules classify as that kind of file
@@ -123,11 +132,11 @@ def stand_ins(
                 resolved = resolve(folder, written)
                 if resolved is not None and resolved != source:
                     found.setdefault(resolved, set()).add(source)
-            for match in re.finditer(_RUST_PATH, text):
+            for module_path in _named_paths(text)[1]:
                 # inside an inline `mod a { #[path = …] mod b; }` the path is taken from the
                 # folder a/: every folder below counts, since which one is not read here
                 for below in _nested_dirs(listed, folder):
-                    resolved = resolve(below, match["path"])
+                    resolved = resolve(below, module_path)
                     if resolved is not None and resolved != source and resolved in listed:
                         found.setdefault(resolved, set()).add(source)
         for manifest, text in (manifests or {}).items():

@@ -170,11 +170,19 @@ def _split(
 
 
 def infer_role(
-    changes: Sequence[Change], settings: PolicySettings, facts: CommitFacts | None = None
+    changes: Sequence[Change],
+    settings: PolicySettings,
+    facts: CommitFacts | None = None,
+    *,
+    head_red: bool = False,
 ) -> str:
-    """Tester when only tests change, Implementor for tests with code, else Refactorer."""
+    """The committer's role under the phase model (policy/phase.py committer_role): Tester for
+    tests alone, Implementor for tests with code or for code repairing a red HEAD, else
+    Refactorer."""
+    from tddhooks.policy.phase import committer_role
+
     tests, others = _split(changes, settings, facts)
-    return "Implementor" if tests and others else "Tester" if tests else "Refactorer"
+    return committer_role(tests_staged=bool(tests), code_staged=bool(others), head_red=head_red)
 
 
 def suggest_type(

@@ -241,12 +241,26 @@ def red_start(
     return not tree_verdict(root, git.tree_of(root, base), settings).green
 
 
+def _steps_said(root: Path) -> str:
+    """The gate's commands as install waits on them: `cargo fmt …`, `cargo clippy …`, …"""
+    from tddhooks.errors import TddhooksError
+    from tddhooks.policy.settings import load_settings
+
+    try:
+        settings = load_settings(root, git.tddhooks_dir(root))
+    except TddhooksError:
+        return "format, lint and tests"
+    steps = (settings.fmt_check, settings.lint, settings.test)
+    return ", ".join(f"`{' '.join(cmd[:2])}`" for cmd in steps if cmd)
+
+
 def report_head(root: Path) -> Diagnosis | None:
     """Print what the gate says about HEAD and the first legal commit to green (install)."""
     from tddhooks import output
     from tddhooks.errors import TddhooksError
 
-    output.say("checking HEAD with the gate (the first run builds everything) ...", style="dim")
+    output.say(f"checking HEAD with the gate: {_steps_said(root)} (the first run builds "
+               "everything) ...", style="dim")  # fmt: skip
     try:
         found = diagnose_head(root)
     except TddhooksError as error:

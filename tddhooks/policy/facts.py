@@ -316,14 +316,78 @@ def _code_of(tree: Tree, suffixes: tuple[str, ...]) -> dict[str, str]:
 
 
 def read_blobs(root: Path, blobs: list[str]) -> dict[str, str]:
-    """blob id -> text for many blobs with one `git cat-file --batch`."""
-    if not blobs:
-        return {}
+    """blob id -> text for many blobs with one `git cat-file --batch` (a few when their text is
+    more than one process's output may hold). A blob id names its content, so each text read is
+    kept for the rest of the process: an audit reads each unchanged file once, not per commit."""
+    texts = {blob: _BLOB_TEXTS[blob] for blob in blobs if blob in _BLOB_TEXTS}
+    missing = [blob for blob in dict.fromkeys(blobs) if blob not in texts]
+    if missing:
+        read = _read_batch(root, missing)
+        texts.update(read)
+        _remember(read)
+    return texts
+
+
+_BLOB_TEXTS: dict[str, str] = {}  # blob id -> text; content-addressed, so never stale
+_BLOB_TEXTS_CHARS = 32_000_000  # past this, the memo starts over
+_held = [0]  # characters _BLOB_TEXTS holds
+
+
+def _remember(texts: dict[str, str]) -> None:
+    size = sum(map(len, texts.values()))
+    if _held[0] + size > _BLOB_TEXTS_CHARS:
+        _BLOB_TEXTS.clear()
+        _held[0] = 0
+    _BLOB_TEXTS.update(texts)
+    _held[0] += size
+
+
+def _read_batch(root: Path, blobs: list[str]) -> dict[str, str]:
     # not git.out: it strips trailing newlines, which belong to the last blob
     result = git.run_git(["cat-file", "--batch"], root, stdin="".join(f"{b}\n" for b in blobs))
-    if was_cut(result.stdout):  # more text than one process's output may hold: one by one
-        return {blob: git.run_git(["cat-file", "blob", blob], root).stdout for blob in blobs}
-    return split_batch(result.stdout, blobs)
+    if not was_cut(result.stdout):
+        return split_batch(result.stdout, blobs)
+    # more text than one output holds: batches that each fit, by the sizes git reports
+    texts: dict[str, str] = {}
+    for chunk in blob_batches(_blob_sizes(root, blobs), proc.DEFAULT_OUTPUT_CAP // 2):
+        if len(chunk) == 1:  # one blob larger than a batch: read alone (and cut, as before)
+            texts[chunk[0]] = git.run_git(["cat-file", "blob", chunk[0]], root).stdout
+            continue
+        batch = git.run_git(["cat-file", "--batch"], root, stdin="".join(f"{b}\n" for b in chunk))
+        texts.update(split_batch(batch.stdout, chunk))
+    return texts
+
+
+def _blob_sizes(root: Path, blobs: list[str]) -> list[tuple[str, int]]:
+    """(blob id, size in bytes) per blob, from one `git cat-file --batch-check`."""
+    listing = git.run_git(
+        ["cat-file", "--batch-check"], root, stdin="".join(f"{b}\n" for b in blobs),
+        output_cap=TREE_LISTING_CAP,
+    ).stdout.split("\n")  # fmt: skip
+    sizes = []
+    for blob, line in zip(blobs, listing, strict=False):
+        fields = line.split()
+        size = int(fields[2]) if len(fields) == 3 and fields[2].isdigit() else 0
+        sizes.append((blob, size))
+    return sizes
+
+
+def blob_batches(sizes: list[tuple[str, int]], budget: int) -> list[list[str]]:
+    """The blobs in order, grouped so that each group's text (bytes, headers included) stays
+    within budget; a blob larger than the budget is a group of its own (pure)."""
+    batches: list[list[str]] = []
+    current: list[str] = []
+    used = 0
+    for blob, size in sizes:
+        cost = size + len(blob) + 32  # the header line and the newline after the text
+        if current and used + cost > budget:
+            batches.append(current)
+            current, used = [], 0
+        current.append(blob)
+        used += cost
+    if current:
+        batches.append(current)
+    return batches
 
 
 def split_batch(output: str, blobs: list[str]) -> dict[str, str]:

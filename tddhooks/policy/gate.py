@@ -86,6 +86,9 @@ def run_gate(
         for name, cmd in commands:
             if name != "fmt":
                 run_step(name, cmd)
+                # an environment problem (an offline dependency fetch, a missing tool) stops the
+                # gate here: the next step would only wait on the same network or tool again
+                _stop_on_environment(name, outcomes[name], workdir, settings)
     finally:
         if settings.fmt_check:
             waits.join(beside)
@@ -326,6 +329,17 @@ def _require_executable(
     problem = environment_problem(step, result, own, declared)
     if problem is not None:
         raise problem
+
+
+def _stop_on_environment(
+    step: str, result: proc.ProcResult, workdir: Path, settings: PolicySettings
+) -> None:
+    """_require_executable for one finished step; the tree's Python files are read only for a
+    failed run that could not import a module."""
+    if result.ok:
+        return
+    wanted = settings.language == "python" and "No module named" in result.output
+    _require_executable(step, result, workdir, read_code_files(workdir, "python") if wanted else {})
 
 
 def read_code_files(workdir: Path, language: str) -> dict[str, str]:

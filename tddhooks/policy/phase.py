@@ -92,6 +92,16 @@ def step_number(cycle: int, *, tests_staged: bool, code_staged: bool, feature_la
     return cycle if feature_landed else cycle + 1
 
 
+def committer_role(*, tests_staged: bool, code_staged: bool, head_red: bool) -> str:
+    """The role of the one committing what is staged, as decide_phase reads it: tests with code
+    close a cycle (Implementor), tests alone are handed over or pinned (Tester), code alone on a
+    red HEAD is its repair, making the committed tests pass (Implementor), else a tidy-up
+    (Refactorer) (pure)."""
+    if tests_staged:
+        return "Implementor" if code_staged else "Tester"
+    return "Implementor" if code_staged and head_red else "Refactorer"
+
+
 def decide_phase(facts: RepoFacts, cycle: int) -> PhaseInfo:
     """The phase for these facts (the table in docs/commands.md, `tddhooks status`); `cycle` is
     the number of feat/fix commits so far."""
@@ -321,7 +331,8 @@ def facts_at(
         from tddhooks.policy.facts import staged_facts
 
         tests, others, gone = split_staged(staged_facts(root, settings), settings)
-    found = None if tests or others or gone else head_verdict(root, settings, state)
+    # HEAD's verdict decides the phase with nothing staged, and with code alone (its repair)
+    found = None if tests or gone else head_verdict(root, settings, state)
     done = read_record(state / DONE_FILE, head)
     return RepoFacts(
         is_repo=True,

@@ -345,7 +345,9 @@ _PLACEHOLDER_RE = re.compile(r"^(?:[^<>]*:\s*)?<[^<>]+>$")
 def _explained_role(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> str:
     from tddhooks.policy.compose import infer_role  # only to explain a rejection
 
-    return _canonical_role(msg.fields.get("Role", "")) or infer_role(facts.changes, cfg, facts)
+    return _canonical_role(msg.fields.get("Role", "")) or infer_role(
+        facts.changes, cfg, facts, head_red=bool(facts.base_failing)
+    )
 
 
 def _sections(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> Found:
@@ -497,11 +499,19 @@ def _type_rules(msg: CommitMessage, facts: CommitFacts, cfg: PolicySettings) -> 
     # a fix for tests that are committed already and fail in the parent needs no test of its own
     fixes_red = kind == "fix" and bool(facts.base_failing)
     if kind in cfg.require_test_with and not tests and not names_changed and not fixes_red:
+        hint = (
+            "stage the test that demands this change with the code (git add <test file>); "
+            f"if behaviour does not change, use {fits}:"
+        )
+        if facts.base_failing and "fix" in cfg.require_test_with:
+            hint = (
+                f"the parent's committed tests fail ({_listing(sorted(facts.base_failing))}): "
+                "a change that makes them pass, with no test of its own, is fix:"
+            )
         yield (
             f"{kind}: commits must add or change a test, and {NO_TEST_STAGED} "
             f"(test paths: {globs})",
-            "stage the test that demands this change with the code (git add <test file>); "
-            f"if behaviour does not change, use {fits}:",
+            hint,
         )
 
 

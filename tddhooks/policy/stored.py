@@ -19,8 +19,9 @@ from tddhooks import __version__, git
 # verdict stored before is judged again (and the remembered key with it): 2 = never in the user's
 # CARGO_TARGET_DIR or build-dir, and the work tree kept off a Python kata's sys.path
 # (docs/runners.md); 3 = a Cargo.toml target without libtest is red; 4 = a pytest test runs the
-# function its file defines (docs/gate.md, "Committed tool configuration").
-GATE_REVISION = 4
+# function its file defines (docs/gate.md, "Committed tool configuration"); 5 = the tests a tree
+# defines are those of the packages cargo builds (runners/rust_workspace.py).
+GATE_REVISION = 5
 
 TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~4 ms; mypy reads it
 if TYPE_CHECKING:

@@ -46,11 +46,13 @@ def code_only(text: str) -> str:
 
 def rust_test_names(files: Mapping[str, str]) -> set[str]:
     """'<path>::<module path in the file>::<fn>' for every #[test] function in the .rs files
-    given (path -> text): `src/lib.rs::tests::adds_two`, `tests/add.rs::adds_two`."""
+    given (path -> text) that cargo builds from the top (runners/rust_workspace.py, when the
+    manifests are among them): `src/lib.rs::tests::adds_two`, `tests/add.rs::adds_two`."""
     from tddhooks.runners.rust_items import read_items
+    from tddhooks.runners.rust_workspace import built_files
 
     names: set[str] = set()
-    for path, text in files.items():
+    for path, text in built_files(files).items():
         if path.endswith(".rs") and "test" in text:
             names.update(f"{path}::{test.name}" for test in read_items(text).tests)
     return names
@@ -125,7 +127,10 @@ class RustRunner:
         `cargo test` of unstaged code passed for the staged tree (docs/runners.md). Cargo's
         `build.build-dir` (stable since 1.91; the variable or a config file) keeps the
         fingerprints, so it goes to the same folder (its default), overriding any setting."""
-        extra = {"CARGO_TERM_COLOR": "never", "RUST_BACKTRACE": "0"}
+        # CARGO_NET_RETRY=0: offline, a dependency fetch fails in a second instead of ~12 s of
+        # retries per step; the gate reports it as an environment problem (never cached), and
+        # `cargo fetch` once while online is the fix (docs/install.md)
+        extra = {"CARGO_TERM_COLOR": "never", "RUST_BACKTRACE": "0", "CARGO_NET_RETRY": "0"}
         if target_dir is not None:
             extra["CARGO_TARGET_DIR"] = str(target_dir)
             extra["CARGO_BUILD_BUILD_DIR"] = str(target_dir)

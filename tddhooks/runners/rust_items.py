@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 from tddhooks.records import NamedTuple
 from tddhooks.runners.rust_lexer import NOISE, block_comment_end
@@ -117,10 +118,16 @@ def _attribute_end(text: str, start: int) -> int:
     return index
 
 
+@lru_cache(maxsize=4096)
 def read_items(text: str) -> RustItems:
-    """The test structure of one Rust source file."""
+    """The test structure of one Rust source file; a pure function of the text, so it is read
+    once per process (an audit meets the same unchanged files in every commit's tree)."""
     code = blank(text)
-    line_starts = [0] + [i + 1 for i, char in enumerate(code) if char == "\n"]
+    line_starts = [0]
+    newline = code.find("\n")
+    while newline >= 0:
+        line_starts.append(newline + 1)
+        newline = code.find("\n", newline + 1)
 
     def line_of(index: int) -> int:
         low, high = 0, len(line_starts)

@@ -106,8 +106,9 @@ def test_install_says_it_could_not_run_the_gate_in_plain_words(tmp_path: Path) -
         hook.unlink()
     result = run(repo, "tddhooks", "install", "--direct", env={"COLUMNS": "300"})
     shown = result.stdout + result.stderr
-    assert result.returncode == 0, shown
+    assert result.returncode == 3, shown  # the environment exit: every commit would be refused
     assert "HEAD: cannot run the gate: cannot run the test step `no-such-test-tool-xyz`" in shown
+    assert "the hooks are installed" in shown
     assert "HEAD is cannot" not in shown
 
 

@@ -79,6 +79,22 @@ def test_run_gate_runs_every_step_even_after_a_failure(
     env = (tmp_path / "env").read_text(encoding="utf-8")
     assert "GIT_INDEX_FILE" not in env
     assert "CARGO_TERM_COLOR=never" in env
+    assert "CARGO_NET_RETRY=0" in env  # offline, a fetch fails at once instead of retrying
+
+
+def test_an_offline_fetch_stops_the_gate_at_the_step_that_met_it(tmp_path: Path) -> None:
+    """The next step would only wait on the same network again: it never starts."""
+    log = tmp_path / "log"
+    offline = (
+        "echo 'error: failed to get `itertools` as a dependency of package `a v0.1.0`' >&2; "
+        "exit 101"
+    )
+    settings = _settings(log, lint=offline)
+    with pytest.raises(EnvironmentProblem, match="failed to get `itertools`") as info:
+        run_gate(tmp_path, settings, get_runner("rust"), None)
+    assert "cargo fetch" in (info.value.fix or "")
+    assert "test" not in _runs(log)
+    assert "lint" in _runs(log)
 
 
 def test_a_missing_tool_is_an_environment_problem(tmp_path: Path) -> None:

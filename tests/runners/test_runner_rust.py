@@ -117,6 +117,7 @@ def test_env_builds_in_the_callers_folder_whatever_cargo_target_dir_says(
     assert runner.env(tmp_path) == {
         "CARGO_TERM_COLOR": "never",
         "RUST_BACKTRACE": "0",
+        "CARGO_NET_RETRY": "0",
         "CARGO_TARGET_DIR": str(tmp_path),
         "CARGO_BUILD_BUILD_DIR": str(tmp_path),
     }
