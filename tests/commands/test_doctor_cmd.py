@@ -44,9 +44,12 @@ def row(rows: list[str], name: str) -> str:
     return next(line for line in rows if line.startswith(name + " "))
 
 
-def installed_repo(make_repo: MakeRepo, files: dict[str, str] | None = None) -> Path:
+def installed_repo(
+    make_repo: MakeRepo, files: dict[str, str] | None = None, *, exit_code: int = 0
+) -> Path:
     repo = make_repo(files or FILES)
-    assert CliRunner().invoke(cli, ["install", "--direct", "-C", str(repo)]).exit_code == 0
+    installed = CliRunner().invoke(cli, ["install", "--direct", "-C", str(repo)])
+    assert installed.exit_code == exit_code, installed.output
     return repo
 
 
@@ -128,9 +131,11 @@ def test_a_project_with_two_languages_is_asked_which(make_repo: MakeRepo) -> Non
 @pytest.mark.pygate
 def test_a_missing_tool_exits_3_with_the_fix(make_repo: MakeRepo) -> None:
     tdd_yaml = "language: python\nci:\n  test_cmd: [no-such-test-tool-ü, -q]\n"
-    repo = installed_repo(make_repo, {**FILES, "tdd.yaml": tdd_yaml})
+    # install puts the hooks in and exits 3 too: HEAD's check met an environment problem
+    repo = installed_repo(make_repo, {**FILES, "tdd.yaml": tdd_yaml}, exit_code=3)
     result, rows = doctor(repo)
     assert result.exit_code == 3
+    assert "✔ ok" in row(rows, "hooks")
     line = row(rows, "no-such-test-tool-ü")
     assert "✘ fail" in line
     assert "install no-such-test-tool-ü" in line
