@@ -47,11 +47,11 @@ def feature_goal(root: Path, rev: str) -> str | None:
     return parse_message(found.stdout, "", STORED).fields.get("Kata goal") or None
 
 
-def _head_red(root: Path, settings: PolicySettings, state: Path) -> bool:
+def _head_red(root: Path, settings: PolicySettings, state: Path, *, has_head: bool) -> bool:
     """Whether HEAD's tree has a stored red verdict (a repair is then the implementor's)."""
     from tddhooks.policy.phase import head_verdict
 
-    if git.head(root) is None:
+    if not has_head:
         return False
     found = head_verdict(root, settings, state)
     return found is not None and not found[0]
@@ -76,6 +76,7 @@ def message_context(
     from tddhooks.vocabulary import FEATURE_TYPES
 
     subjects = [subject for _sha, subject in first_parent_subjects(root)]
+    has_head = bool(subjects)  # HEAD's first-parent history is empty only without a HEAD
     if amend and subjects:
         subjects = subjects[:-1]  # the amended commit is being replaced: judge against its parent
     feature_landed = head_type(subjects[-1] if subjects else "") in FEATURE_TYPES
@@ -86,8 +87,9 @@ def message_context(
         feature_landed=feature_landed,
     )
     tree = git.write_tree(root, index_file=index_file)
+    head_red = _head_red(root, settings, state, has_head=has_head)
     return MessageContext(
-        role=infer_role(facts.changes, settings, facts, head_red=_head_red(root, settings, state)),
+        role=infer_role(facts.changes, settings, facts, head_red=head_red),
         step=step,
         goal=cycle_goal(
             kata_text(root, settings, index_file),
