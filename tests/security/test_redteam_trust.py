@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.gatekit import python_kata
+from support.gatekit import calc_kata_fixture
 from support.redteamkit import (
     GREEN_OF_RED,
     HOOK_TO_GREEN,
@@ -38,9 +38,7 @@ from support.refkit import (
 pytestmark = pytest.mark.pygate
 
 
-@pytest.fixture
-def kata(tmp_path: Path, session_dir: Path) -> Path:
-    return python_kata(tmp_path, session_dir, scaffold="calc")
+__all__ = ["calc_kata_fixture"]  # the `kata` fixture
 
 
 def refused(done: subprocess.CompletedProcess[str], repo: Path, before: str) -> str:

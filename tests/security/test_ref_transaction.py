@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.gatekit import python_kata
+from support.gatekit import calc_kata_fixture
 from support.refkit import (
     REFUSED,
     git,
@@ -21,9 +21,7 @@ from support.refkit import (
 pytestmark = pytest.mark.pygate
 
 
-@pytest.fixture
-def kata(tmp_path: Path, session_dir: Path) -> Path:
-    return python_kata(tmp_path, session_dir, scaffold="calc")
+__all__ = ["calc_kata_fixture"]  # the `kata` fixture
 
 
 def refused(done: object, repo: Path, before: str, rule: str = "green") -> None:

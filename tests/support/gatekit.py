@@ -75,6 +75,12 @@ def python_kata_fixture(tmp_path: Path, session_dir: Path) -> Path:
 
 
 @pytest.fixture(name="kata")
+def calc_kata_fixture(tmp_path: Path, session_dir: Path) -> Path:
+    """`kata`: python_kata's `calc` scaffold, for a module that imports this fixture."""
+    return python_kata(tmp_path, session_dir, scaffold="calc")
+
+
+@pytest.fixture(name="kata")
 def rust_feature_kata_fixture(tmp_path: Path, session_dir: Path) -> Path:
     """`kata`: the Rust kata with its one judged feature, for a module that imports this."""
     return rust_kata(tmp_path, session_dir, feature=True)
