@@ -94,21 +94,33 @@ def finished(pid: int) -> None:
         _running.discard(pid)
 
 
-def _table() -> dict[int, int]:
-    """pid -> parent pid of every visible process (empty where there is no /proc)."""
-    table: dict[int, int] = {}
+def _table() -> dict[int, tuple[int, int]]:
+    """pid -> (parent pid, start time in clock ticks after boot) of every visible process that is
+    not a zombie (empty where there is no /proc)."""
+    table: dict[int, tuple[int, int]] = {}
     with contextlib.suppress(OSError):
         for entry in os.scandir(_PROC):
             if not entry.name.isdigit():
                 continue
             try:
                 stat = (_PROC / entry.name / "stat").read_bytes()
+                # after the command name: state, ppid, ... starttime (field 22 of stat(5))
                 fields = stat[stat.rindex(b")") + 2 :].split()
                 if fields[0] != b"Z":
-                    table[int(entry.name)] = int(fields[1])
+                    table[int(entry.name)] = (int(fields[1]), int(fields[19]))
             except (OSError, ValueError, IndexError):
                 continue
     return table
+
+
+def _started_at(pid: int) -> int:
+    """The process's start time in clock ticks after boot (0 when unknown: every process is as
+    young). The command is not yet waited for when it is read, so its entry is still there."""
+    try:
+        stat = (_PROC / str(pid) / "stat").read_bytes()
+        return int(stat[stat.rindex(b")") + 2 :].split()[19])
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _marked(pid: int, mark: str) -> bool:
@@ -123,12 +135,12 @@ def _marked(pid: int, mark: str) -> bool:
     return False
 
 
-def _descendants(table: dict[int, int], roots: set[int]) -> set[int]:
+def _descendants(table: dict[int, tuple[int, int]], roots: set[int]) -> set[int]:
     found = set(roots)
     changed = True
     while changed:
         changed = False
-        for pid, parent in table.items():
+        for pid, (parent, _start) in table.items():
             if parent in found and pid not in found:
                 found.add(pid)
                 changed = True
@@ -149,15 +161,19 @@ def kill_tree(pid: int, mark: str) -> set[int]:
     if not _PROC.is_dir():
         return set()
     me = os.getpid()
-    killed: set[int] = set()
+    born = _started_at(pid)  # what the command started started no earlier: only those may carry
+    killed: set[int] = set()  # its mark, and the others' environments are never read
     for _round in range(3):
         table = _table()
         with _lock:
             others = set(_running - {pid})
         victims = _descendants(table, {pid}) - {pid}
-        victims |= {p for p in table if p not in (me, pid) and _marked(p, mark)}
+        victims |= {
+            p for p, (_parent, start) in table.items()
+            if start >= born and p not in (me, pid) and _marked(p, mark)
+        }  # fmt: skip
         if _subreaper and _subreaper[0] and not _busy(pid):
-            victims |= {p for p, parent in table.items() if parent == me and p != pid}
+            victims |= {p for p, (parent, _start) in table.items() if parent == me and p != pid}
         victims -= _descendants(table, others) | others | {me}
         if not victims:
             break
@@ -169,8 +185,9 @@ def kill_tree(pid: int, mark: str) -> set[int]:
 
 def settle(pid: int, killed: set[int], within_s: float = 1.0) -> None:
     """After the command itself was waited for: collect the exit status of the killed
-    processes that were re-parented to us, so none is left a zombie (subreaper only)."""
-    if not (_subreaper and _subreaper[0]) or _busy(pid) or not _PROC.is_dir():
+    processes that were re-parented to us, so none is left a zombie (subreaper only). Nothing
+    killed, nothing to wait for: no scan of /proc after every git call."""
+    if not killed or not (_subreaper and _subreaper[0]) or _busy(pid) or not _PROC.is_dir():
         return
     me = os.getpid()
     deadline = time.monotonic() + within_s

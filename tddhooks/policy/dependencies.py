@@ -31,7 +31,12 @@ def own_modules(files: Iterable[str]) -> set[str]:
 
 
 def declared_modules(workdir: Path) -> set[str]:
-    """Import names of the distributions the tree declares: pyproject.toml (PEP 621
+    """Import names of the distributions the tree declares (declared_distributions)."""
+    return {_IMPORT_NAMES.get(name.lower(), name) for name in declared_distributions(workdir)}
+
+
+def declared_distributions(workdir: Path) -> set[str]:
+    """Names, as written, of the distributions the tree declares: pyproject.toml (PEP 621
     dependencies and optional ones, dependency groups, Poetry's tables) and requirements*.txt."""
     names = set(_from_pyproject(workdir / "pyproject.toml"))
     for path in sorted(workdir.glob("requirements*.txt")):
@@ -40,7 +45,7 @@ def declared_modules(workdir: Path) -> set[str]:
         except (OSError, UnicodeDecodeError):
             continue
         names.update(_requirement_names(line for line in lines if not line.startswith("-")))
-    return {_IMPORT_NAMES.get(name.lower(), name) for name in names}
+    return names
 
 
 def _from_pyproject(path: Path) -> set[str]:

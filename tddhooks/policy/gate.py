@@ -251,13 +251,18 @@ def _pinned(
     cmd: tuple[str, ...], workdir: Path, language: str, work_tree: Path | None
 ) -> tuple[str, ...]:
     """The command as run: pytest's and ruff's configuration pinned to the snapshot, so no
-    configuration file in a parent folder (the person's home) judges the tree, and pytest kept
-    off the work tree (runners/python_confine.py)."""
+    configuration file in a parent folder (the person's home) judges the tree, pytest kept off
+    the work tree (runners/python_confine.py) and without the plugins only tddhooks'
+    requirements brought (runners/python_plugins.py)."""
     if language != "python":
         return cmd
+    from tddhooks.policy.dependencies import declared_distributions
     from tddhooks.runners.python_pins import pinned
+    from tddhooks.runners.python_plugins import canonical
 
-    return pinned(cmd, workdir, work_tree)
+    pytest = any(Path(word).name in ("pytest", "py.test") for word in cmd)
+    declared = {canonical(name) for name in declared_distributions(workdir)} if pytest else set()
+    return pinned(cmd, workdir, work_tree, declared)
 
 
 def _refuse_untrusted(

@@ -20,8 +20,9 @@ from tddhooks import __version__, git
 # CARGO_TARGET_DIR or build-dir, and the work tree kept off a Python kata's sys.path
 # (docs/runners.md); 3 = a Cargo.toml target without libtest is red; 4 = a pytest test runs the
 # function its file defines (docs/gate.md, "Committed tool configuration"); 5 = the tests a tree
-# defines are those of the packages cargo builds (runners/rust_workspace.py).
-GATE_REVISION = 5
+# defines are those of the packages cargo builds (runners/rust_workspace.py); 6 = pytest runs
+# without the plugins only tddhooks' own requirements brought (runners/python_plugins.py).
+GATE_REVISION = 6
 
 TYPE_CHECKING = False  # not typing's: importing typing costs the hook path ~4 ms; mypy reads it
 if TYPE_CHECKING:

@@ -20,6 +20,10 @@ from pathlib import Path
 # variable is inherited (a kata whose tests run tddhooks)
 from tddhooks.runners.python_places import WORK_TREE_VARIABLE as WORK_TREE_VARIABLE
 
+TYPE_CHECKING = False  # not typing's: the hook path does not import typing (tddhooks/records.py)
+if TYPE_CHECKING:
+    from collections.abc import Collection
+
 # pytest's own order of configuration files in one folder (_pytest/config/findpaths.py)
 _PYTEST_ALWAYS = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini")
 _INI_SECTIONS = (("tox.ini", "pytest"), ("setup.cfg", "tool:pytest"))
@@ -46,13 +50,20 @@ def startup_modules_in(tree: Path) -> list[str]:
     return found
 
 
-def pinned(cmd: tuple[str, ...], workdir: Path, work_tree: Path | None = None) -> tuple[str, ...]:
+def pinned(
+    cmd: tuple[str, ...],
+    workdir: Path,
+    work_tree: Path | None = None,
+    declared: Collection[str] = (),
+) -> tuple[str, ...]:
     """cmd with pytest's or ruff's configuration pinned to the tree at workdir; other commands,
-    and commands that already name their configuration, unchanged. Given the work tree, pytest
-    run by this very Python also loads the plugin that keeps the work tree off its sys.path."""
+    and commands that already name their configuration, unchanged. pytest run by this very Python
+    runs without the plugins only tddhooks' requirements brought (the tree's `declared`
+    distributions excepted: runners/python_plugins.py) and, given the work tree, loads the plugin
+    that keeps the work tree off its sys.path."""
     at = _tool_at(cmd, "pytest", "py.test")
     if at is not None:
-        extra = _confined(cmd, at, workdir, work_tree)
+        extra = (*_unbrought(cmd, at, declared), *_confined(cmd, at, workdir, work_tree))
         if not _names_any(cmd, _PYTEST_OWN):
             folder = str(workdir)
             config = pytest_config(workdir)
@@ -72,6 +83,16 @@ def pinned(cmd: tuple[str, ...], workdir: Path, work_tree: Path | None = None) -
         options = ("--config", str(config)) if config else ("--isolated",)
         return (*cmd[: at + 2], *options, *cmd[at + 2 :])
     return cmd
+
+
+def _unbrought(cmd: tuple[str, ...], at: int, declared: Collection[str]) -> tuple[str, ...]:
+    """`-p no:NAME` for each plugin tddhooks' own requirements brought, when this very Python
+    runs `-m pytest` (another interpreter's environment is the person's own)."""
+    if at < 2 or cmd[at - 1] != "-m" or cmd[0] != sys.executable:
+        return ()
+    from tddhooks.runners.python_plugins import brought_plugins
+
+    return tuple(option for name in brought_plugins(declared) for option in ("-p", f"no:{name}"))
 
 
 def _confined(

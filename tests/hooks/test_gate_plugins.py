@@ -1,0 +1,57 @@
+"""The gate's pytest runs without the plugins only tddhooks' own requirements brought into its
+Python (runners/python_plugins.py): anyio's is off until the kata declares anyio, while a plugin
+installed beside tddhooks for other reasons (pytest-mock here) loads as before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.gatekit import git, python_kata, write
+from support.hookkit import run
+
+pytestmark = pytest.mark.pygate
+
+ASYNC_TEST = """import anyio
+import pytest
+
+
+@pytest.mark.anyio
+async def test_sleeping_lets_others_run() -> None:
+    await anyio.sleep(0.001)
+"""
+MOCK_TEST = """from kata import add
+
+
+def test_a_stand_in_answers_for_add(mocker) -> None:
+    stand_in = mocker.Mock(side_effect=add)
+    assert stand_in("") == 0
+"""
+
+
+def test_a_brought_plugin_is_off_until_the_kata_declares_its_distribution(
+    tmp_path: Path, session_dir: Path
+) -> None:
+    repo = python_kata(tmp_path, session_dir)
+    write(repo, {"tests/test_async.py": ASYNC_TEST, "tests/test_mock.py": MOCK_TEST})
+    git(repo, "add", "-A")
+
+    undeclared = run(repo, "tddhooks", "hook", "pre-commit")
+
+    text = undeclared.stdout + undeclared.stderr
+    assert undeclared.returncode == 1, text
+    assert "test_sleeping_lets_others_run" in text
+    assert "test_a_stand_in_answers_for_add" not in text.split("[test]", 1)[-1]
+
+    project = repo / "pyproject.toml"
+    declared = project.read_text(encoding="utf-8").replace(
+        "dependencies = []", 'dependencies = ["anyio"]'
+    )
+    assert declared != project.read_text(encoding="utf-8")
+    project.write_text(declared, encoding="utf-8")
+    git(repo, "add", "-A")
+
+    green = run(repo, "tddhooks", "hook", "pre-commit")
+
+    assert green.returncode == 0, green.stdout + green.stderr
+    assert "pytest: 3 passed, 0 failed" in green.stdout

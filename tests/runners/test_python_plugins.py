@@ -1,0 +1,92 @@
+"""Which pytest plugins only tddhooks' own requirements brought (runners/python_plugins.py): pure
+logic on made-up metadata, and the answer for the interpreter this suite runs under."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tddhooks.runners.python_plugins import (
+    brought,
+    brought_plugins,
+    canonical,
+    requirement_closure,
+)
+
+METADATA = {
+    "tool": ["Web-Client>=1", "rich>=13", "pytest>=8; extra == 'dev'", "Plug_In ; extra=='x'"],
+    "web-client": ["anyio>=3; python_version >= '3.8'", "tool"],  # a cycle back to the root
+    "anyio": ["idna>=2.8", "sniffio>=1.1"],
+    "rich": [],
+    "idna": None,  # required, not installed
+}
+
+
+def test_the_closure_follows_requirements_and_markers_but_never_an_extra() -> None:
+    closure = requirement_closure("Tool", METADATA.get)
+
+    assert closure == {"tool", "web-client", "anyio", "rich", "idna", "sniffio"}
+    assert "pytest" not in closure  # only under the dev extra
+    assert "plug-in" not in closure
+
+
+def test_a_plugin_of_the_closure_is_brought_unless_the_tree_declares_its_distribution() -> None:
+    plugins = [("anyio", "anyio"), ("mock", "pytest-mock"), ("rich_plug", "Rich")]
+    closure = requirement_closure("tool", METADATA.get)
+
+    assert brought(plugins, closure, set()) == ("anyio", "rich_plug")
+    assert brought(plugins, closure, {canonical("AnyIO")}) == ("rich_plug",)
+
+
+def test_names_compare_as_pep_503_says() -> None:
+    assert canonical("Typing_Extensions") == canonical("typing.extensions") == "typing-extensions"
+
+
+def test_metadata_is_read_from_wheels_and_eggs_on_the_path(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    _dist(
+        site / "tool-1.0.dist-info",
+        METADATA="Name: tool\nRequires-Dist: web_client>=1\n"
+        "Requires-Dist: pytest-cov; extra == 'dev'\n\nRequires-Dist: in the description\n",
+    )
+    _dist(
+        site / "Web_Client-2.0.dist-info",
+        METADATA="Name: Web-Client\n",
+        entry_points_txt="[console_scripts]\nweb = web:main\n\n[pytest11]\nweb_plug = web.plug\n",
+    )
+    _dist(
+        site / "pytest_cov-5.dist-info",
+        METADATA="Name: pytest-cov\n",
+        entry_points_txt="[pytest11]\npytest_cov = pytest_cov.plugin\n",
+    )
+    _dist(
+        site / "old_lib-0.1-py3.11.egg-info",
+        requires_txt="async_thing\n[dev]\nother\n",
+        entry_points_txt="[pytest11]\nold = old_lib.plug\n",
+    )
+    _dist(
+        site / "async_thing-1.dist-info",
+        METADATA="Name: async-thing\n",
+        entry_points_txt="[pytest11]\nasyncy = async_thing.plug\n",
+    )
+    path = [str(site), str(tmp_path / "gone"), str(tmp_path / "python311.zip")]
+
+    assert brought_plugins(set(), "tool", path) == ("web_plug",)
+    assert brought_plugins({"web-client"}, "tool", path) == ()
+    assert brought_plugins(set(), "old-lib", path) == ("asyncy", "old")
+
+
+def _dist(folder: Path, **files: str) -> None:
+    folder.mkdir(parents=True)
+    for name, text in files.items():
+        (folder / name.replace("_txt", ".txt")).write_text(text, encoding="utf-8")
+
+
+def test_in_this_environment_anyio_is_brought_and_the_dev_plugins_are_not() -> None:
+    # anyio comes with openai, a requirement of tddhooks; pytest-mock and pytest-xdist only with
+    # the dev extra, which does not count: a person installs those for their own tests
+    found = brought_plugins(set())
+
+    assert "anyio" in found
+    assert "pytest_mock" not in found
+    assert "xdist" not in found
+    assert "anyio" not in brought_plugins({"anyio"})
