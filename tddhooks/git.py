@@ -23,6 +23,8 @@ _LISTINGS: dict[tuple[str, str, str], list[tuple[str, str]] | None] = {}
 # run_git call, once
 _PREFETCHED: dict[tuple[object, ...], proc.ProcResult] = {}
 Call = tuple[Sequence[str], Mapping[str, str] | None]  # (git arguments, env_extra)
+_GIT_DIRS: dict[str, Path] = {}  # work tree -> its common git directory (git_dir)
+_FORMATS: dict[str, str] = {}  # work tree -> its object format (object_format)
 
 
 @contextmanager
@@ -177,9 +179,31 @@ def require_root(start: Path) -> Path:
 
 
 def git_dir(root: Path) -> Path:
-    """The repository's common git directory (shared by worktrees), absolute."""
-    path = Path(out(["rev-parse", "--git-common-dir"], root))
-    return path if path.is_absolute() else (root / path).resolve()
+    """The repository's common git directory (shared by worktrees), absolute. Asked once per
+    work tree and process: where a repository keeps its git directory does not change while it
+    is used (a drive asked it ~30 times a cycle)."""
+    key = os.path.abspath(root)
+    known = _GIT_DIRS.get(key)
+    if known is None:
+        path = Path(out(["rev-parse", "--git-common-dir"], root))
+        known = _GIT_DIRS[key] = path if path.is_absolute() else (root / path).resolve()
+    return known
+
+
+def remember_layout(root: Path, common: Path, object_format: str) -> None:
+    """What one `rev-parse` told a caller about the repository at root: its common git directory
+    (absolute) and object format, for git_dir() and object_format()."""
+    _GIT_DIRS[os.path.abspath(root)] = common
+    _FORMATS[os.path.abspath(root)] = object_format
+
+
+def object_format(root: Path) -> str:
+    """The repository's object format ("sha1" or "sha256"), asked once per work tree and process."""
+    key = os.path.abspath(root)
+    known = _FORMATS.get(key)
+    if known is None:
+        known = _FORMATS[key] = out(["rev-parse", "--show-object-format"], root).strip() or "sha1"
+    return known
 
 
 def tddhooks_dir(root: Path) -> Path:

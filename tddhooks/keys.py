@@ -87,16 +87,18 @@ def key_values(environ: Mapping[str, str] | None = None) -> set[str]:
 
 def scrub_env(env: Mapping[str, str]) -> dict[str, str]:
     """`env` without any variable that holds a key: by name, or by carrying a known key's value
-    under another name (`--api-key MY_KEY`, a copy in FOO=...)."""
-    values = {value for value in key_values() | key_values(env) if len(value) >= FRAGMENT}
-    kept: dict[str, str] = {}
-    for name, value in env.items():
-        if is_key_name(name):
-            continue
-        if value and any(secret in value for secret in values):
-            continue
-        kept[name] = value
-    return kept
+    under another name (`--api-key MY_KEY`, a copy in FOO=...). Every process start passes
+    here, so `env` and this process's environment are each read once."""
+    items = list(env.items())
+    named = {name for name, _value in items if is_key_name(name)}
+    values = {value.strip() for name, value in items if name in named and value.strip()}
+    values |= key_values() if env is not os.environ else _registered_values
+    values = {value for value in values if len(value) >= FRAGMENT}
+    return {
+        name: value
+        for name, value in items
+        if name not in named and not (value and any(secret in value for secret in values))
+    }
 
 
 def _fragments(secrets: Iterable[str]) -> list[str]:

@@ -32,8 +32,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 # the tiers by what a test costs, longest first: a long test that starts last keeps one core busy
-# while the others idle (scripts/test hands the workers one module at a time in this order)
-_TIERS = (frozenset({"e2e", "aider", "install"}), frozenset({"cargo", "pygate"}))
+# while the others idle (scripts/test hands the workers one module at a time in this order). The
+# real aider comes after the toolchain tier: scripts/test installs it beside the first tiers.
+_TIERS = (frozenset({"e2e", "install"}), frozenset({"cargo", "pygate"}), frozenset({"aider"}))
 
 
 def _tier(item: pytest.Item) -> int:
@@ -42,8 +43,9 @@ def _tier(item: pytest.Item) -> int:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """End-to-end tests first, then those that run a toolchain, then the rest; within a tier the
-    collection order (a stable sort), so a module's tests of one tier stay together."""
+    """End-to-end tests first, then those that run a toolchain, then the real aider, then the
+    rest; within a tier the collection order (a stable sort), so a module's tests of one tier
+    stay together."""
     items.sort(key=_tier)
 
 

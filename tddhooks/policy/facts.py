@@ -63,18 +63,21 @@ def state_dir(root: Path) -> Path:
 
 def locate(cwd: Path) -> tuple[Path, Path]:
     """(work tree root, `.git/tddhooks/`) for cwd with one git call (hooks start here); the
-    same call tells git.head() the HEAD commit (inside git.held_still())."""
-    args = ["rev-parse", "--show-toplevel", "--git-common-dir", "--verify", "-q", "HEAD"]
-    result = git.run_git(args, cwd, check=False)
+    same call tells git.head() the HEAD commit (inside git.held_still()), git.git_dir() the
+    common git directory and git.object_format() the object format."""
+    args = ["rev-parse", "--show-toplevel", "--git-common-dir", "--show-object-format"]
+    result = git.run_git([*args, "--verify", "-q", "HEAD"], cwd, check=False)
     lines = result.stdout.splitlines()
-    # exit 1 with the two paths only: HEAD is unborn (before the first commit)
-    unborn = result.returncode == 1 and not result.timed_out and len(lines) == 2
-    if not (result.ok and len(lines) == 3) and not unborn:
+    # exit 1 with the three answers only: HEAD is unborn (before the first commit)
+    unborn = result.returncode == 1 and not result.timed_out and len(lines) == 3
+    if not (result.ok and len(lines) == 4) and not unborn:
         git.require_root(cwd)  # raises the usual "not inside a git repository" error
         raise GitError(f"git rev-parse failed in {cwd}: {result.output.strip()[:300]}")
     root, common = Path(lines[0]), Path(lines[1])
-    git.remember_head(root, None if unborn else lines[2])
-    state = (common if common.is_absolute() else (cwd / common).resolve()) / "tddhooks"
+    git.remember_head(root, None if unborn else lines[3])
+    common = common if common.is_absolute() else (cwd / common).resolve()
+    git.remember_layout(root, common, lines[2])
+    state = common / "tddhooks"
     state.mkdir(parents=True, exist_ok=True)
     _STATE_DIRS[root] = state
     return root, state

@@ -141,7 +141,7 @@ def reader_dir(root: Path, dest: Path) -> None:
     holds. Rebuilt on every run, since it lives in the user's cache folder (docs/security.md)."""
     folder = dest.parent / f"{dest.name}.git"
     objects = git.git_dir(root).resolve() / "objects"
-    fmt = git.out(["rev-parse", "--show-object-format"], root).strip() or "sha1"
+    fmt = git.object_format(root)
     if folder.is_symlink() or folder.is_file():
         folder.unlink()
     shutil.rmtree(folder, ignore_errors=True)

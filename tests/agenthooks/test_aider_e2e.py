@@ -2,13 +2,16 @@
 server: a scripted edit that breaks a test never becomes a commit; a green one lands with a
 message the commit-msg rules accept (aider's one-line message, completed by prepare-commit-msg).
 
-aider comes from its own venv: scripts/aider-venv (scripts/test sets TDDHOOKS_TEST_AIDER).
+aider comes from its own venv: scripts/aider-venv. TDDHOOKS_TEST_AIDER names its executable;
+scripts/test installs it beside the tests and names instead the file it writes that path to when
+done (TDDHOOKS_TEST_AIDER_FILE), which these tests wait for (conftest.py runs them mid-suite).
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +21,7 @@ from support.agentkit import kata_with_agent, run
 from support.fake_openai import FakeOpenAI, Reply
 
 pytestmark = pytest.mark.aider
-AIDER = os.environ.get("TDDHOOKS_TEST_AIDER", "")
+INSTALL_WAIT_S = 1200.0  # a fresh machine downloads aider's many dependencies
 BROKEN_SOURCE = "def add(a: int, b: int) -> int:\n    return a - b\n"
 GREEN_SOURCE = (
     "def add(a: int, b: int) -> int:\n    return a + b\n\n\n"
@@ -36,10 +39,29 @@ def whole_files(files: dict[str, str]) -> str:
     return "\n".join(f"{path}\n```python\n{text}```\n" for path, text in files.items())
 
 
-@pytest.fixture
-def fake() -> Iterator[FakeOpenAI]:
-    if not AIDER or not Path(AIDER).exists():
+def installed_aider() -> str:
+    """The aider executable: TDDHOOKS_TEST_AIDER, else what scripts/test's install wrote to
+    TDDHOOKS_TEST_AIDER_FILE (waited for; empty when the install failed), else ''."""
+    named = os.environ.get("TDDHOOKS_TEST_AIDER", "")
+    pending = os.environ.get("TDDHOOKS_TEST_AIDER_FILE", "")
+    if named or not pending:
+        return named
+    deadline = time.monotonic() + INSTALL_WAIT_S
+    while not Path(pending).exists() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    return Path(pending).read_text(encoding="utf-8").strip() if Path(pending).exists() else ""
+
+
+@pytest.fixture(scope="module")
+def aider() -> str:
+    found = installed_aider()
+    if not found or not Path(found).exists():
         pytest.skip("aider is not installed: run scripts/aider-venv, set TDDHOOKS_TEST_AIDER")
+    return found
+
+
+@pytest.fixture
+def fake(aider: str) -> Iterator[FakeOpenAI]:
     server = FakeOpenAI(models=("fake-model",)).start()
     try:
         yield server
@@ -57,7 +79,9 @@ def script(edit: dict[str, str], message: str) -> Any:
     return respond
 
 
-def run_aider(repo: Path, server: FakeOpenAI, instruction: str) -> subprocess.CompletedProcess[str]:
+def run_aider(
+    aider: str, repo: Path, server: FakeOpenAI, instruction: str
+) -> subprocess.CompletedProcess[str]:
     env = {
         **os.environ,
         "OPENAI_API_KEY": "sk-fake",
@@ -65,7 +89,7 @@ def run_aider(repo: Path, server: FakeOpenAI, instruction: str) -> subprocess.Co
         "AIDER_CHECK_UPDATE": "false",
     }
     args = [
-        AIDER, "--model", "openai/fake-model", "--openai-api-base", server.base_url,
+        aider, "--model", "openai/fake-model", "--openai-api-base", server.base_url,
         "--edit-format", "whole", "--no-stream", "--yes-always", "--no-pretty",
         "--no-show-model-warnings", "--no-check-update", "--analytics-disable",
         "--no-gitignore", "--map-tokens", "0", "--no-restore-chat-history",
@@ -77,23 +101,25 @@ def run_aider(repo: Path, server: FakeOpenAI, instruction: str) -> subprocess.Co
 
 
 def test_an_edit_that_breaks_a_test_never_becomes_a_commit(
-    tmp_path: Path, fake: FakeOpenAI
+    tmp_path: Path, fake: FakeOpenAI, aider: str
 ) -> None:
     repo = kata_with_agent(tmp_path, "aider")
     head = run(repo, "git", "rev-parse", "HEAD").stdout
     fake.responder = script({"src/calc/__init__.py": BROKEN_SOURCE}, "fix: simplify add")
-    result = run_aider(repo, fake, "make add subtract")
+    result = run_aider(aider, repo, fake, "make add subtract")
     assert run(repo, "git", "rev-parse", "HEAD").stdout == head, result.stdout
     assert "tddhooks" in result.stdout  # the gate's rejection reached aider (and its model)
     # aider's edit stays in the work tree for the person; nothing was reverted
     assert (repo / "src/calc/__init__.py").read_text(encoding="utf-8") == BROKEN_SOURCE
 
 
-def test_a_green_edit_lands_with_an_accepted_message(tmp_path: Path, fake: FakeOpenAI) -> None:
+def test_a_green_edit_lands_with_an_accepted_message(
+    tmp_path: Path, fake: FakeOpenAI, aider: str
+) -> None:
     repo = kata_with_agent(tmp_path, "aider")
     edit = {"src/calc/__init__.py": GREEN_SOURCE, "tests/test_calc.py": GREEN_TEST}
     fake.responder = script(edit, "feat: subtract two numbers")
-    result = run_aider(repo, fake, "add subtract with a test")
+    result = run_aider(aider, repo, fake, "add subtract with a test")
     log = run(repo, "git", "log", "-1", "--format=%B").stdout
     assert log.startswith("feat: subtract two numbers\n"), result.stdout + result.stderr
     assert "- Role: Implementor" in log

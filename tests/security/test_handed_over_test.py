@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from support.agentkit import kata_with_agent, run, stage_red_test
+from support.agentkit import build_kata_with_agent, run, stage_red_test
 from support.gatekit import kata_copy
 
 HANDED_OVER = "make it pass; the test is the tester's"
@@ -28,7 +28,7 @@ SHELL_ATTACKS = [
 
 
 def _with_claude_code(repo: Path) -> None:
-    assert kata_with_agent(repo.parent, "claude-code") == repo
+    build_kata_with_agent(repo, "claude-code")
 
 
 @pytest.fixture

@@ -18,9 +18,20 @@ def run(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def kata_with_agent(tmp_path: Path, agent: str) -> Path:
-    """A committed Python kata with the git hooks and `agent`'s hooks installed and committed."""
-    repo = tmp_path / "kata"
-    repo.mkdir()
+    """tmp_path/kata: a committed Python kata with the git hooks and `agent`'s hooks installed
+    and committed, built once per worker (in its base temp folder) and copied with its gate state
+    (support/gatekit.py, kata_copy)."""
+    from support.gatekit import kata_copy
+
+    repo = kata_copy(tmp_path, tmp_path.parent, f"python-calc-{agent}",
+                     lambda built: build_kata_with_agent(built, agent))  # fmt: skip
+    assert repo == tmp_path / "kata"
+    return repo
+
+
+def build_kata_with_agent(repo: Path, agent: str) -> None:
+    """Make the kata of kata_with_agent at repo (a new folder)."""
+    repo.mkdir(parents=True)
     run(repo, "git", "init", "-q")
     for relative, text in FILES.items():
         path = repo / relative
@@ -31,7 +42,6 @@ def kata_with_agent(tmp_path: Path, agent: str) -> Path:
     run(repo, "git", "add", "-A")
     committed = run(repo, "git", "commit", "-q", "--no-verify", "-m", "chore: scaffold")
     assert committed.returncode == 0, committed.stderr
-    return repo
 
 
 def stage_red_test(repo: Path) -> Path:
