@@ -85,7 +85,10 @@ def isolated_home(
         "[user]\n\tname = Test Person\n\temail = person@example.com\n"
         "[init]\n\tdefaultBranch = main\n"
         "[commit]\n\tgpgsign = false\n"
-        "[advice]\n\tdetachedHead = false\n",
+        "[advice]\n\tdetachedHead = false\n"
+        # no `git maintenance run --auto` after every commit: one process less per commit
+        "[maintenance]\n\tauto = false\n"
+        "[gc]\n\tauto = 0\n",
         encoding="utf-8",
     )
     monkeypatch.setenv("RUSTUP_HOME", os.environ.get("RUSTUP_HOME", str(_REAL_HOME / ".rustup")))

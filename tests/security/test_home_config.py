@@ -7,6 +7,7 @@ Each test is a real Python kata with real git, pytest and ruff, and a HOME whose
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -146,3 +147,9 @@ def test_pins_name_the_trees_files_and_leave_explicit_choices_alone(tmp_path: Pa
         "ruff", "format", "--isolated", "--check",
     )  # fmt: skip
     assert pinned(("pytest",), tmp_path)[-1] != str(tmp_path / "tox.ini")
+    # the gate's own `python -m ruff` runs the binary that command would exec, pinned alike
+    binary = str(Path(sys.executable).parent / "ruff")
+    assert pinned((sys.executable, "-m", "ruff", "check", "."), tmp_path) == (
+        binary, "check", "--isolated", ".",
+    )  # fmt: skip
+    assert pinned(("python3.9", "-m", "ruff", "check"), tmp_path)[:3] == ("python3.9", "-m", "ruff")
