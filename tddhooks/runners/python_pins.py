@@ -86,10 +86,12 @@ def pinned(
 
 
 def _ruff_binary(cmd: tuple[str, ...]) -> tuple[str, ...]:
-    """`<this python> -m ruff ARGS` as the ruff binary beside this interpreter, where it is: what
-    `python -m ruff` itself would exec after starting an interpreter only to find it (~20 ms of
-    each of a Python gate's two ruff steps). Anything else, or no binary there, as it is."""
-    if cmd[:3] != (sys.executable, "-m", "ruff"):
+    """`<this python> -m ruff ARGS` as the ruff binary beside this interpreter, in a virtual
+    environment (pipx's, a project's) where pip put both: what `python -m ruff` itself would
+    exec after starting an interpreter only to find it (~20 ms of each of a Python gate's two
+    ruff steps). Outside a venv the `ruff` beside the interpreter may be another one (a distro's
+    /usr/bin/ruff beside a user-installed module): as it is, like anything else."""
+    if cmd[:3] != (sys.executable, "-m", "ruff") or sys.prefix == sys.base_prefix:
         return cmd
     binary = os.path.join(os.path.dirname(sys.executable), "ruff")
     if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):

@@ -147,7 +147,9 @@ def test_pins_name_the_trees_files_and_leave_explicit_choices_alone(tmp_path: Pa
         "ruff", "format", "--isolated", "--check",
     )  # fmt: skip
     assert pinned(("pytest",), tmp_path)[-1] != str(tmp_path / "tox.ini")
-    # the gate's own `python -m ruff` runs the binary that command would exec, pinned alike
+    # the gate's own `python -m ruff` runs the binary that command would exec, pinned alike (in
+    # a venv, as this suite's is)
+    assert sys.prefix != sys.base_prefix
     binary = str(Path(sys.executable).parent / "ruff")
     assert pinned((sys.executable, "-m", "ruff", "check", "."), tmp_path) == (
         binary, "check", "--isolated", ".",
