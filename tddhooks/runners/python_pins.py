@@ -19,6 +19,7 @@ from pathlib import Path
 # import: importing python_confine here would confine tddhooks' own sys.path whenever the
 # variable is inherited (a kata whose tests run tddhooks)
 from tddhooks.runners.python_places import WORK_TREE_VARIABLE as WORK_TREE_VARIABLE
+from tddhooks.runners.python_places import within
 
 TYPE_CHECKING = False  # not typing's: the hook path does not import typing (tddhooks/records.py)
 if TYPE_CHECKING:
@@ -63,7 +64,8 @@ def pinned(
     that keeps the work tree off its sys.path."""
     at = _tool_at(cmd, "pytest", "py.test")
     if at is not None:
-        extra = (*_unbrought(cmd, at, declared), *_confined(cmd, at, workdir, work_tree))
+        trees = (workdir, *(() if work_tree is None else (work_tree,)))
+        extra = (*_unbrought(cmd, at, declared, trees), *_confined(cmd, at, workdir, work_tree))
         if not _names_any(cmd, _PYTEST_OWN):
             folder = str(workdir)
             config = pytest_config(workdir)
@@ -99,14 +101,25 @@ def _ruff_binary(cmd: tuple[str, ...]) -> tuple[str, ...]:
     return (binary, *cmd[3:])
 
 
-def _unbrought(cmd: tuple[str, ...], at: int, declared: Collection[str]) -> tuple[str, ...]:
+def _unbrought(
+    cmd: tuple[str, ...], at: int, declared: Collection[str], trees: tuple[Path, ...]
+) -> tuple[str, ...]:
     """`-p no:NAME` for each plugin tddhooks' own requirements brought, when this very Python
-    runs `-m pytest` (another interpreter's environment is the person's own)."""
+    runs `-m pytest` (another interpreter's environment is the person's own). Metadata inside
+    the judged trees is never read: the tree cannot name what is turned off."""
     if at < 2 or cmd[at - 1] != "-m" or cmd[0] != sys.executable:
         return ()
     from tddhooks.runners.python_plugins import brought_plugins
 
-    return tuple(option for name in brought_plugins(declared) for option in ("-p", f"no:{name}"))
+    folders = [os.path.realpath(tree) for tree in trees]
+    path = [
+        entry
+        for entry in sys.path
+        if os.path.isabs(entry)
+        and not any(within(os.path.realpath(entry), folder) for folder in folders)
+    ]
+    names = brought_plugins(declared, path=path)
+    return tuple(option for name in names for option in ("-p", f"no:{name}"))
 
 
 def _confined(

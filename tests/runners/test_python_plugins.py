@@ -3,8 +3,12 @@ logic on made-up metadata, and the answer for the interpreter this suite runs un
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
+import pytest
+
+from tddhooks.runners.python_pins import pinned
 from tddhooks.runners.python_plugins import (
     brought,
     brought_plugins,
@@ -90,3 +94,19 @@ def test_in_this_environment_anyio_is_brought_and_the_dev_plugins_are_not() -> N
     assert "pytest_mock" not in found
     assert "xdist" not in found
     assert "anyio" not in brought_plugins({"anyio"})
+
+
+def test_metadata_in_the_judged_tree_never_chooses_what_is_turned_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a tree on sys.path (PYTHONPATH, the current folder) that ships a fake requirement of
+    # tddhooks would bring pytest-mock into the closure and turn its plugin off
+    tree = tmp_path / "kata"
+    _dist(tree / "rich-99.dist-info", METADATA="Name: rich\nRequires-Dist: pytest-mock\n")
+    assert "pytest_mock" in brought_plugins(set(), path=[str(tree), *sys.path])
+    monkeypatch.setattr(sys, "path", [str(tree), "", *sys.path])
+
+    run = pinned((sys.executable, "-m", "pytest"), tree, tree)
+
+    assert "no:pytest_mock" not in run
+    assert "no:anyio" in run
