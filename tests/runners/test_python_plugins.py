@@ -110,3 +110,29 @@ def test_metadata_in_the_judged_tree_never_chooses_what_is_turned_off(
 
     assert "no:pytest_mock" not in run
     assert "no:anyio" in run
+
+
+def test_a_plugin_the_declared_distributions_require_stays_on(tmp_path: Path) -> None:
+    # a kata declaring an HTTP client that requires anyio relies on anyio's plugin for its async
+    # tests as much as one declaring anyio itself; tddhooks requiring the client too changes nothing
+    site = tmp_path / "site"
+    _dist(site / "tool-1.dist-info", METADATA="Name: tool\nRequires-Dist: web-client\n")
+    _dist(site / "web_client-2.dist-info", METADATA="Name: web-client\nRequires-Dist: anyio\n")
+    _dist(
+        site / "anyio-4.dist-info",
+        METADATA="Name: anyio\nRequires-Dist: sniffio\n",
+        entry_points_txt="[pytest11]\nanyio = anyio.pytest_plugin\n",
+    )
+    path = [str(site)]
+
+    assert brought_plugins(set(), "tool", path) == ("anyio",)
+    assert brought_plugins({"web-client"}, "tool", path) == ()
+    assert brought_plugins({"sniffio", "not-installed"}, "tool", path) == ("anyio",)
+
+
+def test_in_this_environment_declaring_a_requirer_of_anyio_keeps_its_plugin() -> None:
+    # openai (a requirement of tddhooks) requires anyio: a kata declaring openai keeps it
+    run = pinned((sys.executable, "-m", "pytest"), Path("/nonexistent"), None, {"openai"})
+
+    assert "no:anyio" not in run
+    assert "no:anyio" in pinned((sys.executable, "-m", "pytest"), Path("/nonexistent"))
