@@ -10,6 +10,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from tddhooks.limits import read_tree_file
+
 _REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 # distributions whose import name is not their own (the common ones; others match by name)
 _IMPORT_NAMES = {
@@ -37,21 +39,19 @@ def declared_modules(workdir: Path) -> set[str]:
 
 def declared_distributions(workdir: Path) -> set[str]:
     """Names, as written, of the distributions the tree declares: pyproject.toml (PEP 621
-    dependencies and optional ones, dependency groups, Poetry's tables) and requirements*.txt."""
-    names = set(_from_pyproject(workdir / "pyproject.toml"))
+    dependencies and optional ones, dependency groups, Poetry's tables) and requirements*.txt,
+    each read only when it is a file the tree holds (limits.read_tree_file)."""
+    names = set(_from_pyproject(workdir / "pyproject.toml", workdir))
     for path in sorted(workdir.glob("requirements*.txt")):
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
-            continue
+        lines = (read_tree_file(path, workdir) or "").splitlines()
         names.update(_requirement_names(line for line in lines if not line.startswith("-")))
     return names
 
 
-def _from_pyproject(path: Path) -> set[str]:
+def _from_pyproject(path: Path, top: Path) -> set[str]:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = tomllib.loads(read_tree_file(path, top) or "")
+    except tomllib.TOMLDecodeError:
         return set()
     found: list[str] = []
     project = _table(data.get("project"))

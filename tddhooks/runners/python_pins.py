@@ -18,6 +18,7 @@ from pathlib import Path
 # the variable those plugins read in pytest's process, from python_places, which does nothing at
 # import: importing python_confine here would confine tddhooks' own sys.path whenever the
 # variable is inherited (a kata whose tests run tddhooks)
+from tddhooks.limits import read_tree_file
 from tddhooks.runners.python_places import WORK_TREE_VARIABLE as WORK_TREE_VARIABLE
 from tddhooks.runners.python_places import within
 
@@ -142,11 +143,11 @@ def pytest_config(workdir: Path) -> Path | None:
         if (workdir / name).is_file():
             return workdir / name
     pyproject = workdir / "pyproject.toml"
-    tool = _toml(pyproject).get("tool")
+    tool = _toml(pyproject, workdir).get("tool")
     if isinstance(tool, dict) and isinstance(tool.get("pytest"), dict):
         return pyproject
     for name, section in _INI_SECTIONS:
-        if _has_section(workdir / name, section):
+        if _has_section(workdir / name, section, workdir):
             return workdir / name
     # pytest's last resort: a pyproject.toml without pytest settings still fixes the rootdir
     return pyproject if pyproject.is_file() else None
@@ -169,16 +170,15 @@ def _names_any(cmd: tuple[str, ...], options: tuple[str, ...]) -> bool:
     return any(word in options or word.startswith(tuple(f"{o}=" for o in options)) for word in cmd)
 
 
-def _toml(path: Path) -> dict[str, object]:
+def _toml(path: Path, top: Path) -> dict[str, object]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return tomllib.loads(read_tree_file(path, top) or "")
+    except tomllib.TOMLDecodeError:
         return {}
 
 
-def _has_section(path: Path, section: str) -> bool:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+def _has_section(path: Path, section: str, top: Path) -> bool:
+    text = read_tree_file(path, top)
+    if text is None:
         return False
     return re.search(rf"^\[{re.escape(section)}\]\s*$", text, re.MULTILINE) is not None

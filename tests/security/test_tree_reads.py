@@ -1,0 +1,91 @@
+"""What the gate's own process reads of a judged tree before its tools run (limits.read_tree_file,
+policy/dependencies.py, runners/python_pins.py): only regular files the tree holds, bounded, so a
+hostile tree can neither hang nor exhaust the hook, nor be judged by a file it does not commit;
+and the spellings a requirements file really holds name the distribution they declare."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tddhooks.limits import read_tree_file
+from tddhooks.policy.dependencies import declared_distributions
+from tddhooks.policy.runner_hooks import tree_addopts
+from tddhooks.policy.tool_config import untrusted_settings
+from tddhooks.runners.python_pins import pytest_config
+
+
+def _kata(tmp_path: Path) -> Path:
+    tree = tmp_path / "kata"
+    tree.mkdir()
+    return tree
+
+
+def test_a_requirements_file_symlinked_outside_the_tree_declares_nothing(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere.txt"
+    elsewhere.write_text("anyio\n", encoding="utf-8")
+    tree = _kata(tmp_path)
+    (tree / "requirements.txt").symlink_to(elsewhere)
+    (tree / "deps").mkdir()
+    (tree / "deps" / "dev.txt").write_text("pytest-mock\n", encoding="utf-8")
+    (tree / "requirements-dev.txt").symlink_to("deps/dev.txt")  # held by the tree: read
+
+    assert declared_distributions(tree) == {"pytest-mock"}
+
+
+def test_a_symlink_to_a_device_is_not_read(tmp_path: Path) -> None:
+    # read whole, /dev/zero never ends and /dev/stdin waits on the terminal of `git commit`
+    tree = _kata(tmp_path)
+    for name in ("pyproject.toml", "requirements.txt", "tox.ini"):
+        (tree / name).symlink_to("/dev/zero")
+
+    (tree / ".cargo").mkdir()
+    for name in ("Cargo.toml", "rust-toolchain", ".cargo/config.toml"):
+        (tree / name).symlink_to("/dev/zero")
+
+    assert read_tree_file(tree / "requirements.txt", tree) is None
+    assert declared_distributions(tree) == set()
+    assert pytest_config(tree) is None
+    assert tree_addopts(tree) == ""
+    assert untrusted_settings(tree, "rust", {}) == []
+
+
+def test_a_file_larger_than_the_limit_is_not_read(tmp_path: Path) -> None:
+    tree = _kata(tmp_path)
+    (tree / "requirements.txt").write_text("anyio\n" * 100, encoding="utf-8")
+
+    assert read_tree_file(tree / "requirements.txt", tree, limit=599) is None
+    assert read_tree_file(tree / "requirements.txt", tree, limit=600) == "anyio\n" * 100
+
+
+def test_a_requirements_file_written_on_windows_declares_its_names(tmp_path: Path) -> None:
+    # Notepad's UTF-8 with a byte order mark; PowerShell's `pip freeze > requirements.txt`
+    tree = _kata(tmp_path)
+    (tree / "requirements.txt").write_bytes("anyio==4.4\r\n".encode("utf-8-sig"))
+    (tree / "requirements-dev.txt").write_bytes("pytest-mock==3.14\r\n".encode("utf-16"))
+    (tree / "pyproject.toml").write_bytes(
+        '[project]\ndependencies = ["rich"]\n'.encode("utf-8-sig")
+    )
+
+    assert declared_distributions(tree) == {"anyio", "pytest-mock", "rich"}
+
+
+def test_the_spellings_of_a_requirement_name_only_the_distribution(tmp_path: Path) -> None:
+    tree = _kata(tmp_path)
+    (tree / "requirements.txt").write_text(
+        "# comment\n"
+        "anyio[trio]>=4; python_version > '3'\n"
+        "httpx @ https://example.invalid/httpx-0.27.tar.gz\n"
+        "-e git+https://example.invalid/evil.git#egg=pytest_asyncio\n"
+        "  --index-url https://example.invalid/simple\n"
+        "-r other.txt\n"
+        "Pytest_Mock==3.14 \\\n"
+        "    --hash=sha256:00\n",
+        encoding="utf-8",
+    )
+    (tree / "pyproject.toml").write_text(
+        '[project]\ndependencies = ["sniffio ; sys_platform == \'win32\'", 3, "", "?x"]\n'
+        "[tool.poetry.dependencies]\npython = '^3.11'\nidna = '*'\n",
+        encoding="utf-8",
+    )
+
+    assert declared_distributions(tree) == {"anyio", "httpx", "Pytest_Mock", "sniffio", "idna"}
