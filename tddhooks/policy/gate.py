@@ -348,13 +348,15 @@ def _stop_on_environment(
 
 
 def read_code_files(workdir: Path, language: str) -> dict[str, str]:
-    """Source files of the language under workdir ("/"-separated path -> text), no build dirs."""
+    """Source files of the language under workdir ("/"-separated path -> text), no build dirs.
+    Only regular files: a `test_x.py` committed as a symlink to /dev/zero would never end (it is
+    outside the tree, which turns the result red on its own)."""
     suffixes = CODE_SUFFIXES.get(language, ())
     files: dict[str, str] = {}
     for folder, dirs, names in os.walk(workdir):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
         for name in names:
-            if name.endswith(suffixes):
+            if name.endswith(suffixes) and Path(folder, name).is_file():
                 path = Path(folder, name)
                 relative = path.relative_to(workdir).as_posix()
                 files[relative] = path.read_text(encoding="utf-8", errors="replace")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from tddhooks.limits import read_tree_file
 from tddhooks.policy.dependencies import declared_distributions
+from tddhooks.policy.gate import read_code_files
 from tddhooks.policy.runner_hooks import tree_addopts
 from tddhooks.policy.tool_config import untrusted_settings
 from tddhooks.runners.python_pins import pytest_config
@@ -89,3 +90,12 @@ def test_the_spellings_of_a_requirement_name_only_the_distribution(tmp_path: Pat
     )
 
     assert declared_distributions(tree) == {"anyio", "httpx", "Pytest_Mock", "sniffio", "idna"}
+
+
+def test_a_code_file_symlinked_to_a_device_is_not_read(tmp_path: Path) -> None:
+    tree = _kata(tmp_path)
+    (tree / "tests").mkdir()
+    (tree / "tests" / "test_zero.py").symlink_to("/dev/zero")
+    (tree / "kata.py").write_bytes(b"# caf\xe9\nx = 1\n")  # still read, however it is encoded
+
+    assert read_code_files(tree, "python") == {"kata.py": "# caf\ufffd\nx = 1\n"}
