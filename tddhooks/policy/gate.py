@@ -71,6 +71,9 @@ def run_gate(
     missing = missing_manifest(workdir, settings, runner)
     if missing is not None:
         return _not_runnable(settings, missing)
+    leaving = _symlinks_leaving(workdir)
+    if leaving is not None:
+        return _not_runnable(settings, leaving)
     every = (("fmt", settings.fmt_check), ("lint", settings.lint), ("test", settings.test))
     commands = [(name, cmd) for name, cmd in every if cmd]
     outcomes: dict[str, proc.ProcResult] = {}
@@ -179,6 +182,18 @@ def missing_manifest(workdir: Path, settings: PolicySettings, runner: Runner) ->
         f"{NO_MANIFEST}: cargo cannot build it; for a Rust kata add one (`cargo init`, a build: "
         "commit); for another language say it in tdd.yaml: `language: python`"
     )
+
+
+def _symlinks_leaving(workdir: Path) -> str | None:
+    """Why the tools may not run on the tree, when a committed symlink leads out of it: the tree
+    is red whatever they say, and one to /dev/zero (a `pyproject.toml`, a test file) would have
+    ruff and pytest read without end, until the machine runs out of memory."""
+    from tddhooks.policy.tool_config import outside_references
+
+    found = outside_references(workdir, {})
+    if not found:
+        return None
+    return "\n".join(f'{item} (docs/gate.md, "Committed tool configuration")' for item in found)
 
 
 def _not_runnable(settings: PolicySettings, why: str) -> Verdict:

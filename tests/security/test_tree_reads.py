@@ -7,6 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from support.gatekit import git, python_kata
+from support.hookkit import run
+
 from tddhooks.limits import read_tree_file
 from tddhooks.policy.dependencies import declared_distributions
 from tddhooks.policy.gate import read_code_files
@@ -99,3 +103,23 @@ def test_a_code_file_symlinked_to_a_device_is_not_read(tmp_path: Path) -> None:
     (tree / "kata.py").write_bytes(b"# caf\xe9\nx = 1\n")  # still read, however it is encoded
 
     assert read_code_files(tree, "python") == {"kata.py": "# caf\ufffd\nx = 1\n"}
+
+
+@pytest.mark.pygate
+def test_the_gate_runs_no_tool_on_a_tree_with_symlinks_to_devices(
+    tmp_path: Path, session_dir: Path
+) -> None:
+    repo = python_kata(tmp_path, session_dir)
+    (repo / "requirements.txt").symlink_to("/dev/zero")
+    (repo / "pyproject.toml").unlink()
+    (repo / "pyproject.toml").symlink_to("/dev/zero")
+    (repo / "tests" / "test_zero.py").symlink_to("/dev/zero")
+    git(repo, "add", "-A")
+
+    result = run(repo, "tddhooks", "hook", "pre-commit")
+
+    text = result.stdout + result.stderr
+    assert result.returncode == 1, text
+    assert "requirements.txt is a symlink to /dev/zero" in text
+    assert "tests/test_zero.py is a symlink to /dev/zero" in text
+    assert "ruff" not in text.split("[green]", 1)[-1]  # read without end, until memory runs out
