@@ -102,7 +102,8 @@ def outside_references(workdir: Path, files: Mapping[str, str]) -> list[str]:
             dirs[:] = [name for name in dirs if name not in _GENERATED]
         for name in (*dirs, *names):
             path = Path(folder, name)
-            if path.is_symlink() and not path.resolve().is_relative_to(top):
+            # realpath, not resolve(): a committed symlink loop leads nowhere, and must not crash
+            if path.is_symlink() and not Path(os.path.realpath(path)).is_relative_to(top):
                 relative = path.relative_to(workdir).as_posix()
                 found.append(
                     f"{relative} is a symlink to {os.readlink(path)}, outside the committed tree: "
@@ -115,7 +116,7 @@ def outside_references(workdir: Path, files: Mapping[str, str]) -> list[str]:
             continue
         for written in rust_references(text):
             target = (workdir / relative).parent / written
-            if not target.resolve().is_relative_to(top):
+            if not Path(os.path.realpath(target)).is_relative_to(top):
                 found.append(
                     f"{relative} includes {written}, outside the committed tree: the gate judges "
                     "only what is committed; commit the file itself"

@@ -15,7 +15,7 @@ from tddhooks.limits import read_tree_file
 from tddhooks.policy.dependencies import declared_distributions
 from tddhooks.policy.gate import read_code_files
 from tddhooks.policy.runner_hooks import tree_addopts
-from tddhooks.policy.tool_config import untrusted_settings
+from tddhooks.policy.tool_config import outside_references, untrusted_settings
 from tddhooks.runners.python_pins import pytest_config
 
 
@@ -123,3 +123,16 @@ def test_the_gate_runs_no_tool_on_a_tree_with_symlinks_to_devices(
     assert "requirements.txt is a symlink to /dev/zero" in text
     assert "tests/test_zero.py is a symlink to /dev/zero" in text
     assert "ruff" not in text.split("[green]", 1)[-1]  # read without end, until memory runs out
+
+
+def test_a_committed_symlink_loop_is_read_as_absent_and_crashes_nothing(tmp_path: Path) -> None:
+    tree = _kata(tmp_path)
+    (tree / "src").mkdir()
+    (tree / "a.py").symlink_to("b.py")
+    (tree / "b.py").symlink_to("a.py")
+    (tree / "requirements.txt").symlink_to("requirements.txt")
+    (tree / "src" / "lib.rs").write_text('include!("../a.py");\n', encoding="utf-8")
+
+    assert outside_references(tree, {"src/lib.rs": 'include!("../a.py");\n'}) == []
+    assert declared_distributions(tree) == set()
+    assert read_code_files(tree, "python") == {}
