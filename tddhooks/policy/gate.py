@@ -125,6 +125,7 @@ def run_gate(
             report = _require_tests_ran(report, names, cmd, runner)
             report = _require_collected(report, files, settings, runner)
             report = _refuse_untrusted(report, workdir, settings, runner, files)
+            report = _name_plugins_off(report, cmd, result)
             # the runner knows what its exit codes mean (pytest's 5: no tests yet, a green start)
             returncode = report.exit_code if report.green else (returncode or report.exit_code)
         steps.append(
@@ -182,6 +183,32 @@ def missing_manifest(workdir: Path, settings: PolicySettings, runner: Runner) ->
         f"{NO_MANIFEST}: cargo cannot build it; for a Rust kata add one (`cargo init`, a build: "
         "commit); for another language say it in tdd.yaml: `language: python`"
     )
+
+
+def _name_plugins_off(
+    report: TestReport, cmd: tuple[str, ...], result: proc.ProcResult
+) -> TestReport:
+    """A red run whose output names a plugin the gate turned off (`-p no:NAME` it added, for the
+    plugins only tddhooks' requirements brought) says so: pytest's own advice there is to install
+    what is already installed."""
+    if report.green:
+        return report
+    mine = set(cmd)
+    off = [
+        word[3:]
+        for before, word in zip(result.cmd, result.cmd[1:], strict=False)
+        if before == "-p" and word.startswith("no:") and word not in mine
+    ]
+    named = [name for name in off if name in result.output]
+    if not named:
+        return report
+    line = (
+        f"the gate ran pytest without the plugin(s) {', '.join(named)}, which only tddhooks' own "
+        "requirements installed: a kata whose tests use one declares the distribution that "
+        'provides it (pyproject.toml dependencies or requirements.txt; docs/gate.md, "pytest '
+        'and ruff configuration")'
+    )
+    return report.model_copy(update={"error_lines": [*report.error_lines, line]})
 
 
 def _symlinks_leaving(workdir: Path) -> str | None:

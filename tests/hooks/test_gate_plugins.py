@@ -41,6 +41,9 @@ def test_a_brought_plugin_is_off_until_the_kata_declares_its_distribution(
     text = undeclared.stdout + undeclared.stderr
     assert undeclared.returncode == 1, text
     assert "test_sleeping_lets_others_run" in text
+    # pytest's advice is to install anyio, which is installed: the gate names what it turned off
+    assert "the gate ran pytest without the plugin(s) anyio," in text
+    assert "platformdirs," not in text  # off too, but nothing in the output names it
     assert "test_a_stand_in_answers_for_add" not in text.split("[test]", 1)[-1]
 
     project = repo / "pyproject.toml"
