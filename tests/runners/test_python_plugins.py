@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tddhooks.policy.dependencies import declared_distributions
 from tddhooks.runners.python_pins import pinned
 from tddhooks.runners.python_plugins import (
     brought,
@@ -136,3 +137,22 @@ def test_in_this_environment_declaring_a_requirer_of_anyio_keeps_its_plugin() ->
 
     assert "no:anyio" not in run
     assert "no:anyio" in pinned((sys.executable, "-m", "pytest"), Path("/nonexistent"))
+
+
+def test_a_kata_named_like_a_brought_plugin_still_has_it_turned_off(tmp_path: Path) -> None:
+    # a kata called anyio: its own name is no dependency, and with the plugin on pytest would
+    # import anyio.pytest_plugin from the kata's own anyio package
+    (tmp_path / "anyio").mkdir()
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "anyio"\ndependencies = []\n', encoding="utf-8"
+    )
+    declared = declared_distributions(tmp_path)
+
+    assert declared == set()
+    assert "no:anyio" in pinned((sys.executable, "-m", "pytest"), tmp_path, tmp_path, declared)
+
+
+def test_another_interpreter_runs_its_own_plugins(tmp_path: Path) -> None:
+    # `uv run pytest`, a kata's own venv: that environment is the person's, nothing turned off
+    for cmd in (("uv", "run", "pytest"), ("/opt/venv/bin/python", "-m", "pytest"), ("pytest",)):
+        assert not any(word.startswith("no:") for word in pinned(cmd, tmp_path, tmp_path))
