@@ -136,3 +136,18 @@ def test_a_committed_symlink_loop_is_read_as_absent_and_crashes_nothing(tmp_path
     assert outside_references(tree, {"src/lib.rs": 'include!("../a.py");\n'}) == []
     assert declared_distributions(tree) == set()
     assert read_code_files(tree, "python") == {}
+
+
+def test_a_requirements_file_declares_what_it_includes_inside_the_tree(tmp_path: Path) -> None:
+    tree = _kata(tmp_path)
+    (tree / "requirements").mkdir()
+    (tree / "requirements.txt").write_text("-r requirements/dev.txt\nrich\n", encoding="utf-8")
+    (tree / "requirements" / "dev.txt").write_text(
+        "--requirement=base.txt  # shared\n-rtest.txt\n-r ../../outside.txt\npytest-mock\n",
+        encoding="utf-8",
+    )
+    (tree / "requirements" / "base.txt").write_text("-r dev.txt\nanyio\n", encoding="utf-8")
+    (tree / "requirements" / "test.txt").write_text("sniffio\n", encoding="utf-8")
+    (tmp_path / "outside.txt").write_text("idna\n", encoding="utf-8")
+
+    assert declared_distributions(tree) == {"rich", "pytest-mock", "anyio", "sniffio"}
