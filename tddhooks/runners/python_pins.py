@@ -20,7 +20,7 @@ from pathlib import Path
 # variable is inherited (a kata whose tests run tddhooks)
 from tddhooks.limits import read_tree_file
 from tddhooks.runners.python_places import WORK_TREE_VARIABLE as WORK_TREE_VARIABLE
-from tddhooks.runners.python_places import within
+from tddhooks.runners.python_places import interpreter_folders, within
 
 TYPE_CHECKING = False  # not typing's: the hook path does not import typing (tddhooks/records.py)
 if TYPE_CHECKING:
@@ -107,18 +107,24 @@ def _unbrought(
 ) -> tuple[str, ...]:
     """`-p no:NAME` for each plugin tddhooks' own requirements brought, when this very Python
     runs `-m pytest` (another interpreter's environment is the person's own). Metadata inside
-    the judged trees is never read: the tree cannot name what is turned off."""
+    the judged trees is never read: the tree cannot name what is turned off. This Python's own
+    environment is read even inside the work tree (`python -m venv .venv` there, ignored by git):
+    the person made it, the commit does not hold it."""
     if at < 2 or cmd[at - 1] != "-m" or cmd[0] != sys.executable:
         return ()
     from tddhooks.runners.python_plugins import brought_plugins
 
     folders = [os.path.realpath(tree) for tree in trees]
-    path = [
-        entry
-        for entry in sys.path
-        if os.path.isabs(entry)
-        and not any(within(os.path.realpath(entry), folder) for folder in folders)
-    ]
+    own = interpreter_folders(*folders)  # none that holds a whole tree (/usr of /usr/src/kata)
+    path = []
+    for entry in sys.path:
+        real = os.path.realpath(entry)
+        if not os.path.isabs(entry) or within(real, folders[0]):  # the snapshot: never
+            continue
+        if any(within(real, folder) for folder in own) or not any(
+            within(real, folder) for folder in folders
+        ):
+            path.append(entry)
     names = brought_plugins(declared, path=path)
     return tuple(option for name in names for option in ("-p", f"no:{name}"))
 

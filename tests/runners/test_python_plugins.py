@@ -156,3 +156,38 @@ def test_another_interpreter_runs_its_own_plugins(tmp_path: Path) -> None:
     # `uv run pytest`, a kata's own venv: that environment is the person's, nothing turned off
     for cmd in (("uv", "run", "pytest"), ("/opt/venv/bin/python", "-m", "pytest"), ("pytest",)):
         assert not any(word.startswith("no:") for word in pinned(cmd, tmp_path, tmp_path))
+
+
+def test_a_venv_inside_the_work_tree_is_the_persons_and_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `python -m venv .venv` in the kata and tddhooks installed there: that environment's
+    # metadata decides, while the rest of the work tree (on sys.path by an editable install)
+    # never does, nor does a prefix holding the whole tree
+    work_tree, snapshot = tmp_path / "kata", tmp_path / "snapshot"
+    site = work_tree / ".venv" / "lib" / "site-packages"
+    _dist(site / "tddhooks-1.dist-info", METADATA="Name: tddhooks\nRequires-Dist: anyio\n")
+    _dist(
+        site / "anyio-4.dist-info",
+        METADATA="Name: anyio\n",
+        entry_points_txt="[pytest11]\nanyio = anyio.pytest_plugin\n",
+    )
+    _dist(
+        work_tree / "src" / "rich-99.dist-info",
+        METADATA="Name: rich\n",
+        entry_points_txt="[pytest11]\nrich_plug = rich.plug\n",
+    )
+    _dist(
+        work_tree / "src" / "tddhooks-2.dist-info", METADATA="Name: tddhooks\nRequires-Dist: rich\n"
+    )
+    snapshot.mkdir()
+    monkeypatch.setattr(sys, "path", [str(work_tree / "src"), str(site)])
+    cmd = (sys.executable, "-m", "pytest")
+
+    monkeypatch.setattr(sys, "prefix", str(work_tree / ".venv"))
+    run = pinned(cmd, snapshot, work_tree)
+    assert "no:anyio" in run
+    assert "no:rich_plug" not in run
+
+    monkeypatch.setattr(sys, "prefix", str(tmp_path))  # holds the whole work tree
+    assert "no:anyio" not in pinned(cmd, snapshot, work_tree)
