@@ -71,7 +71,7 @@ def run_gate(
     missing = missing_manifest(workdir, settings, runner)
     if missing is not None:
         return _not_runnable(settings, missing)
-    leaving = _symlinks_leaving(workdir)
+    leaving = leaving_tree(workdir, settings.language)
     if leaving is not None:
         return _not_runnable(settings, leaving)
     every = (("fmt", settings.fmt_check), ("lint", settings.lint), ("test", settings.test))
@@ -211,13 +211,15 @@ def _name_plugins_off(
     return report.model_copy(update={"error_lines": [*report.error_lines, line]})
 
 
-def _symlinks_leaving(workdir: Path) -> str | None:
-    """Why the tools may not run on the tree, when a committed symlink leads out of it: the tree
-    is red whatever they say, and one to /dev/zero (a `pyproject.toml`, a test file) would have
-    ruff and pytest read without end, until the machine runs out of memory."""
+def leaving_tree(workdir: Path, language: str) -> str | None:
+    """Why the tools may not run on the tree, when a committed symlink or a Rust include leads
+    out of it: the tree is red whatever they say, and one to /dev/zero (a `pyproject.toml`, a
+    test file, `include!("/dev/zero")`) would have ruff, pytest or rustc read without end, until
+    the machine runs out of memory."""
     from tddhooks.policy.tool_config import outside_references
 
-    found = outside_references(workdir, {})
+    rust = read_code_files(workdir, language) if language == "rust" else {}
+    found = outside_references(workdir, rust)
     if not found:
         return None
     return "\n".join(f'{item} (docs/gate.md, "Committed tool configuration")' for item in found)

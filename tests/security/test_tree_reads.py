@@ -13,7 +13,7 @@ from support.hookkit import run
 
 from tddhooks.limits import read_tree_file
 from tddhooks.policy.dependencies import declared_distributions
-from tddhooks.policy.gate import read_code_files
+from tddhooks.policy.gate import leaving_tree, read_code_files
 from tddhooks.policy.runner_hooks import tree_addopts
 from tddhooks.policy.tool_config import outside_references, untrusted_settings
 from tddhooks.runners.python_pins import pytest_config
@@ -151,3 +151,12 @@ def test_a_requirements_file_declares_what_it_includes_inside_the_tree(tmp_path:
     (tmp_path / "outside.txt").write_text("idna\n", encoding="utf-8")
 
     assert declared_distributions(tree) == {"rich", "pytest-mock", "anyio", "sniffio"}
+
+
+def test_a_rust_include_of_a_device_stops_the_gate_before_rustc(tmp_path: Path) -> None:
+    tree = _kata(tmp_path)
+    (tree / "src").mkdir()
+    (tree / "src" / "lib.rs").write_text('const Z: &str = include_str!("/dev/zero");\n')
+
+    assert "src/lib.rs includes /dev/zero" in (leaving_tree(tree, "rust") or "")
+    assert leaving_tree(tree, "python") is None  # not Rust: nothing reads lib.rs
