@@ -185,9 +185,12 @@ def kill_tree(pid: int, mark: str) -> set[int]:
 
 def settle(pid: int, killed: set[int], within_s: float = 1.0) -> None:
     """After the command itself was waited for: collect the exit status of the killed
-    processes that were re-parented to us, so none is left a zombie (subreaper only). Nothing
-    killed, nothing to wait for: no scan of /proc after every git call."""
-    if not killed or not (_subreaper and _subreaper[0]) or _busy(pid) or not _PROC.is_dir():
+    processes, and of those that ended by themselves, that were re-parented to us, so none is
+    left a zombie (subreaper only). /proc is scanned only when something was killed or a child
+    of ours has ended (one waitid that reaps nothing tells): not after every git call."""
+    if not (_subreaper and _subreaper[0]) or not (killed or _an_ended_child()):
+        return
+    if _busy(pid) or not _PROC.is_dir():
         return
     me = os.getpid()
     deadline = time.monotonic() + within_s
@@ -198,6 +201,14 @@ def settle(pid: int, killed: set[int], within_s: float = 1.0) -> None:
         if all(not (_PROC / str(p)).exists() for p in killed) or time.monotonic() > deadline:
             return
         time.sleep(0.01)
+
+
+def _an_ended_child() -> bool:
+    """Whether a child of ours has ended and waits to be collected (it is left so)."""
+    try:
+        return os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except (ChildProcessError, OSError, AttributeError):  # no children; no waitid here
+        return False
 
 
 def _zombie_children(me: int, skip: int) -> list[int]:

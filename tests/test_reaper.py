@@ -8,8 +8,9 @@ import signal
 import subprocess
 import threading
 import time
+from pathlib import Path
 
-from tddhooks import reaper
+from tddhooks import proc, reaper
 
 
 def _start_sleeper(token: int) -> subprocess.Popen[bytes]:
@@ -73,3 +74,14 @@ def test_a_command_started_after_the_kill_is_left_alone() -> None:
         child.kill()
         child.wait()
         reaper.finished(child.pid)
+
+
+def test_an_orphan_that_ended_by_itself_is_not_left_a_zombie() -> None:
+    # a test that daemonizes a short helper: it ends before the command does, re-parented to us
+    # (a subreaper); nothing is left to kill, but its exit status must still be collected or a
+    # long drive gathers one zombie per gate run
+    result = proc.run(["sh", "-c", "(sleep 0 & echo $!); sleep 1"], timeout_s=30)
+
+    orphan = int(result.stdout.strip())
+    assert result.returncode == 0, result.stderr
+    assert not Path(f"/proc/{orphan}").exists(), "the orphan was left a zombie"

@@ -4,12 +4,16 @@ when the tree declares it (policy/envcheck.py); anything else is the code's busi
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from tddhooks.limits import read_tree_file
+
+_MAX_REQUIREMENT_FILES = 64  # a requirements file and what it includes, transitively
 _REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 # distributions whose import name is not their own (the common ones; others match by name)
 _IMPORT_NAMES = {
@@ -37,21 +41,39 @@ def declared_modules(workdir: Path) -> set[str]:
 
 def declared_distributions(workdir: Path) -> set[str]:
     """Names, as written, of the distributions the tree declares: pyproject.toml (PEP 621
-    dependencies and optional ones, dependency groups, Poetry's tables) and requirements*.txt."""
-    names = set(_from_pyproject(workdir / "pyproject.toml"))
-    for path in sorted(workdir.glob("requirements*.txt")):
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
+    dependencies and optional ones, dependency groups, Poetry's tables) and requirements*.txt
+    with the files they include (`-r`), each read only when it is a file the tree holds
+    (limits.read_tree_file)."""
+    names = set(_from_pyproject(workdir / "pyproject.toml", workdir))
+    todo = sorted(workdir.glob("requirements*.txt"))
+    seen: set[Path] = set()
+    while todo and len(seen) < _MAX_REQUIREMENT_FILES:
+        path = todo.pop(0)
+        if path in seen:
             continue
+        seen.add(path)
+        lines = (read_tree_file(path, workdir) or "").splitlines()
         names.update(_requirement_names(line for line in lines if not line.startswith("-")))
+        todo += [Path(os.path.normpath(path.parent / named)) for named in _included(lines)]
     return names
 
 
-def _from_pyproject(path: Path) -> set[str]:
+def _included(lines: list[str]) -> list[str]:
+    """The files a requirements file includes: `-r FILE`, `--requirement FILE` (or `=FILE`)."""
+    found = []
+    for line in lines:
+        words = line.split("#", 1)[0].replace("=", " ", 1).split()
+        if len(words) == 2 and words[0] in ("-r", "--requirement"):
+            found.append(words[1])
+        elif words and words[0].startswith("-r") and len(words[0]) > 2:
+            found.append(words[0][2:])
+    return found
+
+
+def _from_pyproject(path: Path, top: Path) -> set[str]:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = tomllib.loads(read_tree_file(path, top) or "")
+    except tomllib.TOMLDecodeError:
         return set()
     found: list[str] = []
     project = _table(data.get("project"))

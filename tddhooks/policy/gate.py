@@ -71,6 +71,9 @@ def run_gate(
     missing = missing_manifest(workdir, settings, runner)
     if missing is not None:
         return _not_runnable(settings, missing)
+    leaving = leaving_tree(workdir, settings.language)
+    if leaving is not None:
+        return _not_runnable(settings, leaving)
     every = (("fmt", settings.fmt_check), ("lint", settings.lint), ("test", settings.test))
     commands = [(name, cmd) for name, cmd in every if cmd]
     outcomes: dict[str, proc.ProcResult] = {}
@@ -122,6 +125,7 @@ def run_gate(
             report = _require_tests_ran(report, names, cmd, runner)
             report = _require_collected(report, files, settings, runner)
             report = _refuse_untrusted(report, workdir, settings, runner, files)
+            report = _name_plugins_off(report, cmd, result)
             # the runner knows what its exit codes mean (pytest's 5: no tests yet, a green start)
             returncode = report.exit_code if report.green else (returncode or report.exit_code)
         steps.append(
@@ -179,6 +183,46 @@ def missing_manifest(workdir: Path, settings: PolicySettings, runner: Runner) ->
         f"{NO_MANIFEST}: cargo cannot build it; for a Rust kata add one (`cargo init`, a build: "
         "commit); for another language say it in tdd.yaml: `language: python`"
     )
+
+
+def _name_plugins_off(
+    report: TestReport, cmd: tuple[str, ...], result: proc.ProcResult
+) -> TestReport:
+    """A red run whose output names a plugin the gate turned off (`-p no:NAME` it added, for the
+    plugins only tddhooks' requirements brought) says so: pytest's own advice there is to install
+    what is already installed."""
+    if report.green:
+        return report
+    mine = set(cmd)
+    off = [
+        word[3:]
+        for before, word in zip(result.cmd, result.cmd[1:], strict=False)
+        if before == "-p" and word.startswith("no:") and word not in mine
+    ]
+    named = [name for name in off if name in result.output]
+    if not named:
+        return report
+    line = (
+        f"the gate ran pytest without the plugin(s) {', '.join(named)}, which only tddhooks' own "
+        "requirements installed: a kata whose tests use one declares the distribution that "
+        'provides it (pyproject.toml dependencies or requirements.txt; docs/gate.md, "pytest '
+        'and ruff configuration")'
+    )
+    return report.model_copy(update={"error_lines": [*report.error_lines, line]})
+
+
+def leaving_tree(workdir: Path, language: str) -> str | None:
+    """Why the tools may not run on the tree, when a committed symlink or a Rust include leads
+    out of it: the tree is red whatever they say, and one to /dev/zero (a `pyproject.toml`, a
+    test file, `include!("/dev/zero")`) would have ruff, pytest or rustc read without end, until
+    the machine runs out of memory."""
+    from tddhooks.policy.tool_config import outside_references
+
+    rust = read_code_files(workdir, language) if language == "rust" else {}
+    found = outside_references(workdir, rust)
+    if not found:
+        return None
+    return "\n".join(f'{item} (docs/gate.md, "Committed tool configuration")' for item in found)
 
 
 def _not_runnable(settings: PolicySettings, why: str) -> Verdict:
@@ -348,13 +392,15 @@ def _stop_on_environment(
 
 
 def read_code_files(workdir: Path, language: str) -> dict[str, str]:
-    """Source files of the language under workdir ("/"-separated path -> text), no build dirs."""
+    """Source files of the language under workdir ("/"-separated path -> text), no build dirs.
+    Only regular files: a `test_x.py` committed as a symlink to /dev/zero would never end (it is
+    outside the tree, which turns the result red on its own)."""
     suffixes = CODE_SUFFIXES.get(language, ())
     files: dict[str, str] = {}
     for folder, dirs, names in os.walk(workdir):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
         for name in names:
-            if name.endswith(suffixes):
+            if name.endswith(suffixes) and Path(folder, name).is_file():
                 path = Path(folder, name)
                 relative = path.relative_to(workdir).as_posix()
                 files[relative] = path.read_text(encoding="utf-8", errors="replace")

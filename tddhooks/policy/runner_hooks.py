@@ -16,6 +16,8 @@ import shlex
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from tddhooks.limits import read_tree_file
+
 # what a function is made of: whoever rewrites it decides what a test runs
 _FUNCTION_PARTS = frozenset(
     {"__code__", "__globals__", "__closure__", "__defaults__", "__kwdefaults__", "__func__"}
@@ -79,9 +81,8 @@ def tree_addopts(workdir: Path) -> str:
     config = pytest_config(workdir)
     if config is None:
         return ""
-    try:
-        text = config.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+    text = read_tree_file(config, workdir)
+    if text is None:
         return ""
     if config.suffix == ".toml":
         import tomllib

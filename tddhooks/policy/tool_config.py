@@ -18,6 +18,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from tddhooks.limits import read_tree_file
+
 CARGO_CONFIGS = (".cargo/config.toml", ".cargo/config")
 # Cargo.toml target tables: one with `harness = false` is built without libtest, so its own
 # `main` prints whatever lines it likes (`test red_one ... ok` for a test compiled out)
@@ -100,7 +102,8 @@ def outside_references(workdir: Path, files: Mapping[str, str]) -> list[str]:
             dirs[:] = [name for name in dirs if name not in _GENERATED]
         for name in (*dirs, *names):
             path = Path(folder, name)
-            if path.is_symlink() and not path.resolve().is_relative_to(top):
+            # realpath, not resolve(): a committed symlink loop leads nowhere, and must not crash
+            if path.is_symlink() and not Path(os.path.realpath(path)).is_relative_to(top):
                 relative = path.relative_to(workdir).as_posix()
                 found.append(
                     f"{relative} is a symlink to {os.readlink(path)}, outside the committed tree: "
@@ -113,7 +116,7 @@ def outside_references(workdir: Path, files: Mapping[str, str]) -> list[str]:
             continue
         for written in rust_references(text):
             target = (workdir / relative).parent / written
-            if not target.resolve().is_relative_to(top):
+            if not Path(os.path.realpath(target)).is_relative_to(top):
                 found.append(
                     f"{relative} includes {written}, outside the committed tree: the gate judges "
                     "only what is committed; commit the file itself"
@@ -147,8 +150,8 @@ def _harness_off(workdir: Path) -> Iterator[tuple[str, str, str]]:
             continue
         path = Path(folder, "Cargo.toml")
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            data = tomllib.loads(read_tree_file(path, workdir) or "")
+        except tomllib.TOMLDecodeError:
             continue  # cargo refuses it itself: the build is red
         relative = path.relative_to(workdir).as_posix()
         for kind in _TARGET_TABLES:
@@ -167,9 +170,8 @@ def _toolchain_paths(workdir: Path) -> Iterator[tuple[str, str]]:
     """rust-toolchain(.toml) files that point rustup at a toolchain folder (`path = …`, or a
     channel that is a path) instead of a released channel."""
     for name in TOOLCHAIN_FILES:
-        try:
-            text = (workdir / name).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+        text = read_tree_file(workdir / name, workdir)
+        if text is None:
             continue
         try:
             toolchain = _table(tomllib.loads(text).get("toolchain"))
@@ -186,8 +188,8 @@ def _toolchain_paths(workdir: Path) -> Iterator[tuple[str, str]]:
 def _cargo_settings(workdir: Path, name: str) -> Iterator[str]:
     path = workdir / name
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = tomllib.loads(read_tree_file(path, workdir) or "")
+    except tomllib.TOMLDecodeError:
         return  # none, or one cargo itself refuses (the build is red then)
     for key in _keys(data):
         yield f"the committed {name} sets {key}"

@@ -18,8 +18,9 @@ from pathlib import Path
 # the variable those plugins read in pytest's process, from python_places, which does nothing at
 # import: importing python_confine here would confine tddhooks' own sys.path whenever the
 # variable is inherited (a kata whose tests run tddhooks)
+from tddhooks.limits import read_tree_file
 from tddhooks.runners.python_places import WORK_TREE_VARIABLE as WORK_TREE_VARIABLE
-from tddhooks.runners.python_places import within
+from tddhooks.runners.python_places import interpreter_folders, within
 
 TYPE_CHECKING = False  # not typing's: the hook path does not import typing (tddhooks/records.py)
 if TYPE_CHECKING:
@@ -106,18 +107,24 @@ def _unbrought(
 ) -> tuple[str, ...]:
     """`-p no:NAME` for each plugin tddhooks' own requirements brought, when this very Python
     runs `-m pytest` (another interpreter's environment is the person's own). Metadata inside
-    the judged trees is never read: the tree cannot name what is turned off."""
+    the judged trees is never read: the tree cannot name what is turned off. This Python's own
+    environment is read even inside the work tree (`python -m venv .venv` there, ignored by git):
+    the person made it, the commit does not hold it."""
     if at < 2 or cmd[at - 1] != "-m" or cmd[0] != sys.executable:
         return ()
     from tddhooks.runners.python_plugins import brought_plugins
 
     folders = [os.path.realpath(tree) for tree in trees]
-    path = [
-        entry
-        for entry in sys.path
-        if os.path.isabs(entry)
-        and not any(within(os.path.realpath(entry), folder) for folder in folders)
-    ]
+    own = interpreter_folders(*folders)  # none that holds a whole tree (/usr of /usr/src/kata)
+    path = []
+    for entry in sys.path:
+        real = os.path.realpath(entry)
+        if not os.path.isabs(entry) or within(real, folders[0]):  # the snapshot: never
+            continue
+        if any(within(real, folder) for folder in own) or not any(
+            within(real, folder) for folder in folders
+        ):
+            path.append(entry)
     names = brought_plugins(declared, path=path)
     return tuple(option for name in names for option in ("-p", f"no:{name}"))
 
@@ -142,11 +149,11 @@ def pytest_config(workdir: Path) -> Path | None:
         if (workdir / name).is_file():
             return workdir / name
     pyproject = workdir / "pyproject.toml"
-    tool = _toml(pyproject).get("tool")
+    tool = _toml(pyproject, workdir).get("tool")
     if isinstance(tool, dict) and isinstance(tool.get("pytest"), dict):
         return pyproject
     for name, section in _INI_SECTIONS:
-        if _has_section(workdir / name, section):
+        if _has_section(workdir / name, section, workdir):
             return workdir / name
     # pytest's last resort: a pyproject.toml without pytest settings still fixes the rootdir
     return pyproject if pyproject.is_file() else None
@@ -169,16 +176,15 @@ def _names_any(cmd: tuple[str, ...], options: tuple[str, ...]) -> bool:
     return any(word in options or word.startswith(tuple(f"{o}=" for o in options)) for word in cmd)
 
 
-def _toml(path: Path) -> dict[str, object]:
+def _toml(path: Path, top: Path) -> dict[str, object]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return tomllib.loads(read_tree_file(path, top) or "")
+    except tomllib.TOMLDecodeError:
         return {}
 
 
-def _has_section(path: Path, section: str) -> bool:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+def _has_section(path: Path, section: str, top: Path) -> bool:
+    text = read_tree_file(path, top)
+    if text is None:
         return False
     return re.search(rf"^\[{re.escape(section)}\]\s*$", text, re.MULTILINE) is not None

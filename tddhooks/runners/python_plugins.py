@@ -5,8 +5,9 @@ tddhooks runs under (the default `python -m pytest`), that environment holds tdd
 requirements too, and some of them register plugins the kata never asked for (anyio's and
 platformdirs' today): each gate run paid for importing them, and they ran inside the kata's test
 process. The gate turns off (`-p no:NAME`) every plugin whose distribution is in tddhooks'
-requirement closure (extras not included) and that the tree does not declare as its own
-dependency; every other installed plugin loads as before (docs/gate.md, "pytest plugins").
+requirement closure (extras not included) and not in the closure of a distribution the tree
+declares (a kata declaring httpx relies on anyio's plugin as much as one declaring anyio); every
+other installed plugin loads as before (docs/gate.md, "pytest plugins").
 Standard library only: this runs on the hook path.
 """
 
@@ -50,7 +51,8 @@ def brought(
     plugins: Iterable[tuple[str, str]], closure: Collection[str], declared: Collection[str]
 ) -> tuple[str, ...]:
     """Names of the (entry point, distribution) plugins whose distribution is in the closure and
-    not declared by the tree (both as canonical names), sorted."""
+    not among `declared` (the tree's distributions and what they require; canonical names),
+    sorted."""
     return tuple(
         sorted(
             {
@@ -66,15 +68,24 @@ def brought_plugins(
     declared: Collection[str], own: str = "tddhooks", path: Iterable[str] | None = None
 ) -> tuple[str, ...]:
     """The entry-point names of the pytest plugins installed in this interpreter that only `own`'s
-    requirements brought: in its closure, and not among the tree's `declared` distributions
-    (canonical names). `path`: where to look (default: sys.path). Read from the distributions'
-    metadata files directly: importlib.metadata cost ~30 ms of every gate run, this ~7 ms."""
+    requirements brought: in its closure, and in the closure of none of the tree's `declared`
+    distributions (canonical names). `path`: where to look (default: sys.path). Read from the
+    distributions' metadata files directly: importlib.metadata cost ~30 ms of every gate run,
+    this ~7 ms."""
     found = installed(path)
     plugins = [(entry, name) for name, folder in found.items() for entry in _pytest11(folder)]
     if not plugins:
         return ()
-    closure = requirement_closure(own, lambda name: _requires(found.get(name)))
-    return brought(plugins, closure, declared)
+
+    def requires(name: str) -> list[str] | None:
+        return _requires(found.get(name))
+
+    closure = requirement_closure(own, requires)
+    kept: set[str] = set()
+    for name in declared:
+        if name not in kept:
+            kept |= requirement_closure(name, requires)
+    return brought(plugins, closure, kept)
 
 
 def installed(path: Iterable[str] | None = None) -> dict[str, str]:

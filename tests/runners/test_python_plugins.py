@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tddhooks.policy.dependencies import declared_distributions
 from tddhooks.runners.python_pins import pinned
 from tddhooks.runners.python_plugins import (
     brought,
@@ -110,3 +111,83 @@ def test_metadata_in_the_judged_tree_never_chooses_what_is_turned_off(
 
     assert "no:pytest_mock" not in run
     assert "no:anyio" in run
+
+
+def test_a_plugin_the_declared_distributions_require_stays_on(tmp_path: Path) -> None:
+    # a kata declaring an HTTP client that requires anyio relies on anyio's plugin for its async
+    # tests as much as one declaring anyio itself; tddhooks requiring the client too changes nothing
+    site = tmp_path / "site"
+    _dist(site / "tool-1.dist-info", METADATA="Name: tool\nRequires-Dist: web-client\n")
+    _dist(site / "web_client-2.dist-info", METADATA="Name: web-client\nRequires-Dist: anyio\n")
+    _dist(
+        site / "anyio-4.dist-info",
+        METADATA="Name: anyio\nRequires-Dist: sniffio\n",
+        entry_points_txt="[pytest11]\nanyio = anyio.pytest_plugin\n",
+    )
+    path = [str(site)]
+
+    assert brought_plugins(set(), "tool", path) == ("anyio",)
+    assert brought_plugins({"web-client"}, "tool", path) == ()
+    assert brought_plugins({"sniffio", "not-installed"}, "tool", path) == ("anyio",)
+
+
+def test_in_this_environment_declaring_a_requirer_of_anyio_keeps_its_plugin() -> None:
+    # openai (a requirement of tddhooks) requires anyio: a kata declaring openai keeps it
+    run = pinned((sys.executable, "-m", "pytest"), Path("/nonexistent"), None, {"openai"})
+
+    assert "no:anyio" not in run
+    assert "no:anyio" in pinned((sys.executable, "-m", "pytest"), Path("/nonexistent"))
+
+
+def test_a_kata_named_like_a_brought_plugin_still_has_it_turned_off(tmp_path: Path) -> None:
+    # a kata called anyio: its own name is no dependency, and with the plugin on pytest would
+    # import anyio.pytest_plugin from the kata's own anyio package
+    (tmp_path / "anyio").mkdir()
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "anyio"\ndependencies = []\n', encoding="utf-8"
+    )
+    declared = declared_distributions(tmp_path)
+
+    assert declared == set()
+    assert "no:anyio" in pinned((sys.executable, "-m", "pytest"), tmp_path, tmp_path, declared)
+
+
+def test_another_interpreter_runs_its_own_plugins(tmp_path: Path) -> None:
+    # `uv run pytest`, a kata's own venv: that environment is the person's, nothing turned off
+    for cmd in (("uv", "run", "pytest"), ("/opt/venv/bin/python", "-m", "pytest"), ("pytest",)):
+        assert not any(word.startswith("no:") for word in pinned(cmd, tmp_path, tmp_path))
+
+
+def test_a_venv_inside_the_work_tree_is_the_persons_and_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `python -m venv .venv` in the kata and tddhooks installed there: that environment's
+    # metadata decides, while the rest of the work tree (on sys.path by an editable install)
+    # never does, nor does a prefix holding the whole tree
+    work_tree, snapshot = tmp_path / "kata", tmp_path / "snapshot"
+    site = work_tree / ".venv" / "lib" / "site-packages"
+    _dist(site / "tddhooks-1.dist-info", METADATA="Name: tddhooks\nRequires-Dist: anyio\n")
+    _dist(
+        site / "anyio-4.dist-info",
+        METADATA="Name: anyio\n",
+        entry_points_txt="[pytest11]\nanyio = anyio.pytest_plugin\n",
+    )
+    _dist(
+        work_tree / "src" / "rich-99.dist-info",
+        METADATA="Name: rich\n",
+        entry_points_txt="[pytest11]\nrich_plug = rich.plug\n",
+    )
+    _dist(
+        work_tree / "src" / "tddhooks-2.dist-info", METADATA="Name: tddhooks\nRequires-Dist: rich\n"
+    )
+    snapshot.mkdir()
+    monkeypatch.setattr(sys, "path", [str(work_tree / "src"), str(site)])
+    cmd = (sys.executable, "-m", "pytest")
+
+    monkeypatch.setattr(sys, "prefix", str(work_tree / ".venv"))
+    run = pinned(cmd, snapshot, work_tree)
+    assert "no:anyio" in run
+    assert "no:rich_plug" not in run
+
+    monkeypatch.setattr(sys, "prefix", str(tmp_path))  # holds the whole work tree
+    assert "no:anyio" not in pinned(cmd, snapshot, work_tree)
