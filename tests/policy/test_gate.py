@@ -108,13 +108,15 @@ def test_a_missing_tool_is_an_environment_problem(tmp_path: Path) -> None:
 def test_a_python_without_ruff_is_told_to_install_it_with_its_own_pip(tmp_path: Path) -> None:
     """The fix names the interpreter the gate ran, not a bare `pip` from some other PATH entry
     (a newcomer's `.venv/bin/tddhooks` is often not activated)."""
-    subprocess.run(  # a real, empty Python environment: no ruff in it
+    subprocess.run(  # a real, empty Python environment beside the tree: no ruff in it
         ["python3", "-m", "venv", "--without-pip", str(tmp_path / "bare venv")], check=True
     )
     python = str(tmp_path / "bare venv" / "bin" / "python")
     settings = _settings(tmp_path / "log")._replace(lint=(python, "-m", "ruff", "check", "."))
+    tree = tmp_path / "tree"  # the venv's links lead out of the folder: never inside the tree
+    tree.mkdir()
     with pytest.raises(EnvironmentProblem, match="No module named ruff") as info:
-        run_gate(tmp_path, settings, get_runner("python"), None)
+        run_gate(tree, settings, get_runner("python"), None)
     assert info.value.fix == (
         f"install them into the Python the gate runs: `'{python}' -m pip install pytest ruff`"
     )
