@@ -28,12 +28,15 @@ def canonical(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def requirement_closure(root: str, requires: Callable[[str], Iterable[str] | None]) -> set[str]:
-    """Canonical names of `root` and of every distribution its requirements reach, transitively;
-    `requires(name)` gives a distribution's Requires-Dist lines (None when it is not installed).
-    A requirement that applies only under an extra is no part of the closure."""
+def requirement_closure(
+    roots: Iterable[str], requires: Callable[[str], Iterable[str] | None]
+) -> set[str]:
+    """Canonical names of the `roots` and of every distribution their requirements reach,
+    transitively (one walk: each distribution's metadata is read once); `requires(name)` gives a
+    distribution's Requires-Dist lines (None when it is not installed). A requirement that
+    applies only under an extra is no part of the closure."""
     seen: set[str] = set()
-    todo = [canonical(root)]
+    todo = [canonical(root) for root in roots]
     while todo:
         name = todo.pop()
         if name in seen:
@@ -80,12 +83,8 @@ def brought_plugins(
     def requires(name: str) -> list[str] | None:
         return _requires(found.get(name))
 
-    closure = requirement_closure(own, requires)
-    kept: set[str] = set()
-    for name in declared:
-        if name not in kept:
-            kept |= requirement_closure(name, requires)
-    return brought(plugins, closure, kept)
+    closure = requirement_closure([own], requires)
+    return brought(plugins, closure, requirement_closure(declared, requires))
 
 
 def installed(path: Iterable[str] | None = None) -> dict[str, str]:

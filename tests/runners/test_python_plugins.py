@@ -27,7 +27,7 @@ METADATA = {
 
 
 def test_the_closure_follows_requirements_and_markers_but_never_an_extra() -> None:
-    closure = requirement_closure("Tool", METADATA.get)
+    closure = requirement_closure(["Tool"], METADATA.get)
 
     assert closure == {"tool", "web-client", "anyio", "rich", "idna", "sniffio"}
     assert "pytest" not in closure  # only under the dev extra
@@ -36,7 +36,7 @@ def test_the_closure_follows_requirements_and_markers_but_never_an_extra() -> No
 
 def test_a_plugin_of_the_closure_is_brought_unless_the_tree_declares_its_distribution() -> None:
     plugins = [("anyio", "anyio"), ("mock", "pytest-mock"), ("rich_plug", "Rich")]
-    closure = requirement_closure("tool", METADATA.get)
+    closure = requirement_closure(["tool"], METADATA.get)
 
     assert brought(plugins, closure, set()) == ("anyio", "rich_plug")
     assert brought(plugins, closure, {canonical("AnyIO")}) == ("rich_plug",)
